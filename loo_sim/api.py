@@ -1,0 +1,100 @@
+"""The Python API: play one deal or many, with the engine of your choice."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from .cards import parse_deck
+from .errors import LooError
+from .policies import Policy, parse_table
+from .record import DealRecord
+from .reference import play_deal_reference
+from .rng import NO_SESSION, seat_draws
+from .rules import Rules
+
+ENGINES = ("reference",)
+
+PolicyArg = str | Policy | Sequence[str | Policy]
+
+
+def check_seat(name: str, seat: int, players: int) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, (int,)) and not str(seat).lstrip("-").isdigit():
+        raise LooError(f"{name}: {seat!r} is not a seat number; allowed 0..{players - 1}")
+    seat = int(seat)
+    if not 0 <= seat < players:
+        raise LooError(f"{name}: seat {seat} does not exist; allowed 0..{players - 1}")
+    return seat
+
+
+def check_chips(name: str, value: float) -> float:
+    try:
+        chips = float(value)
+    except (TypeError, ValueError):
+        raise LooError(f"{name}: {value!r} is not a number of chips") from None
+    if not math.isfinite(chips) or chips < 0:
+        raise LooError(f"{name}: {value!r} is not allowed; allowed a finite number >= 0")
+    return chips
+
+
+def play_deal(
+    rules: Rules,
+    deck: str | Sequence[str | int],
+    dealer: int = 0,
+    carried: float = 0.0,
+    policy: PolicyArg = "basic",
+    *,
+    seed: int = 0,
+    deal_index: int = 0,
+    session: int = NO_SESSION,
+) -> DealRecord:
+    """Play one deal.
+
+    Parameters
+    ----------
+    rules : the rule set (``Rules.preset(...)``).
+    deck : 52 cards in canonical deal order (R2): a list of card strings/ints or one
+        space-separated string.
+    dealer : the dealer's seat.
+    carried : chips carried in from the last deal (0 = a clean pot).
+    policy : one written policy for every seat, or one per seat (seat 0 first).
+    seed, deal_index, session : the key of the seats' own random streams (used only by
+        the play family ``random``).
+    """
+    return play_deals(rules, [deck], [dealer], [carried], policy, seed=seed,
+                      first_index=deal_index, session=session)[0]  # fmt: skip
+
+
+def play_deals(
+    rules: Rules,
+    decks: Sequence[str | Sequence[str | int]],
+    dealers: Sequence[int] | None = None,
+    carried: Sequence[float] | None = None,
+    policy: PolicyArg = "basic",
+    *,
+    engine: str = "reference",
+    seed: int = 0,
+    first_index: int = 0,
+    session: int = NO_SESSION,
+) -> list[DealRecord]:
+    """Play many independent deals; deal ``i`` uses random streams keyed by
+    ``(seed, first_index + i)``. ``dealers`` and ``carried`` default to seat 0 and 0."""
+    if not isinstance(rules, Rules):
+        raise LooError("rules: expected a Rules object, e.g. Rules.preset('three-card')")
+    if engine not in ENGINES:
+        raise LooError(f"engine {engine!r} is not available; allowed {', '.join(ENGINES)}")
+    n = len(decks)
+    dealers = [0] * n if dealers is None else list(dealers)
+    carried = [0.0] * n if carried is None else list(carried)
+    if len(dealers) != n or len(carried) != n:
+        raise LooError(f"play_deals: {n} decks but {len(dealers)} dealers and {len(carried)} carried pots")
+    table = parse_table(policy, rules.players)
+    out = []
+    for i, deck in enumerate(decks):
+        cards = parse_deck(deck)
+        dealer = check_seat("dealer", dealers[i], rules.players)
+        pot = check_chips("carried", carried[i])
+        draws = [seat_draws(seed, first_index + i, s, session) if p.play == "random" else None
+                 for s, p in enumerate(table)]  # fmt: skip
+        out.append(play_deal_reference(rules, cards, dealer, pot, table, draws))
+    return out

@@ -1,0 +1,79 @@
+"""Counter-based random numbers (DESIGN.md property 3).
+
+Every random number is a pure function of a key and a counter, so results never
+depend on threads, chunks or workers:
+
+* the deck of deal ``k`` of a run with seed ``s`` comes from the stream
+  ``(s, k)``; deal ``j`` of session ``i`` from ``(s, i, j)``;
+* a seat's own random choices (play family ``random``) come from a separate stream of
+  the same key, one per seat.
+
+The generator is SplitMix64 read at arbitrary positions: word ``c`` of a stream with
+key ``K`` is ``mix64(K + (c + 1) * GOLDEN)``. Keys are built by chaining ``mix64``
+over the key's parts. This module is the plain-Python form; ``kernel.py`` has the same
+arithmetic in numba, and a test checks they agree bit for bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+NO_SESSION = MASK64  # the session part of a key for independent deals
+PURPOSE_DECK = 0  # stream purposes; seat s's own choices use PURPOSE_SEAT + s
+PURPOSE_SEAT = 1
+
+
+def mix64(z: int) -> int:
+    """SplitMix64's output function: a bijective 64-bit mixer."""
+    z &= MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def stream_key(seed: int, session: int, deal: int, purpose: int) -> int:
+    """The key of one stream: (seed, session, deal, purpose)."""
+    k = mix64((seed & MASK64) ^ GOLDEN)
+    k = mix64(k ^ (session & MASK64))
+    k = mix64(k ^ ((deal & MASK64) + GOLDEN) & MASK64)
+    return mix64(k ^ ((purpose * GOLDEN) & MASK64))
+
+
+def word(key: int, counter: int) -> int:
+    """The 64-bit word at position ``counter`` of the stream ``key``."""
+    return mix64((key + (counter + 1) * GOLDEN) & MASK64)
+
+
+def below(u32: int, n: int) -> int:
+    """Map a 32-bit number to 0..n-1 by multiply-shift (bias below n / 2**32)."""
+    return (u32 * n) >> 32
+
+
+def shuffled_deck(seed: int, deal: int, session: int = NO_SESSION) -> list[int]:
+    """Fisher-Yates shuffle of cards 0..51, two 32-bit draws per 64-bit word."""
+    key = stream_key(seed, session, deal, PURPOSE_DECK)
+    deck = list(range(52))
+    draw = 0
+    for i in range(51, 0, -1):
+        w = word(key, draw >> 1)
+        u32 = (w & 0xFFFFFFFF) if draw & 1 == 0 else (w >> 32)
+        j = below(u32, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+        draw += 1
+    return deck
+
+
+def seat_draws(seed: int, deal: int, seat: int, session: int = NO_SESSION) -> Callable[[int], int]:
+    """A seat's own stream for one deal: each call ``draw(n)`` gives 0..n-1."""
+    key = stream_key(seed, session, deal, PURPOSE_SEAT + seat)
+    counter = 0
+
+    def draw(n: int) -> int:
+        nonlocal counter
+        w = word(key, counter)
+        counter += 1
+        return below(w >> 32, n)
+
+    return draw
