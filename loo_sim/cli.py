@@ -1,0 +1,150 @@
+"""The ``loo-sim`` command line (Typer). Each command builds configs and calls the
+library; bad input is one ``error:`` line on stderr and exit status 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+
+from .api import check_chips, check_seat, play_deal
+from .cards import deck_str
+from .errors import LooError
+from .policies import parse_seat_policies
+from .rng import shuffled_deck
+from .rules import PRESETS, Rules, parse_set
+from .trace import render_deal
+
+app = typer.Typer(
+    name="loo-sim",
+    help="Monte Carlo strategy analyzer for Loo (Lanterloo). Rules: RULES.md; policies: POLICIES.md.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="Override one option, KEY=VALUE (repeatable), e.g. --set penalty=limited."),
+]
+PresetOpt = Annotated[str, typer.Option("--preset", "-p", help="Rule preset (see `loo-sim rules`).")]
+PolicyOpt = Annotated[
+    str | None, typer.Option("--policy", help="Policy of every seat, DECLARE[/PLAY[/EXCHANGE]], e.g. cautious/high.")
+]
+SeatPolicyOpt = Annotated[
+    list[str] | None, typer.Option("--seat-policy", help="Policy of one seat, SEAT=POLICY (repeatable), e.g. 2=cautious.")
+]
+
+
+def build_rules(preset: str, sets: list[str] | None) -> Rules:
+    return Rules.preset(preset, **parse_set(sets))
+
+
+def parse_int(name: str, text: str, low: int, high: int | None = None) -> int:
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        raise LooError(f"{name}: {text!r} is not a whole number") from None
+    if value < low or (high is not None and value > high):
+        allowed = f"{low}..{high}" if high is not None else f">= {low}"
+        raise LooError(f"{name}: {value} is not allowed; allowed {allowed}")
+    return value
+
+
+@app.command("rules")
+def rules_cmd(
+    preset: Annotated[str | None, typer.Argument(help="A preset name; omit to list the presets.")] = None,
+    sets: SetOpt = None,
+) -> None:
+    """List the presets, or show every option of one rule set.
+
+    Examples: `loo-sim rules`, `loo-sim rules classic-limited --set players=6 --set lead=classic`.
+    """
+    if preset is None:
+        if sets:
+            raise LooError("--set needs a preset, e.g. loo-sim rules three-card --set penalty=limited")
+        typer.echo("Presets (RULES.md R11); show one with `loo-sim rules NAME`:")
+        for name, (description, _) in PRESETS.items():
+            typer.echo(f"  {name:<16} {description}")
+        return
+    rules = build_rules(preset, sets)
+    typer.echo(f"Rule set: preset {preset}" + (f" with {', '.join(sets)}" if sets else ""))
+    typer.echo(rules.render())
+
+
+@app.command("replay")
+def replay_cmd(
+    preset: PresetOpt = "three-card",
+    sets: SetOpt = None,
+    deck: Annotated[str | None, typer.Option(help="52 cards in canonical deal order (RULES.md R2), space separated.")] = None,
+    seed: Annotated[str | None, typer.Option(help="Shuffle the deck from this seed (instead of --deck).")] = None,
+    deal: Annotated[str, typer.Option(help="With --seed: the deal index k of that run.")] = "0",
+    dealer: Annotated[str | None, typer.Option(help="Dealer seat (default: 0, or k mod players with --seed).")] = None,
+    carried: Annotated[str, typer.Option(help="Chips carried in from the last deal (0 = a clean pot).")] = "0",
+    policy: PolicyOpt = None,
+    seat_policy: SeatPolicyOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the deal record as JSON.")] = False,
+) -> None:
+    """Play one deal and print every step: hands, miss, indicator, declarations, tricks, payouts.
+
+    Examples: `loo-sim replay --preset three-card --seed 7`,
+    `loo-sim replay --preset classic-limited --seed 7 --deal 3 --carried 6 --seat-policy 0=cautious --json`.
+    """
+    rules = build_rules(preset, sets)
+    if (deck is None) == (seed is None):
+        raise LooError("replay needs exactly one of --deck \"52 cards\" or --seed N")
+    n = rules.players
+    deal_index = parse_int("--deal", deal, 0)
+    seed_value = 0
+    if seed is not None:
+        seed_value = parse_int("--seed", seed, 0, 2**63 - 1)
+        cards: list[int] | str = shuffled_deck(seed_value, deal_index)
+        default_dealer = deal_index % n
+    else:
+        cards, default_dealer = deck or "", 0
+    dealer_seat = default_dealer if dealer is None else check_seat("--dealer", dealer, n)
+    pot = check_chips("--carried", carried)
+    table = parse_seat_policies(policy, seat_policy, n)
+    rec = play_deal(rules, cards, dealer_seat, pot, table, seed=seed_value, deal_index=deal_index)
+    if as_json:
+        typer.echo(json.dumps(rec.to_dict()))
+        return
+    if seed is not None:
+        typer.echo(f"Deal {deal_index} of seed {seed_value}; deck: {deck_str(cards)}")  # type: ignore[arg-type]
+    typer.echo(render_deal(rules, rec, table, title=f"{preset}: "))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the app, turning every domain or usage error into one line."""
+    command = typer.main.get_command(app)
+    args = sys.argv[1:] if argv is None else list(argv)
+    if not args:
+        args = ["--help"]
+    try:
+        command.main(args=args, prog_name="loo-sim", standalone_mode=False)
+    except LooError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except (typer.Exit, typer.Abort) as e:
+        return int(getattr(e, "exit_code", 1))
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # the CLI framework's own usage errors (unknown flag, missing value)
+        if hasattr(e, "format_message"):
+            print(f"error: {e.format_message()}", file=sys.stderr)
+            return 2
+        raise
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

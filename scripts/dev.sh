@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Set-up and run in one step. On first use (or when pyproject.toml changed) it makes
+# .venv with python3 and installs loo-sim with its test tools; then:
+#   bash scripts/dev.sh test [PYTEST ARGS]   run the whole test suite
+#   bash scripts/dev.sh run ARGS             run `loo-sim ARGS`
+#   bash scripts/dev.sh bench                run scripts/bench.py
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ] || [ pyproject.toml -nt .venv/.installed ]; then
+  echo "setting up .venv (first run: a minute or two) ..." >&2
+  "$PY" -m venv .venv
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+  touch .venv/.installed
+fi
+export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$PWD/.numba_cache}"
+cmd="${1:-}"
+[ $# -gt 0 ] && shift
+case "$cmd" in
+  test) exec .venv/bin/python -m pytest "$@" ;;
+  run) exec .venv/bin/loo-sim "$@" ;;
+  bench) exec .venv/bin/python scripts/bench.py "$@" ;;
+  *) echo "usage: bash scripts/dev.sh test|run ARGS|bench" >&2; exit 2 ;;
+esac
