@@ -13,7 +13,7 @@ from .reference import play_deal_reference
 from .rng import NO_SESSION, seat_draws
 from .rules import Rules
 
-ENGINES = ("reference",)
+ENGINES = ("kernel", "reference")
 
 PolicyArg = str | Policy | Sequence[str | Policy]
 
@@ -89,12 +89,16 @@ def play_deals(
     if len(dealers) != n or len(carried) != n:
         raise LooError(f"play_deals: {n} decks but {len(dealers)} dealers and {len(carried)} carried pots")
     table = parse_table(policy, rules.players)
+    cards = [parse_deck(deck) for deck in decks]
+    seats = [check_seat("dealer", d, rules.players) for d in dealers]
+    pots = [check_chips("carried", c) for c in carried]
+    if engine == "kernel":
+        from .kernel.records import play_deals_kernel  # numba compiles on first use
+
+        return play_deals_kernel(rules, cards, seats, pots, table, seed, first_index, session)
     out = []
-    for i, deck in enumerate(decks):
-        cards = parse_deck(deck)
-        dealer = check_seat("dealer", dealers[i], rules.players)
-        pot = check_chips("carried", carried[i])
+    for i in range(n):
         draws = [seat_draws(seed, first_index + i, s, session) if p.play == "random" else None
                  for s, p in enumerate(table)]  # fmt: skip
-        out.append(play_deal_reference(rules, cards, dealer, pot, table, draws))
+        out.append(play_deal_reference(rules, cards[i], seats[i], pots[i], table, draws))
     return out

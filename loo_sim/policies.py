@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
+from . import layout as L
 from .cards import ACE, JACK, QUEEN, rank_of
 from .errors import LooError
 from .ranking import TrumpState
@@ -80,6 +83,16 @@ def parse_seat_policies(default: str | None, seat_items: Sequence[str] | None, p
             raise LooError(f"--seat-policy {item!r}: seat {seat} is not a seat; allowed 0..{players - 1}")
         table[seat] = Policy.parse(text)
     return table
+
+
+def policies_to_array(table: Sequence[Policy]) -> np.ndarray:
+    """A table of policies as the kernel's int matrix [seat, declare/play/exchange]."""
+    out = np.zeros((len(table), 3), dtype=np.int64)
+    for seat, p in enumerate(table):
+        out[seat, L.P_DECLARE] = L.DECLARE_CODES[p.declare]
+        out[seat, L.P_PLAY] = L.PLAY_CODES[p.play]
+        out[seat, L.P_EXCHANGE] = L.EXCHANGE_CODES[p.exchange]
+    return out
 
 
 # ---- declaring (P2, P3) -------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,7 @@ class DealTrace:
     civil_tricks: list[int] = field(default_factory=list)  # tricks where Pam be civil was invoked
     outcome: str = "play"  # play | lone | nobody | flush
     lone_seat: int | None = None
+    paths: Counter[str] = field(default_factory=Counter)  # rule branches taken, e.g. "R8 case 2"
 
 
 @dataclass

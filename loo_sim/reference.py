@@ -61,6 +61,10 @@ class _Deal:
         self.pot_next = 0.0
         self.trace = DealTrace(dealer=dealer, carried=self.carried, hands=[], miss=[])
 
+    def mark(self, path: str) -> None:
+        """Count a rule branch taken (tests check every special path is reached)."""
+        self.trace.paths[path] += 1
+
     @property
     def ts(self) -> TrumpState:
         return TrumpState(self.trump, self.rules.pam)
@@ -106,15 +110,18 @@ class _Deal:
             may_pass = not (self.single or club_law)
             if clean and rules.bold_stand is BoldStand.EVERYONE:
                 may_pass = False
+                self.mark("R4 bold stand everyone")
             if (clean and rules.bold_stand is BoldStand.LAST_AND_DEALER and i >= n - 2
                     and all(self.declarations[s] == PASS for s in self.order[: n - 2])):  # fmt: skip
                 may_pass = False  # the dealer's right-hand neighbour and the dealer
+                self.mark("R4 bold stand last_and_dealer")
             miss_on_offer = self.miss_dealt and not miss_taken and not club_law
             dealer_case = 0
             if seat == self.dealer and defence:
                 others = [s for s in self.order[:-1] if self.declarations[s] != PASS]
                 if not others:  # R8 case 1: the dealer takes the pot without play
                     self.declarations[seat] = PLAY
+                    self.mark("R8 case 1")
                     break
                 if len(others) == 1:  # R8 case 2 (own hand) or case 3 (took the miss)
                     dealer_case = 2 if self.declarations[others[0]] == PLAY else 3
@@ -129,6 +136,10 @@ class _Deal:
                 allowed = {PLAY} | ({PASS} if may_pass else set()) | ({MISS} if miss_on_offer else set())
             action = declare(self.policies[seat], self.hands[seat], self.ts, choice)
             assert action in allowed, (seat, action, allowed)
+            if dealer_case:
+                self.mark(f"R8 case {dealer_case} {action}")
+            if not may_pass and not dealer_case:
+                self.mark("R4 may not pass")
             self.declarations[seat] = action
             if action in (MISS, DEFEND):  # the own hand is dead; the miss is played
                 miss_taken = True
@@ -136,16 +147,22 @@ class _Deal:
                 if action == DEFEND:
                     self.defender = seat
         self.in_deal = [s for s in self.order if self.declarations[s] != PASS]
+        if club_law:
+            self.mark("R9b club law")
+        if miss_taken:
+            self.mark("R5 miss played")
 
     def settle_uncontested(self) -> bool:
         """R4: a lone player takes the pot without play; if nobody is in, it carries over."""
         if not self.in_deal:
             self.pot_next = self.pot_start
             self.trace.outcome = "nobody"
+            self.mark("R4 nobody")
             return True
         if len(self.in_deal) == 1:
             self.shares[self.in_deal[0]] = self.pot_start
             self.trace.outcome, self.trace.lone_seat = "lone", self.in_deal[0]
+            self.mark("R4 lone player")
             return True
         return False
 
@@ -155,8 +172,11 @@ class _Deal:
             return
         for seat in self.in_deal:
             if not self.stock:
+                self.mark("R9 stock empty")
                 break
             thrown = choose_discards(self.policies[seat], self.hands[seat], self.ts, len(self.stock))
+            if len(thrown) == len(self.stock):
+                self.mark("R9 exchange takes the last of the stock")
             assert len(thrown) <= len(self.stock) and all(c in self.hands[seat] for c in thrown)
             drawn, self.stock = self.stock[: len(thrown)], self.stock[len(thrown) :]
             self.hands[seat] = [c for c in self.hands[seat] if c not in thrown] + drawn
@@ -181,11 +201,14 @@ class _Deal:
         best_seat, best_key = None, None
         for seat in self.in_deal:  # elder hands first: an exact tie stays with them
             key = self.flush_rank(self.hands[seat])
+            if key is not None and best_key is not None:
+                self.mark("R9 flush tie to elder" if key == best_key else "R9 two flushes")
             if key is not None and (best_key is None or key > best_key):
                 best_seat, best_key = seat, key
         if best_seat is None:
             return False
         self.flush_winner = best_seat
+        self.mark("R9 Pam-flush" if best_key[0] else "R9 trump flush" if best_key[1] else "R9 plain flush")
         self.shares[best_seat] = self.pot_start
         self.looed = sorted(s for s in self.in_deal if s != best_seat)
         self.trace.outcome = "flush"
@@ -204,26 +227,30 @@ class _Deal:
         trumps = [c for c in hand if ts.is_trump(c)]
         if lead is Lead.ACE:
             if first and ts.pam and PAM in hand:
-                return [PAM]
+                return self.obliged("R7 ace: Pam led first", [PAM])
             if first and ace in hand:
-                return [ace]
+                return self.obliged("R7 ace: ace led first", [ace])
             return hand
         if lead is Lead.TRUMP:
             if not trumps:
                 return hand
             if first and ace in hand:
-                return [ace]
+                return self.obliged("R7 trump: ace led first", [ace])
             if first and ace_is_indicator and king in hand:
-                return [king]
-            return trumps
+                return self.obliged("R7 trump: king led first (ace turned up)", [king])
+            return self.obliged("R7 trump: a trump led", trumps)
         # Lead.CLASSIC
         if first and ace in hand:
-            return [ace]
+            return self.obliged("R7 classic: ace led first", [ace])
         if first and ace_is_indicator and king in hand:
-            return [king]
+            return self.obliged("R7 classic: king led first (ace turned up)", [king])
         if len(trumps) >= 2:
-            return [max(trumps, key=ts.power)]
+            return self.obliged("R7 classic: highest of two or more trumps", [max(trumps, key=ts.power)])
         return hand
+
+    def obliged(self, path: str, options: list[int]) -> list[int]:
+        self.mark(path)
+        return options
 
     def follow_options(self, hand: list[int], trick: list[int]) -> list[int]:
         """R7 followers: follow suit, head the trick, then the void option."""
@@ -233,16 +260,21 @@ class _Deal:
         same_suit = [c for c in hand if ts.suit(c) == led]
         if same_suit:
             if ts.is_trump(winning) and not ts.is_trump(trick[0]):
-                return same_suit  # the trick is trumped: a plain follower cannot head it
+                return self.obliged("R7 trick trumped: any card of the suit", same_suit)
             heading = [c for c in same_suit if ts.beats(c, winning, led)]
+            if heading and len(heading) < len(same_suit):
+                self.mark("R7 head the trick")
             return heading or same_suit
         trumps = [c for c in hand if ts.is_trump(c)]
         if not trumps:  # no trump, or trumps unknown
             return hand
         winning_trumps = [c for c in trumps if ts.beats(c, winning, led)]
         if self.rules.void is Void.MUST_TRUMP:
-            return winning_trumps or trumps
-        return winning_trumps or hand  # Void.TRUMP_TO_WIN
+            return self.obliged("R7 must_trump: overtrump" if winning_trumps else "R7 must_trump: undertrump",
+                                winning_trumps or trumps)  # fmt: skip
+        if winning_trumps:  # Void.TRUMP_TO_WIN
+            return self.obliged("R7 trump_to_win: winning trump", winning_trumps)
+        return self.obliged("R7 trump_to_win: no winning trump, any card", hand)
 
     def play_tricks(self) -> None:
         rules = self.rules
@@ -259,8 +291,11 @@ class _Deal:
                 if not cards:
                     options = self.lead_options(hand, first_trick=t == 0)
                 else:
-                    if civil and PAM in hand and len(hand) > 1:  # R9 Pam be civil
-                        hand = [c for c in hand if c != PAM]
+                    if civil and PAM in hand:  # R9 Pam be civil
+                        if len(hand) > 1:
+                            hand = [c for c in hand if c != PAM]
+                        self.mark("R9 Pam be civil: Pam held back" if len(hand) < len(self.hands[seat])
+                                  else "R9 Pam be civil: Pam the last card")  # fmt: skip
                     options = self.follow_options(hand, cards)
                     if self.trump is None and all(suit_of(c) != suit_of(cards[0]) for c in hand):
                         renounced = True  # R6 first_renounce: this trick reveals trumps
@@ -279,10 +314,15 @@ class _Deal:
             if renounced and self.mode is Trump.FIRST_RENOUNCE:
                 self.turn_indicator()  # the trick is judged with the new trumps
                 self.trace.reveal_trick = t
+                self.mark("R6 first_renounce: trumps revealed")
             winner = seats[self.ts.winner_index(cards)]
             self.tricks.append(Trick(leader=leader, cards=played, winner=winner))
             self.tricks_won[winner] += 1
             leader = winner
+        if self.mode is Trump.FIRST_RENOUNCE and self.trump is None:
+            self.mark("R6 first_renounce: never revealed")
+        if self.mode is Trump.FIRST_LEAD:
+            self.mark("R6 first_lead")
 
     # ---- R3: scoring ----------------------------------------------------------------
     def score(self) -> None:

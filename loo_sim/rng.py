@@ -52,16 +52,19 @@ def below(u32: int, n: int) -> int:
 
 
 def shuffled_deck(seed: int, deal: int, session: int = NO_SESSION) -> list[int]:
-    """Fisher-Yates shuffle of cards 0..51, two 32-bit draws per 64-bit word."""
+    """Forward Fisher-Yates shuffle of cards 0..51, two 32-bit draws per 64-bit word.
+
+    Position ``i`` is fixed by draw ``i`` alone (swap with ``i + below(u, 52 - i)``),
+    so a kernel that needs only the first cards of the deck can stop early and still
+    agree with the full shuffle.
+    """
     key = stream_key(seed, session, deal, PURPOSE_DECK)
     deck = list(range(52))
-    draw = 0
-    for i in range(51, 0, -1):
-        w = word(key, draw >> 1)
-        u32 = (w & 0xFFFFFFFF) if draw & 1 == 0 else (w >> 32)
-        j = below(u32, i + 1)
+    for i in range(51):
+        w = word(key, i >> 1)
+        u32 = (w & 0xFFFFFFFF) if i & 1 == 0 else (w >> 32)
+        j = i + below(u32, 52 - i)
         deck[i], deck[j] = deck[j], deck[i]
-        draw += 1
     return deck
 
 

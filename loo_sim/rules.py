@@ -8,6 +8,9 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
+import numpy as np
+
+from . import layout as L
 from .errors import LooError
 
 
@@ -130,6 +133,30 @@ class Rules:
     def is_single_pot(self, carried: float) -> bool:
         """R8: with ``single_pot`` on, a deal whose pot is clean is a single pot."""
         return self.single_pot and carried == 0
+
+    def to_array(self) -> tuple[np.ndarray, np.ndarray]:
+        """The rule set as the kernel's (int64 vector, float64 vector); slots in layout.py."""
+        ints = np.zeros(L.R_LEN, dtype=np.int64)
+        ints[L.R_PLAYERS] = self.players
+        ints[L.R_HAND] = self.hand_size
+        ints[L.R_MISS] = self.miss
+        ints[L.R_TRUMP] = L.TRUMP_CODES[self.trump.value]
+        ints[L.R_ANTE_EACH] = self.ante_payer is AntePayer.EACH
+        ints[L.R_LIMITED] = self.penalty is Penalty.LIMITED
+        ints[L.R_BOLD] = L.BOLD_CODES[self.bold_stand.value]
+        ints[L.R_SINGLE_POT] = self.single_pot
+        ints[L.R_DEFENDS] = self.dealer_defends
+        ints[L.R_LEAD] = L.LEAD_CODES[self.lead.value]
+        ints[L.R_VOID] = L.VOID_CODES[self.void.value]
+        ints[L.R_PAM] = self.pam
+        ints[L.R_CIVIL] = self.pam and self.pam_be_civil
+        ints[L.R_EXCHANGE] = self.exchange
+        ints[L.R_FLUSH] = self.flush
+        ints[L.R_CLUB_LAW] = self.club_law
+        floats = np.zeros(L.RF_LEN, dtype=np.float64)
+        floats[L.RF_ANTE] = self.ante
+        floats[L.RF_PENALTY] = self.penalty_amount
+        return ints, floats
 
     def render(self) -> str:
         """A readable listing, one option a line, with the rule section it comes from."""

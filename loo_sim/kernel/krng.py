@@ -1,0 +1,62 @@
+"""``loo_sim.rng`` in numba: the same SplitMix64 arithmetic on uint64, bit for bit."""
+
+import numpy as np
+from numba import njit
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+M1 = np.uint64(0xBF58476D1CE4E5B9)
+M2 = np.uint64(0x94D049BB133111EB)
+LOW32 = np.uint64(0xFFFFFFFF)
+S30, S27, S31, S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+
+
+@njit(cache=True)
+def mix64(z):
+    z = (z ^ (z >> S30)) * M1
+    z = (z ^ (z >> S27)) * M2
+    return z ^ (z >> S31)
+
+
+@njit(cache=True)
+def stream_key(seed, session, deal, purpose):
+    """All arguments uint64, as ``rng.stream_key``."""
+    k = mix64(seed ^ GOLDEN)
+    k = mix64(k ^ session)
+    k = mix64(k ^ (deal + GOLDEN))
+    return mix64(k ^ (purpose * GOLDEN))
+
+
+@njit(cache=True)
+def word(key, counter):
+    return mix64(key + (np.uint64(counter) + np.uint64(1)) * GOLDEN)
+
+
+@njit(cache=True)
+def below(u32, n):
+    return np.int64((u32 * np.uint64(n)) >> S32)
+
+
+@njit(cache=True)
+def shuffle_prefix(key, deck, count):
+    """Forward Fisher-Yates into ``deck`` (int64[52]); only positions < ``count`` are
+    final, which is all a deal needs when it uses no stock."""
+    for i in range(52):
+        deck[i] = i
+    last = min(count, 51)
+    w = np.uint64(0)
+    for i in range(last):
+        if i & 1 == 0:
+            w = word(key, i >> 1)
+            u = w & LOW32
+        else:
+            u = w >> S32
+        j = i + below(u, 52 - i)
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+
+
+@njit(cache=True)
+def draw_below(key, counter, n):
+    """Draw ``counter`` of a seat's own stream, mapped to 0..n-1 (as ``rng.seat_draws``)."""
+    return below(word(key, counter) >> S32, n)

@@ -1,0 +1,141 @@
+"""Random and arranged deals for the differential tests: presets, a spread of
+overrides, per-seat policy mixes, dealers, carried pots."""
+
+from __future__ import annotations
+
+import random
+
+from loo_sim import LooError, Rules
+from loo_sim.cards import PAM, make_card
+from loo_sim.policies import DECLARE_FAMILIES, EXCHANGE_FAMILIES, PLAY_FAMILIES
+from loo_sim.rules import PRESETS
+
+OVERRIDE_CHOICES = {
+    "players": [3, 4, 5, 6, 7, 8],
+    "lead": ["free", "ace", "trump", "classic"],
+    "void": ["must_trump", "trump_to_win"],
+    "bold_stand": ["off", "last_and_dealer", "everyone"],
+    "penalty": ["limited", "unlimited"],
+    "penalty_amount": [1, 2, 3, 7],
+    "ante_payer": ["each", "dealer"],
+    "ante": [1, 2, 3, 5],
+    "single_pot": [True, False],
+    "dealer_defends": [True, False],
+    "club_law": [True, False],
+    "trump": ["turn_up", "first_lead", "first_renounce"],
+    "exchange": [True, False],
+    "miss": [True, False],
+    "pam_be_civil": [True, False],
+    "flush": [True, False],
+}
+CARRIED = [0.0, 0.0, 3.0, 6.0, 12.0, 30.0, 7.5]
+
+
+def random_rules(rng: random.Random, preset: str) -> tuple[dict, Rules]:
+    """A valid rule set near ``preset``: 0-3 random overrides (invalid draws retried)."""
+    while True:
+        overrides = {}
+        for key in rng.sample(sorted(OVERRIDE_CHOICES), rng.randint(0, 3)):
+            overrides[key] = rng.choice(OVERRIDE_CHOICES[key])
+        if rng.random() < 0.5:
+            overrides["players"] = rng.choice(OVERRIDE_CHOICES["players"])
+        try:
+            return overrides, Rules.preset(preset, **overrides)
+        except LooError:
+            continue
+
+
+def random_policy(rng: random.Random, players: int) -> list[str]:
+    return [
+        f"{rng.choice(DECLARE_FAMILIES)}/{rng.choice(PLAY_FAMILIES)}/{rng.choice(EXCHANGE_FAMILIES)}"
+        for _ in range(players)
+    ]
+
+
+def deal_positions(rules: Rules, dealer: int, carried: float) -> list[str | int]:
+    """Who receives each deck position (R2): a seat, "miss", "indicator", or "stock"."""
+    n, h = rules.players, rules.hand_size
+    single = rules.is_single_pot(carried)
+    miss = rules.miss and not single
+    owners: list[str | int] = []
+    for _ in range(h):
+        for i in range(n):
+            seat = (dealer + 1 + i) % n
+            if seat == dealer and miss:
+                owners.append("miss")
+            owners.append(seat)
+    if single or rules.trump != "first_lead":
+        owners.append("indicator")
+    owners += ["stock"] * (52 - len(owners))
+    return owners
+
+
+def arranged_deck(rng: random.Random, owners: list, wanted: dict) -> list[int]:
+    """A deck in which owner ``k`` receives the cards ``wanted[k]`` (the rest random)."""
+    deck: list[int | None] = [None] * 52
+    used: set[int] = set()
+    for owner, cards in wanted.items():
+        slots = [i for i, o in enumerate(owners) if o == owner]
+        for slot, card in zip(slots, cards):
+            deck[slot] = card
+            used.add(card)
+    rest = [c for c in range(52) if c not in used]
+    rng.shuffle(rest)
+    it = iter(rest)
+    return [c if c is not None else next(it) for c in deck]
+
+
+def flush_rich_deck(rng: random.Random, rules: Rules, dealer: int, carried: float) -> list[int]:
+    """Five-card deals where several seats hold flushes: Pam-flushes, trump flushes,
+    and exact ties (the same ranks in two suits)."""
+    owners = deal_positions(rules, dealer, carried)
+    seats = rng.sample(range(rules.players), min(rules.players, rng.randint(2, 3)))
+    suits = rng.sample(range(4), len(seats))
+    ranks = sorted(rng.sample([r for r in range(13) if r != 9], 5))
+    wanted: dict = {}
+    for seat, suit in zip(seats, suits):
+        if rng.random() < 0.5:  # a fresh rank set, else an exact tie with the last
+            ranks = sorted(rng.sample([r for r in range(13) if r != 9], 5))
+        wanted[seat] = [make_card(r, suit) for r in ranks]
+    if rules.pam and rng.random() < 0.4:
+        wanted[seats[0]] = wanted[seats[0]][:4] + [PAM]
+    if "indicator" in owners and rng.random() < 0.5:
+        used = {c for cards in wanted.values() for c in cards}
+        indicator = rng.choice([c for c in range(52) if c // 13 == suits[0] and c not in used] or [0])
+        if indicator not in used:
+            wanted["indicator"] = [indicator]
+    return arranged_deck(rng, owners, wanted)
+
+
+def ace_turned_deck(rng: random.Random, rules: Rules, dealer: int, carried: float) -> list[int]:
+    """The indicator is an ace and the eldest hand holds the king of that suit (and, with
+    Pam, a holder of Pam faces the trump ace)."""
+    owners = deal_positions(rules, dealer, carried)
+    suit = rng.randrange(4)
+    eldest = (dealer + 1) % rules.players
+    wanted: dict = {"indicator": [make_card(12, suit)], eldest: [make_card(11, suit)]}
+    if rules.pam and rules.players > 2:
+        wanted[(dealer + 2) % rules.players] = [PAM]
+    return arranged_deck(rng, owners, wanted)
+
+
+def random_deals(seed: int, preset: str, count: int) -> list[dict]:
+    """``count`` deals of ``preset`` with varied overrides, policies, dealers and pots."""
+    rng = random.Random(f"{seed}-{preset}")
+    deals = []
+    for _ in range(count):
+        overrides, rules = random_rules(rng, preset)
+        dealer = rng.randrange(rules.players)
+        carried = rng.choice(CARRIED)
+        kind = rng.random()
+        if rules.flush and kind < 0.25:
+            deck = flush_rich_deck(rng, rules, dealer, carried)
+        elif kind < 0.35:
+            deck = ace_turned_deck(rng, rules, dealer, carried)
+        else:
+            deck = list(range(52))
+            rng.shuffle(deck)
+        policy = random_policy(rng, rules.players) if rng.random() < 0.7 else [rng.choice(["basic", "always"])] * rules.players
+        deals.append(dict(preset=preset, overrides=overrides, rules=rules, deck=deck, dealer=dealer,
+                          carried=carried, policy=policy, seed=rng.randrange(2**31)))  # fmt: skip
+    return deals
