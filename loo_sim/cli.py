@@ -109,6 +109,8 @@ def replay_cmd(
     pot = check_chips("--carried", carried)
     table = parse_seat_policies(policy, seat_policy, n)
     rec = play_deal(rules, cards, dealer_seat, pot, table, seed=seed_value, deal_index=deal_index)
+    if not rec.exact:
+        print("warning: chip amounts in this deal pass 2**53; float64 chips are no longer exact (R3)", file=sys.stderr)
     if as_json:
         typer.echo(json.dumps(rec.to_dict()))
         return

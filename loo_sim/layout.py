@@ -65,3 +65,31 @@ F_SHARES = 2
 F_PENALTIES = F_SHARES + MAX_PLAYERS
 F_ANTES = F_PENALTIES + MAX_PLAYERS
 F_LEN = F_ANTES + MAX_PLAYERS
+
+# ---- aggregates of a block of deals: float vector (kernel/chunks.py) --------------------
+A_DEALS = 0
+A_OUTCOME = 1  # [4] play, lone, nobody, flush
+A_SINGLE = 5
+A_POT_START, A_POT_START_SQ = 6, 7
+A_POT_NEXT, A_POT_NEXT_SQ = 8, 9
+A_LOOED_HIST = 10  # [MAX_PLAYERS + 1] deals by number of looed players
+# per-deal counts over seats, for standard errors of the all-seat rows (deals are the
+# independent units, seats of one deal are not): sums of x*x, x*y, y*y
+A_DECL_SQ = 20  # [4] (seats declaring d)^2
+A_TRICKS_XX = 24  # [MAX_TRICKS + 1] (seats winning k tricks)^2
+A_TRICKS_XY = 30  # [MAX_TRICKS + 1] (seats winning k tricks) * (seats playing tricks)
+A_PLAYED_YY = 36  # (seats playing tricks)^2
+A_FLUSH_XX, A_FLUSH_XY, A_FLUSH_YY = 37, 38, 39  # x = seats holding a flush, y = seats at the show
+A_SEAT = 40  # per seat, SEAT_LEN slots each:
+S_DECL = 0  # [4] declarations
+S_TRICKS = 4  # [MAX_TRICKS + 1] tricks won, over deals where the seat played tricks
+S_LOOED = 10
+S_NET, S_NET_SQ = 11, 12
+S_DECL_NET = 13  # [4] net chips by declaration
+S_DECL_NET_SQ = 17  # [4]
+S_DECL_LOOED = 21  # [4]
+S_FLUSH_SHOWN, S_FLUSH_HELD = 25, 26  # in the deal at a flush show / holding a flush there
+S_SHARES, S_PENALTIES, S_ANTES = 27, 28, 29
+S_PLAYED = 30  # deals where the seat played tricks
+SEAT_LEN = 32
+A_LEN = A_SEAT + MAX_PLAYERS * SEAT_LEN

@@ -8,6 +8,8 @@ from typing import Any
 
 from .cards import card_str
 
+EXACT_LIMIT = 2.0**53  # R3: past this, float64 chips are no longer exact
+
 RECORD_KEYS = (
     "trump", "indicator", "single_pot", "declarations", "tricks", "tricks_won", "flush_winner",
     "looed", "shares", "penalties", "antes", "pot_start", "pot_next",
@@ -56,6 +58,12 @@ class DealRecord:
     pot_start: float
     pot_next: float
     trace: DealTrace | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def exact(self) -> bool:
+        """R3: False when some amount of this deal passed 2**53 (float64 no longer exact)."""
+        amounts = [self.pot_start, self.pot_next, *self.shares, *self.penalties, *self.antes]
+        return max(abs(a) for a in amounts) <= EXACT_LIMIT
 
     def net(self) -> list[float]:
         """P4 payoff of each seat: shares - antes - penalties."""

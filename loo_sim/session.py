@@ -7,12 +7,11 @@ from dataclasses import dataclass, field
 
 from .errors import LooError
 from .policies import parse_table
-from .record import DealRecord
+from .record import EXACT_LIMIT, DealRecord
 from .reference import play_deal_reference
 from .rng import PURPOSE_DECK, below, seat_draws, shuffled_deck, stream_key, word
 from .rules import FinalPot, Rules
 
-EXACT_LIMIT = 2.0**53  # R3: beyond this, float64 chips stop being exact
 
 
 @dataclass
@@ -45,6 +44,8 @@ def play_session(
     if deals <= 0:
         raise LooError(f"deals: {deals} is not allowed; allowed a whole number >= 1")
     n = rules.players
+    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n):
+        raise LooError(f"dealer: {dealer!r} is not a seat; allowed 0..{n - 1}")
     table = parse_table(policy, n)  # type: ignore[arg-type]
     seat = first_dealer(seed, session, n) if dealer is None else dealer
     balances = [0.0] * n
@@ -59,7 +60,7 @@ def play_session(
         for s, net in enumerate(rec.net()):
             balances[s] += net
         result.history.append(list(balances))
-        if result.inexact_from is None and max(rec.pot_start, rec.pot_next, *map(abs, balances)) > EXACT_LIMIT:
+        if result.inexact_from is None and (not rec.exact or max(map(abs, balances)) > EXACT_LIMIT):
             result.inexact_from = j
         carried = rec.pot_next
         seat = (seat + 1) % n

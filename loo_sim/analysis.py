@@ -1,0 +1,168 @@
+"""Statistics of a run as pandas tables: every estimate with its uncertainty
+(DESIGN.md property 6). Per-seat rates get Wilson intervals (each deal is one
+independent trial for a seat); all-seat rows treat the deal as the unit, since seats
+of one deal are not independent."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from . import layout as L
+from .simulate import SimResult
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion."""
+    if trials <= 0:
+        return (math.nan, math.nan)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_se(total: float, total_sq: float, n: float) -> tuple[float, float]:
+    """Mean and its standard error from a sum and a sum of squares."""
+    if n <= 0:
+        return (math.nan, math.nan)
+    mean = total / n
+    if n < 2:
+        return (mean, math.nan)
+    var = max(total_sq - n * mean * mean, 0.0) / (n - 1)
+    return (mean, math.sqrt(var / n))
+
+
+def ratio_se(x: float, y: float, xx: float, xy: float, yy: float, n: float) -> tuple[float, float]:
+    """Ratio estimate sum(x)/sum(y) over n independent deals, with its delta-method SE."""
+    if y <= 0 or n < 2:
+        return (math.nan, math.nan)
+    r = x / y
+    ybar = y / n
+    resid_sq = xx - 2 * r * xy + r * r * yy  # sum over deals of (x_i - r y_i)^2
+    var = max(resid_sq, 0.0) / (n - 1) / (n * ybar * ybar)
+    return (r, math.sqrt(var))
+
+
+def _row(seat, metric, value, se=math.nan, lo=math.nan, hi=math.nan, n=math.nan, method="") -> dict:
+    if lo != lo and se == se:  # a normal interval from the SE
+        lo, hi = value - Z95 * se, value + Z95 * se
+    return dict(seat=seat, metric=metric, value=value, se=se, ci_low=lo, ci_high=hi, n=n, method=method)
+
+
+def _rate_row(seat, metric, k, n) -> dict:
+    p = k / n if n else math.nan
+    se = math.sqrt(p * (1 - p) / n) if n else math.nan
+    lo, hi = wilson(k, n)
+    return _row(seat, metric, p, se, lo, hi, n, "wilson")
+
+
+def summary_table(res: SimResult) -> pd.DataFrame:
+    """Long-form summary: one row per (seat, metric); seat 'all' pools the table."""
+    t = res.totals
+    n_players = res.rules.players
+    h = res.rules.hand_size
+    deals = t[L.A_DEALS]
+    rows = []
+    decl_names = L.DECL_NAMES
+    for s in range(n_players):
+        decl = res.seat(s, L.S_DECL, 4)
+        for d, name in enumerate(decl_names):
+            rows.append(_rate_row(s, f"{name}_rate", decl[d], deals))
+        played = res.seat(s, L.S_PLAYED)[0]
+        tricks = res.seat(s, L.S_TRICKS, h + 1)
+        for k in range(h + 1):
+            rows.append(_rate_row(s, f"tricks_{k}", tricks[k], played))
+        looed = res.seat(s, L.S_LOOED)[0]
+        rows.append(_rate_row(s, "loo_rate", looed, deals))
+        in_deal = deals - decl[L.DECL_PASS]
+        rows.append(_rate_row(s, "loo_rate_when_in", looed, in_deal))
+        mean, se = mean_se(res.seat(s, L.S_NET)[0], res.seat(s, L.S_NET_SQ)[0], deals)
+        rows.append(_row(s, "net_per_deal", mean, se, n=deals, method="mean"))
+        for d, name in enumerate(decl_names):
+            if decl[d] > 0:
+                m, e = mean_se(res.seat(s, L.S_DECL_NET + d)[0], res.seat(s, L.S_DECL_NET_SQ + d)[0], decl[d])
+                rows.append(_row(s, f"net_when_{name}", m, e, n=decl[d], method="mean"))
+        if res.rules.flush:
+            shown = res.seat(s, L.S_FLUSH_SHOWN)[0]
+            rows.append(_rate_row(s, "flush_held_at_show", res.seat(s, L.S_FLUSH_HELD)[0], shown))
+    # all seats: the deal is the unit
+    for d, name in enumerate(decl_names):
+        total = sum(res.seat(s, L.S_DECL + d)[0] for s in range(n_players))
+        m, e = mean_se(total, t[L.A_DECL_SQ + d], deals)
+        rows.append(_row("all", f"{name}_rate", m / n_players, e / n_players, n=deals, method="per-deal mean"))
+    played_total = sum(res.seat(s, L.S_PLAYED)[0] for s in range(n_players))
+    for k in range(h + 1):
+        x = sum(res.seat(s, L.S_TRICKS + k)[0] for s in range(n_players))
+        r, e = ratio_se(x, played_total, t[L.A_TRICKS_XX + k], t[L.A_TRICKS_XY + k], t[L.A_PLAYED_YY], deals)
+        rows.append(_row("all", f"tricks_{k}", r, e, n=played_total, method="ratio"))
+    hist = t[L.A_LOOED_HIST : L.A_LOOED_HIST + L.MAX_PLAYERS + 1]
+    counts = np.arange(len(hist))
+    m, e = mean_se(float(hist @ counts), float(hist @ (counts * counts)), deals)
+    rows.append(_row("all", "loo_rate", m / n_players, e / n_players, n=deals, method="per-deal mean"))
+    rows.append(_row("all", "looed_per_deal", m, e, n=deals, method="mean"))
+    # all-seat net per deal: the table's net is carried - pot_next, exactly
+    m, e = mean_se(t[L.A_POT_NEXT], t[L.A_POT_NEXT_SQ], deals)
+    rows.append(_row("all", "net_per_deal", (res.carried - m) / n_players, e / n_players, n=deals, method="mean"))
+    rows.append(_row("all", "pot_next", m, e, n=deals, method="mean"))
+    for o, name in enumerate(L.OUTCOME_NAMES):
+        rows.append(_rate_row("all", f"outcome_{name}", t[L.A_OUTCOME + o], deals))
+    if res.rules.single_pot:
+        rows.append(_rate_row("all", "single_pot", t[L.A_SINGLE], deals))
+    if res.rules.flush:
+        x = sum(res.seat(s, L.S_FLUSH_HELD)[0] for s in range(n_players))
+        y = sum(res.seat(s, L.S_FLUSH_SHOWN)[0] for s in range(n_players))
+        r, e = ratio_se(x, y, t[L.A_FLUSH_XX], t[L.A_FLUSH_XY], t[L.A_FLUSH_YY], deals)
+        rows.append(_row("all", "flush_held_at_show", r, e, n=y, method="ratio"))
+    df = pd.DataFrame(rows, columns=["seat", "metric", "value", "se", "ci_low", "ci_high", "n", "method"])
+    df["seat"] = df["seat"].astype(str)
+    return df
+
+
+SHOWN_METRICS = [
+    ("play_rate", "play"), ("pass_rate", "pass"), ("miss_rate", "miss"), ("defend_rate", "defend"),
+    ("loo_rate", "loo rate [95% CI]"), ("net_per_deal", "net chips/deal ± SE"),
+]  # fmt: skip
+
+
+def format_summary(res: SimResult, df: pd.DataFrame) -> str:
+    """The table ``loo-sim simulate`` prints."""
+    h = res.rules.hand_size
+    seats = [str(s) for s in range(res.rules.players)] + ["all"]
+    by = {(r.seat, r.metric): r for r in df.itertuples(index=False)}
+    lines = []
+    head = f"{'seat':>4}  {'play':>6} {'pass':>6} {'miss':>6} {'defend':>6}  " + " ".join(
+        f"{'t=' + str(k):>6}" for k in range(h + 1)
+    )
+    head += f"  {'loo rate [95% CI]':<24} {'net chips/deal ± SE':<20}"
+    lines.append(head)
+    for seat in seats:
+        rates = " ".join(f"{by[(seat, m)].value:6.3f}" for m in ("play_rate", "pass_rate", "miss_rate", "defend_rate"))
+        tricks = " ".join(f"{by[(seat, f'tricks_{k}')].value:6.3f}" for k in range(h + 1))
+        loo = by[(seat, "loo_rate")]
+        net = by[(seat, "net_per_deal")]
+        lines.append(
+            f"{seat:>4}  {rates}  {tricks}  {loo.value:.4f} [{loo.ci_low:.4f}, {loo.ci_high:.4f}]   "
+            f"{net.value:+.4f} ± {net.se:.4f}"
+        )
+    lines.append("rates: share of deals with each declaration; t=k: share of hands played that won k tricks.")
+    o = {name: by[("all", f"outcome_{name}")] for name in L.OUTCOME_NAMES}
+    lines.append(
+        "outcomes: "
+        + ", ".join(f"{name} {o[name].value:.4f} [{o[name].ci_low:.4f}, {o[name].ci_high:.4f}]" for name in o)
+    )
+    pn = by[("all", "pot_next")]
+    lines.append(f"pot carried to the next deal: {pn.value:.4f} ± {pn.se:.4f} chips")
+    if res.rules.flush:
+        f = by[("all", "outcome_flush")]
+        lines.append(f"deals won by a flush: {f.value:.5f} [{f.ci_low:.5f}, {f.ci_high:.5f}]")
+        per = ", ".join(
+            f"seat {s} {by[(str(s), 'flush_held_at_show')].value:.5f}" for s in range(res.rules.players)
+        )
+        lines.append(f"hands holding a flush at the show: {per}")
+    return "\n".join(lines)

@@ -1,0 +1,134 @@
+"""Many deals in parallel (DESIGN.md properties 3-5).
+
+Deals are grouped in fixed blocks of ``BLOCK`` deals; ``prange`` runs over blocks and
+each block reduces its deals to one aggregate row (``layout.A_*``). Blocks never share
+a slot, and the caller adds the rows in block order, so the result is the same bit for
+bit whatever the number of threads or the number of blocks per call.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .. import layout as L
+from .deal import play_deal
+from .krng import shuffle_prefix, stream_key
+
+BLOCK = 4096
+
+
+@njit(cache=True)
+def deck_cards_needed(ri):
+    """How many deck positions a deal can use: hands, miss, indicator (all 52 with a stock)."""
+    if ri[L.R_EXCHANGE] == 1:
+        return 52
+    return ri[L.R_PLAYERS] * ri[L.R_HAND] + ri[L.R_HAND] * ri[L.R_MISS] + 1
+
+
+@njit(cache=True)
+def add_deal(agg, ri, oi, of, decl_count, trick_count):
+    """Reduce one deal's record into the aggregate row ``agg`` (the two count arrays
+    are scratch)."""
+    n = ri[L.R_PLAYERS]
+    outcome = oi[L.O_OUTCOME]
+    agg[L.A_DEALS] += 1.0
+    agg[L.A_OUTCOME + outcome] += 1.0
+    agg[L.A_SINGLE] += oi[L.O_SINGLE]
+    ps = of[L.F_POT_START]
+    pn = of[L.F_POT_NEXT]
+    agg[L.A_POT_START] += ps
+    agg[L.A_POT_START_SQ] += ps * ps
+    agg[L.A_POT_NEXT] += pn
+    agg[L.A_POT_NEXT_SQ] += pn * pn
+    looed_count = 0
+    shown = ri[L.R_FLUSH] == 1 and oi[L.O_NIN] >= 2
+    decl_count[:] = 0
+    trick_count[:] = 0
+    played = 0
+    flush_held = 0
+    flush_shown = 0
+    for s in range(n):
+        base = L.A_SEAT + s * L.SEAT_LEN
+        d = oi[L.O_DECL + s]
+        looed = oi[L.O_LOOED + s]
+        net = of[L.F_SHARES + s] - of[L.F_ANTES + s] - of[L.F_PENALTIES + s]
+        looed_count += looed
+        decl_count[d] += 1
+        agg[base + L.S_DECL + d] += 1.0
+        agg[base + L.S_LOOED] += looed
+        agg[base + L.S_NET] += net
+        agg[base + L.S_NET_SQ] += net * net
+        agg[base + L.S_DECL_NET + d] += net
+        agg[base + L.S_DECL_NET_SQ + d] += net * net
+        agg[base + L.S_DECL_LOOED + d] += looed
+        agg[base + L.S_SHARES] += of[L.F_SHARES + s]
+        agg[base + L.S_PENALTIES] += of[L.F_PENALTIES + s]
+        agg[base + L.S_ANTES] += of[L.F_ANTES + s]
+        if d != L.DECL_PASS:
+            if outcome == L.OUT_PLAY:
+                agg[base + L.S_PLAYED] += 1.0
+                agg[base + L.S_TRICKS + oi[L.O_WON + s]] += 1.0
+                played += 1
+                trick_count[oi[L.O_WON + s]] += 1
+            if shown:
+                agg[base + L.S_FLUSH_SHOWN] += 1.0
+                agg[base + L.S_FLUSH_HELD] += oi[L.O_FLUSH_HELD + s]
+                flush_shown += 1
+                flush_held += oi[L.O_FLUSH_HELD + s]
+    agg[L.A_LOOED_HIST + looed_count] += 1.0
+    for d in range(4):
+        agg[L.A_DECL_SQ + d] += decl_count[d] * decl_count[d]
+    for k in range(L.MAX_TRICKS + 1):
+        agg[L.A_TRICKS_XX + k] += trick_count[k] * trick_count[k]
+        agg[L.A_TRICKS_XY + k] += trick_count[k] * played
+    agg[L.A_PLAYED_YY] += played * played
+    agg[L.A_FLUSH_XX] += flush_held * flush_held
+    agg[L.A_FLUSH_XY] += flush_held * flush_shown
+    agg[L.A_FLUSH_YY] += flush_shown * flush_shown
+
+
+@njit(cache=True)
+def run_block(ri, rf, pol, seed, session, first, count, dealer0, rotate, carried, agg, play):
+    """Play deals first..first+count-1 of the run keyed (seed, session) into ``agg``.
+
+    ``play`` = False shuffles and deals only (the bench's bare-deal baseline)."""
+    n = ri[L.R_PLAYERS]
+    deck = np.zeros(52, dtype=np.int64)
+    counters = np.zeros(n, dtype=np.int64)
+    hands = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    order = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    in_deal = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    seat_keys = np.zeros(n, dtype=np.uint64)
+    oi = np.zeros(L.O_LEN, dtype=np.int64)
+    of = np.zeros(L.F_LEN, dtype=np.float64)
+    decl_count = np.zeros(4, dtype=np.int64)
+    trick_count = np.zeros(L.MAX_TRICKS + 1, dtype=np.int64)
+    need = deck_cards_needed(ri)
+    any_random = False
+    for s in range(n):
+        if pol[s, L.P_PLAY] == L.PL_RANDOM:
+            any_random = True
+    for k in range(first, first + count):
+        deal = np.uint64(k)
+        shuffle_prefix(stream_key(seed, session, deal, np.uint64(0)), deck, need)
+        if not play:
+            agg[L.A_DEALS] += 1.0
+            agg[L.A_POT_START] += deck[0] + deck[need - 1]  # keep the work observable
+            continue
+        if any_random:
+            for s in range(n):
+                seat_keys[s] = stream_key(seed, session, deal, np.uint64(1 + s))
+        dealer = (dealer0 + k) % n if rotate else dealer0
+        play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, order, in_deal, oi, of)
+        add_deal(agg, ri, oi, of, decl_count, trick_count)
+
+
+@njit(cache=True, parallel=True)
+def run_blocks(ri, rf, pol, seed, session, first_block, n_blocks, total, dealer0, rotate, carried, out, play):
+    """Blocks first_block.. of a run of ``total`` deals; block b's aggregates in out[b - first_block]."""
+    for b in prange(n_blocks):
+        block = first_block + b
+        first = block * BLOCK
+        count = min(BLOCK, total - first)
+        out[b, :] = 0.0
+        if count > 0:
+            run_block(ri, rf, pol, seed, session, first, count, dealer0, rotate, carried, out[b], play)

@@ -1,0 +1,168 @@
+"""The boundary between the friendly layer and the kernel: validate, turn configs into
+arrays, run the kernel block by block, and stream the aggregates (DESIGN.md 2-5).
+
+Memory stays flat: each call of the kernel covers one round of blocks, whose
+aggregate rows are added, in block order, into one running total.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import layout as L
+from .errors import LooError
+from .policies import Policy, parse_table, policies_to_array
+from .rng import MASK64, NO_SESSION
+from .rules import Rules
+
+MAX_SEED = 2**63 - 1
+ProgressFn = Callable[[int, int], None]
+
+
+@dataclass
+class SimResult:
+    """Aggregates of a run (``layout.A_*`` slots) and what produced them."""
+
+    rules: Rules
+    policies: list[Policy]
+    seed: int
+    deals_requested: int
+    carried: float
+    dealer: int | None  # None: the dealer rotates (deal k dealt by seat k mod players)
+    totals: np.ndarray
+    elapsed_s: float = 0.0
+    partial: bool = False  # stopped early (Ctrl-C): totals cover deals_done deals
+    threads: int = 1
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def deals_done(self) -> int:
+        return int(self.totals[L.A_DEALS])
+
+    def seat(self, s: int, slot: int, width: int = 1) -> np.ndarray:
+        base = L.A_SEAT + s * L.SEAT_LEN + slot
+        return self.totals[base : base + width]
+
+
+def check_seed(seed: Any) -> int:
+    try:
+        value = int(str(seed).strip())
+    except ValueError:
+        raise LooError(f"seed: {seed!r} is not a whole number; allowed 0..{MAX_SEED}") from None
+    if not 0 <= value <= MAX_SEED:
+        raise LooError(f"seed: {value} is not allowed; allowed 0..{MAX_SEED}")
+    return value
+
+
+def check_threads(threads: Any) -> int:
+    import numba
+
+    limit = numba.config.NUMBA_NUM_THREADS
+    if threads is None:
+        return limit
+    try:
+        value = int(str(threads).strip())
+    except ValueError:
+        raise LooError(f"threads: {threads!r} is not a whole number; allowed 1..{limit}") from None
+    if not 1 <= value <= limit:
+        raise LooError(f"threads: {value} is not allowed; allowed 1..{limit} on this machine")
+    return value
+
+
+def check_deals(deals: Any) -> int:
+    try:
+        value = int(str(deals).strip().replace("_", ""))
+    except ValueError:
+        try:
+            value = int(float(str(deals)))  # 1e6
+        except ValueError:
+            raise LooError(f"deals: {deals!r} is not a whole number; allowed 1 or more") from None
+    if value < 1:
+        raise LooError(f"deals: {value} is not allowed; allowed 1 or more")
+    return value
+
+
+def simulate(
+    rules: Rules,
+    policy: str | Policy | Sequence[str | Policy] = "basic",
+    deals: int = 100_000,
+    seed: int = 0,
+    carried: float = 0.0,
+    dealer: int | None = None,
+    threads: int | None = None,
+    blocks_per_call: int | None = None,
+    progress: ProgressFn | None = None,
+    play: bool = True,
+) -> SimResult:
+    """Play ``deals`` independent deals and return their aggregates.
+
+    Deal ``k`` is shuffled from the stream (seed, k) and dealt by seat ``k mod
+    players`` (or by ``dealer`` when given), with ``carried`` chips in the pot. The
+    result does not depend on ``threads`` or ``blocks_per_call``. Ctrl-C stops after
+    the current round and returns what finished, marked ``partial``.
+    """
+    from numba import set_num_threads
+
+    from .kernel.chunks import BLOCK, run_blocks
+
+    deals = check_deals(deals)
+    seed = check_seed(seed)
+    threads = check_threads(threads)
+    if dealer is not None and not 0 <= dealer < rules.players:
+        raise LooError(f"dealer: seat {dealer} does not exist; allowed 0..{rules.players - 1}")
+    if not np.isfinite(carried) or carried < 0:
+        raise LooError(f"carried: {carried!r} is not allowed; allowed a finite number >= 0")
+    table = parse_table(policy, rules.players)
+    ri, rf = rules.to_array()
+    pol = policies_to_array(table)
+    set_num_threads(threads)
+    n_blocks = (deals + BLOCK - 1) // BLOCK
+    per_call = blocks_per_call or max(4 * threads, 16)
+    totals = np.zeros(L.A_LEN, dtype=np.float64)
+    rows = np.zeros((per_call, L.A_LEN), dtype=np.float64)
+    result = SimResult(rules, table, seed, deals, float(carried), dealer, totals, threads=threads)
+    start = time.perf_counter()
+    done_blocks = 0
+    try:
+        while done_blocks < n_blocks:
+            count = min(per_call, n_blocks - done_blocks)
+            run_blocks(ri, rf, pol, np.uint64(seed), np.uint64(NO_SESSION & MASK64), done_blocks, count, deals,
+                       0 if dealer is None else dealer, dealer is None, float(carried), rows, play)  # fmt: skip
+            for b in range(count):  # block order: the sum does not depend on the grouping
+                totals += rows[b]
+            done_blocks += count
+            if progress is not None:
+                progress(int(totals[L.A_DEALS]), deals)
+    except KeyboardInterrupt:
+        result.partial = True
+    result.elapsed_s = time.perf_counter() - start
+    return result
+
+
+class TextProgress:
+    """A one-line progress display on stderr for long runs (only on a terminal)."""
+
+    def __init__(self, label: str = "deals", stream=None, min_total: int = 2_000_000) -> None:
+        self.stream = stream or sys.stderr
+        self.label = label
+        self.min_total = min_total
+        self.start = time.perf_counter()
+        self.active = hasattr(self.stream, "isatty") and self.stream.isatty() and not os.environ.get("CI")
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.active or total < self.min_total:
+            return
+        rate = done / max(time.perf_counter() - self.start, 1e-9)
+        eta = (total - done) / rate if rate > 0 else 0
+        bar = "#" * int(30 * done / total)
+        self.stream.write(f"\r[{bar:<30}] {done:,}/{total:,} {self.label}  {rate / 1e6:.2f} M/s  eta {eta:.0f}s ")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
