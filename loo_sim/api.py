@@ -60,8 +60,11 @@ def play_deal(
     policy : one written policy for every seat, or one per seat (seat 0 first).
     seed, deal_index, session : the key of the seats' own random streams (used only by
         the play family ``random``).
+
+    Played by the reference engine, so the record carries its ``trace`` (hands as dealt,
+    the miss, exchanges) for replays.
     """
-    return play_deals(rules, [deck], [dealer], [carried], policy, seed=seed,
+    return play_deals(rules, [deck], [dealer], [carried], policy, engine="reference", seed=seed,
                       first_index=deal_index, session=session)[0]  # fmt: skip
 
 
@@ -72,13 +75,17 @@ def play_deals(
     carried: Sequence[float] | None = None,
     policy: PolicyArg = "basic",
     *,
-    engine: str = "reference",
+    engine: str = "kernel",
     seed: int = 0,
     first_index: int = 0,
     session: int = NO_SESSION,
 ) -> list[DealRecord]:
     """Play many independent deals; deal ``i`` uses random streams keyed by
-    ``(seed, first_index + i)``. ``dealers`` and ``carried`` default to seat 0 and 0."""
+    ``(seed, first_index + i)``. ``dealers`` and ``carried`` default to seat 0 and 0.
+
+    ``engine="kernel"`` (the default, fast) and ``engine="reference"`` (readable; its
+    records carry a ``trace`` of hands, miss and exchanges) give the same records.
+    """
     if not isinstance(rules, Rules):
         raise LooError("rules: expected a Rules object, e.g. Rules.preset('three-card')")
     if engine not in ENGINES:

@@ -119,6 +119,88 @@ def replay_cmd(
     typer.echo(render_deal(rules, rec, table, title=f"{preset}: "))
 
 
+@app.command("simulate")
+def simulate_cmd(
+    preset: PresetOpt = "three-card",
+    sets: SetOpt = None,
+    policy: PolicyOpt = None,
+    seat_policy: SeatPolicyOpt = None,
+    deals: Annotated[str, typer.Option(help="Number of independent deals to play (1e6 and 1_000_000 work).")] = "100000",
+    seed: Annotated[str, typer.Option(help="Seed of the run: deal k is shuffled from the stream (seed, k).")] = "0",
+    threads: Annotated[str | None, typer.Option(help="Worker threads (default: all cores). Results do not depend on it.")] = None,
+    carried: Annotated[str, typer.Option(help="Chips carried into every deal (0 = a clean pot).")] = "0",
+    dealer: Annotated[str | None, typer.Option(help="Fix the dealer seat (default: deal k is dealt by seat k mod players).")] = None,
+    out: Annotated[str | None, typer.Option(help="Directory for summary.csv (long form) and run.json.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Play many independent deals with the kernel and print rates, loo rates, trick counts and
+    net chips per seat, each with its uncertainty.
+
+    Examples: `loo-sim simulate --preset three-card --deals 1000000 --seed 1`,
+    `loo-sim simulate --preset five-card --seat-policy 0=cautious --deals 2e6 --out out/five`.
+    """
+    from .analysis import format_summary, summary_table
+    from .outputs import prepare_out_dir, write_csv, write_json
+    from .simulate import TextProgress, check_deals, check_seed, check_threads, simulate
+
+    rules = build_rules(preset, sets)
+    n_deals = check_deals(deals)
+    seed_value = check_seed(seed)
+    n_threads = check_threads(threads)
+    pot = check_chips("--carried", carried)
+    dealer_seat = None if dealer is None else check_seat("--dealer", dealer, rules.players)
+    table = parse_seat_policies(policy, seat_policy, rules.players)
+    out_dir = prepare_out_dir(out) if out is not None else None
+    res = simulate(rules, table, n_deals, seed_value, pot, dealer_seat, n_threads, progress=TextProgress())
+    df = summary_table(res)
+    if res.partial:
+        print(f"interrupted: {res.deals_done:,} of {n_deals:,} deals finished; the results are PARTIAL",
+              file=sys.stderr)  # fmt: skip
+    run = run_info(res, preset, sets, "simulate")
+    if out_dir is not None:
+        write_csv(out_dir / "summary.csv", df)
+        write_json(out_dir / "run.json", run)
+    if as_json:
+        typer.echo(json.dumps({"run": run, "summary": df.to_dict(orient="records")}, default=str))
+        return
+    state = "PARTIAL " if res.partial else ""
+    typer.echo(f"{state}{res.deals_done:,} deals of {preset} ({rules.players} players), seed {seed_value}, "
+               f"policies {', '.join(str(p) for p in table)}; {res.elapsed_s:.1f} s on {n_threads} thread(s)")  # fmt: skip
+    typer.echo(format_summary(res, df))
+    if out_dir is not None:
+        typer.echo(f"wrote {out_dir / 'summary.csv'} and {out_dir / 'run.json'}")
+
+
+def run_info(res, preset: str, sets: list[str] | None, command: str) -> dict:
+    """Everything needed to repeat a run exactly (run.json)."""
+    from . import __version__
+
+    argv = ["loo-sim", command, "--preset", preset]
+    for item in sets or ():
+        argv += ["--set", item]
+    for seat, p in enumerate(res.policies):
+        argv += ["--seat-policy", f"{seat}={p}"]
+    argv += ["--deals", str(res.deals_requested), "--seed", str(res.seed), "--carried", str(res.carried)]
+    if res.dealer is not None:
+        argv += ["--dealer", str(res.dealer)]
+    return {
+        "loo_sim_version": __version__,
+        "command": " ".join(argv),
+        "preset": preset,
+        "overrides": list(sets or []),
+        "rules": res.rules.to_dict(),
+        "policies": [str(p) for p in res.policies],
+        "deals_requested": res.deals_requested,
+        "deals_done": res.deals_done,
+        "partial": res.partial,
+        "seed": res.seed,
+        "carried": res.carried,
+        "dealer": "rotating (deal k: seat k mod players)" if res.dealer is None else res.dealer,
+        "threads": res.threads,
+        "elapsed_s": round(res.elapsed_s, 3),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning every domain or usage error into one line."""
     command = typer.main.get_command(app)

@@ -1,0 +1,102 @@
+"""Benchmarks of loo_sim, reported as ratios measured in one run (never asserted in tests).
+
+For three-card / 5 players / basic and five-card / 5 players / basic it prints:
+kernel deals/s on 1 and 2 threads (and the 2/1 ratio), the reference engine's rate and
+the kernel/reference ratio, the bare-deal rate (shuffle and deal only) and the
+full/bare ratio, and the peak memory of a whole `simulate` process at 10^6 and 10^8
+deals (10^7 with --quick). Run: bash scripts/dev.sh bench [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+
+CONFIGS = [("three-card", "basic"), ("five-card", "basic")]
+
+
+def kernel_rate(preset: str, policy: str, deals: int, threads: int, play: bool = True) -> float:
+    from loo_sim import Rules
+    from loo_sim.simulate import simulate
+
+    rules = Rules.preset(preset)
+    simulate(rules, policy, 4096, seed=99, threads=threads, play=play)  # compile / warm up
+    res = simulate(rules, policy, deals, seed=1, threads=threads, play=play)
+    return res.deals_done / res.elapsed_s
+
+
+def reference_rate(preset: str, policy: str, seconds: float = 3.0) -> float:
+    from loo_sim import Rules
+    from loo_sim.policies import parse_table
+    from loo_sim.reference import play_deal_reference
+    from loo_sim.rng import shuffled_deck
+
+    rules = Rules.preset(preset)
+    table = parse_table(policy, rules.players)
+    decks = [shuffled_deck(1, k) for k in range(20000)]
+    start = time.perf_counter()
+    k = 0
+    while time.perf_counter() - start < seconds:
+        play_deal_reference(rules, decks[k % len(decks)], k % rules.players, 0.0, table)
+        k += 1
+    return k / (time.perf_counter() - start)
+
+
+def peak_memory_mb(preset: str, deals: int) -> tuple[float, float]:
+    """Peak RSS (MB) and wall time of a separate `simulate` process for ``deals`` deals."""
+    code = (
+        "import resource, time\n"
+        "from loo_sim import Rules\n"
+        "from loo_sim.simulate import simulate\n"
+        f"t = time.perf_counter(); simulate(Rules.preset({preset!r}), 'basic', {deals}, seed=1)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, time.perf_counter() - t)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), float(out[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="smaller runs (10^7 instead of 10^8 for memory)")
+    parser.add_argument("--deals", type=int, default=4_000_000, help="deals per timing run")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    big = 10**7 if args.quick else 10**8
+    report = {}
+    for preset, policy in CONFIGS:
+        one = kernel_rate(preset, policy, args.deals, 1)
+        two = kernel_rate(preset, policy, args.deals, 2)
+        bare = kernel_rate(preset, policy, args.deals * 4, 1, play=False)
+        ref = reference_rate(preset, policy)
+        mem_small, _ = peak_memory_mb(preset, 10**6)
+        mem_big, big_s = peak_memory_mb(preset, big)
+        report[preset] = {
+            "kernel_1_thread_deals_per_s": one,
+            "kernel_2_threads_deals_per_s": two,
+            "threads_2_over_1": two / one,
+            "reference_deals_per_s": ref,
+            "kernel_over_reference": one / ref,
+            "bare_deal_per_s": bare,
+            "full_over_bare_cost": bare / one,
+            "peak_mb_1e6": mem_small,
+            f"peak_mb_{big:.0e}": mem_big,
+            "peak_ratio_big_over_1e6": mem_big / mem_small,
+            f"seconds_{big:.0e}": big_s,
+        }
+        r = report[preset]
+        print(f"{preset} / 5 players / {policy}")
+        print(f"  kernel, 1 thread     {one / 1e6:8.2f} M deals/s")
+        print(f"  kernel, 2 threads    {two / 1e6:8.2f} M deals/s   (2 threads / 1 = {two / one:.2f}x)")
+        print(f"  reference engine     {ref / 1e3:8.2f} k deals/s   (kernel / reference = {one / ref:,.0f}x)")
+        print(f"  bare deal (shuffle+deal) {bare / 1e6:6.2f} M deals/s   (full deal costs {bare / one:.2f}x a bare one)")
+        print(f"  peak memory: {mem_small:.0f} MB at 1e6 deals, {mem_big:.0f} MB at {big:.0e} "
+              f"({r['peak_ratio_big_over_1e6']:.3f}x; {big_s:.0f} s)")  # fmt: skip
+    if args.json:
+        print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
