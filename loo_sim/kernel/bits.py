@@ -1,4 +1,9 @@
-"""Hands as 52-bit masks (bit ``card`` set when held) and the card logic of R1/R7/P1.
+"""Hands as 52-bit masks and the card logic of R1/R7/P1, for the kernel.
+
+Inside the kernel a card lives at bit ``rank * 4 + suit`` (rank-major), not at its
+card number ``suit * 13 + rank``: then "highest/lowest power" (P1) is one bit scan —
+plain cards order by rank and then suit, exactly P1's tie-break — and a suit is the
+fixed mask ``SUIT_MASK[s]``. ``POS``/``CARD`` convert at the edges of a deal.
 
 Mirrors ``ranking.py`` and the legality of ``reference.py``: trump suit ``t`` is -1
 while unknown; ``pam`` is 1 when Pam is in play.
@@ -6,85 +11,90 @@ while unknown; ``pam`` is 1 when Pam is in play.
 
 import numpy as np
 from numba import njit
+from numba.core import types
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.extending import intrinsic
 
-FULL13 = 0x1FFF
-PAM = 9  # the jack of clubs
+POS = np.array([(c % 13) * 4 + c // 13 for c in range(52)], dtype=np.int64)  # card -> bit
+CARD = np.array([(p % 4) * 13 + p // 4 for p in range(52)], dtype=np.int64)  # bit -> card
+SUIT_MASK = np.array([sum(1 << (r * 4 + s) for r in range(13)) for s in range(4)], dtype=np.int64)
+PAM = 9 * 4 + 0  # the jack of clubs
 PAM_BIT = 1 << PAM
-ACE_BITS = (1 << 12) | (1 << 25) | (1 << 38) | (1 << 51)
-FACE_BITS = 0
-for _s in range(4):
-    FACE_BITS |= 0xF << (13 * _s + 9)  # J Q K A
+ACE_BITS = 0xF << 48
+FACE_BITS = 0xFFFF << 36  # J Q K A of every suit
+QKA_BITS = 0xFFF << 40
 
 
-def _tables():
-    high = np.full(1 << 13, -1, dtype=np.int64)
-    low = np.full(1 << 13, 99, dtype=np.int64)
-    pop = np.zeros(1 << 13, dtype=np.int64)
-    for m in range(1, 1 << 13):
-        high[m] = m.bit_length() - 1
-        low[m] = (m & -m).bit_length() - 1
-        pop[m] = bin(m).count("1")
-    return high, low, pop
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits (LLVM ctpop)."""
+    if not isinstance(x, types.Integer):
+        return None
 
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
 
-HIGH13, LOW13, POP13 = _tables()
+    return x(x), codegen
 
 
 @njit(cache=True, inline="always")
-def suit_bits(m, s):
-    return (m >> (13 * s)) & FULL13
-
-
-@njit(cache=True)
-def popcount(m):
-    return POP13[m & FULL13] + POP13[(m >> 13) & FULL13] + POP13[(m >> 26) & FULL13] + POP13[(m >> 39) & FULL13]
+def msb(m):
+    return 63 - leading_zeros(m)
 
 
 @njit(cache=True, inline="always")
-def has(m, c):
-    return (m >> c) & 1
+def lsb(m):
+    return trailing_zeros(m)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def has(m, p):
+    return (m >> p) & 1
+
+
+@njit(cache=True, inline="always")
 def trump_mask(t, pam):
     """Every trump (Pam counts); 0 while trumps are unknown."""
     if t < 0:
         return 0
-    m = FULL13 << (13 * t)
-    if pam:
-        m |= PAM_BIT
-    return m
+    if pam == 1:
+        return SUIT_MASK[t] | PAM_BIT
+    return SUIT_MASK[t]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def follow_mask(s, t, pam):
     """The cards that count as suit ``s`` for following (Pam follows trumps, R1)."""
-    m = FULL13 << (13 * s)
-    if pam:
+    if pam == 1:
         if s == t:
-            m |= PAM_BIT
-        else:
-            m &= ~PAM_BIT
-    return m
+            return SUIT_MASK[s] | PAM_BIT
+        return SUIT_MASK[s] & ~PAM_BIT
+    return SUIT_MASK[s]
 
 
 @njit(cache=True, inline="always")
-def is_trump(c, t, pam):
-    return t >= 0 and (c // 13 == t or (pam == 1 and c == PAM))
+def is_trump(p, t, pam):
+    return t >= 0 and ((p & 3) == t or (pam == 1 and p == PAM))
 
 
 @njit(cache=True, inline="always")
-def eff_suit(c, t, pam):
-    if pam == 1 and c == PAM and t >= 0:
+def eff_suit(p, t, pam):
+    if pam == 1 and p == PAM and t >= 0:
         return t
-    return c // 13
+    return p & 3
 
 
 @njit(cache=True, inline="always")
-def trump_order(c, pam):
-    if pam == 1 and c == PAM:
+def trump_order(p, pam):
+    if pam == 1 and p == PAM:
         return 13
-    return c % 13
+    return p >> 2
+
+
+@njit(cache=True, inline="always")
+def above(p):
+    """Every bit position above ``p``."""
+    return ~((2 << p) - 1)
 
 
 @njit(cache=True)
@@ -96,22 +106,19 @@ def beats(c, w, led, t, pam):
         return ct
     if ct:
         return trump_order(c, pam) > trump_order(w, pam)
-    return eff_suit(c, t, pam) == led and c % 13 > w % 13
+    return eff_suit(c, t, pam) == led and (c >> 2) > (w >> 2)
 
 
 @njit(cache=True)
 def beat_mask(w, led, t, pam):
     """Every card that would beat ``w`` (the card now winning) in a trick led in ``led``."""
-    r = w % 13
-    above = ((FULL13 << (r + 1)) & FULL13)
     if is_trump(w, t, pam):
-        if pam == 1 and w == PAM:
-            return 0
-        m = above << (13 * t)
         if pam == 1:
-            m |= PAM_BIT
-        return m
-    return trump_mask(t, pam) | ((above << (13 * led)) & follow_mask(led, t, pam))
+            if w == PAM:
+                return 0
+            return (SUIT_MASK[t] & above(w)) | PAM_BIT
+        return SUIT_MASK[t] & above(w)
+    return trump_mask(t, pam) | (follow_mask(led, t, pam) & above(w))
 
 
 @njit(cache=True)
@@ -120,60 +127,46 @@ def highest_power(m, t, pam):
     if pam == 1 and has(m, PAM):
         return PAM
     if t >= 0:
-        tb = suit_bits(m, t)
-        if pam == 1 and t == 0:
-            tb &= ~PAM_BIT
+        tb = m & SUIT_MASK[t]
         if tb:
-            return 13 * t + HIGH13[tb]
-    best, best_rank = -1, -1
-    for s in range(3, -1, -1):  # ties between plain suits go to the higher suit
-        if s == t:
-            continue
-        b = suit_bits(m, s)
-        if pam == 1 and s == 0:
-            b &= ~PAM_BIT
-        if b and HIGH13[b] > best_rank:
-            best_rank = HIGH13[b]
-            best = 13 * s + best_rank
-    return best
+            return msb(tb)
+        return msb(m & ~SUIT_MASK[t])
+    return msb(m)
 
 
 @njit(cache=True)
 def lowest_power(m, t, pam):
     """P1: the card of lowest power in mask ``m`` (non-empty)."""
-    best, best_rank = -1, 99
-    for s in range(4):  # ties between plain suits go to the lower suit
-        if s == t:
-            continue
-        b = suit_bits(m, s)
-        if pam == 1 and s == 0:
-            b &= ~PAM_BIT
-        if b and LOW13[b] < best_rank:
-            best_rank = LOW13[b]
-            best = 13 * s + best_rank
-    if best >= 0:
-        return best
+    plain = m
     if t >= 0:
-        tb = suit_bits(m, t)
-        if pam == 1 and t == 0:
-            tb &= ~PAM_BIT
-        if tb:
-            return 13 * t + LOW13[tb]
+        plain &= ~SUIT_MASK[t]
+    if pam == 1:
+        plain &= ~PAM_BIT
+    if plain:
+        return lsb(plain)
+    tb = m & SUIT_MASK[t]
+    if pam == 1:
+        tb &= ~PAM_BIT
+    if tb:
+        return lsb(tb)
     return PAM
 
 
 @njit(cache=True)
 def nth_card(m, k):
-    """The k-th card (0-based, in card order) of mask ``m``."""
-    for s in range(4):
-        b = suit_bits(m, s)
-        n = POP13[b]
-        if k < n:
-            while True:
-                low = LOW13[b]
-                if k == 0:
-                    return 13 * s + low
-                b &= b - 1
-                k -= 1
-        k -= n
+    """The k-th card of mask ``m`` in card-number order (as the reference's sorted())."""
+    for c in range(52):
+        if has(m, POS[c]):
+            if k == 0:
+                return POS[c]
+            k -= 1
     return -1
+
+
+@njit(cache=True)
+def suit_ranks(m, s):
+    """The ranks held in suit ``s`` as a 13-bit mask."""
+    out = 0
+    for r in range(13):
+        out |= ((m >> (r * 4 + s)) & 1) << r
+    return out

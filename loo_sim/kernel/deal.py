@@ -11,10 +11,13 @@ from numba import njit
 from .. import layout as L
 from .bits import (
     ACE_BITS,
+    CARD,
     FACE_BITS,
-    FULL13,
     PAM,
     PAM_BIT,
+    POS,
+    QKA_BITS,
+    SUIT_MASK,
     beat_mask,
     beats,
     eff_suit,
@@ -25,7 +28,7 @@ from .bits import (
     lowest_power,
     nth_card,
     popcount,
-    suit_bits,
+    suit_ranks,
     trump_mask,
 )
 from .krng import draw_below
@@ -48,7 +51,7 @@ def declare(family, hand, t, pam, may_pass, miss_on_offer, dealer_case):
         strong = (hand & ACE_BITS) != 0
     else:  # cautious: a trump of queen or higher (Pam counts), or two or more trumps
         trumps = hand & tm
-        high = (0x1C00 << (13 * t)) | (PAM_BIT if pam == 1 else 0)
+        high = (QKA_BITS & SUIT_MASK[t]) | (PAM_BIT if pam == 1 else 0)
         strong = popcount(trumps) >= 2 or (trumps & high) != 0
     if strong:
         return L.DECL_PLAY
@@ -68,13 +71,13 @@ def flush_odd_cards(hand, pam):
     rest = hand & ~PAM_BIT if pam == 1 else hand
     best_suit, longest = 0, -1
     for s in range(4):
-        n = popcount(rest & (FULL13 << (13 * s)))
+        n = popcount(rest & SUIT_MASK[s])
         if n > longest:
             longest, best_suit = n, s
     if longest + wild >= 5:
         return 0
     if longest + wild == 4 and popcount(hand) == 5:
-        return rest & ~(FULL13 << (13 * best_suit))
+        return rest & ~SUIT_MASK[best_suit]
     return -1
 
 
@@ -111,7 +114,7 @@ def flush_key(hand, t, pam):
         return -1
     suit = -1
     for s in range(4):
-        if rest & (FULL13 << (13 * s)):
+        if rest & SUIT_MASK[s]:
             if suit >= 0:
                 return -1
             suit = s
@@ -120,7 +123,7 @@ def flush_key(hand, t, pam):
         key = 1 << 20
     if t >= 0 and suit == t:
         key |= 1 << 19
-    ranks = suit_bits(rest, suit)
+    ranks = suit_ranks(rest, suit)
     # cards from the top: Pam as rank 13, then the suit's ranks; one bit each, higher first
     key |= (1 << 13) if wild else 0
     key |= ranks
@@ -133,9 +136,9 @@ def lead_options(hand, t, pam, lead, first, indicator):
     """R7 lead obligations, while trumps are known."""
     if t < 0 or lead == L.LEAD_FREE:
         return hand
-    ace = 13 * t + 12
-    king = 13 * t + 11
-    ace_is_indicator = indicator == ace
+    ace = 48 + t
+    king = 44 + t
+    ace_is_indicator = indicator == ace  # indicator as a bit position
     trumps = hand & trump_mask(t, pam)
     if lead == L.LEAD_ACE:
         if first and pam == 1 and has(hand, PAM):
@@ -207,12 +210,19 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
     n = ri[L.R_PLAYERS]
     h = ri[L.R_HAND]
     pam = ri[L.R_PAM]
-    oi[:] = 0
-    of[:] = 0.0
+    # clear the slots this deal may leave unwritten (trick slots are always overwritten)
     for s in range(n):
         counters[s] = 0
         hands[s] = 0
         oi[L.O_DECL + s] = L.DECL_PASS
+        oi[L.O_WON + s] = 0
+        oi[L.O_LOOED + s] = 0
+        oi[L.O_FLUSH_HELD + s] = 0
+        of[L.F_SHARES + s] = 0.0
+        of[L.F_PENALTIES + s] = 0.0
+        of[L.F_ANTES + s] = 0.0
+    oi[L.O_NTRICKS] = 0
+    oi[L.O_OUTCOME] = L.OUT_PLAY
     oi[L.O_FLUSH_WINNER] = -1
     oi[L.O_DEFENDER] = -1
     oi[L.O_REVEAL] = -1
@@ -234,18 +244,18 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
         for i in range(n):
             seat = order[i]
             if seat == dealer and miss_dealt:
-                miss |= 1 << deck[pos]
+                miss |= 1 << POS[deck[pos]]
                 pos += 1
-            hands[seat] |= 1 << deck[pos]
+            hands[seat] |= 1 << POS[deck[pos]]
             pos += 1
-    indicator = -1
+    indicator = -1  # as a bit position
     if mode == L.TURN_UP or mode == L.FIRST_RENOUNCE:
-        indicator = deck[pos]
+        indicator = POS[deck[pos]]
         pos += 1
     t = -1
     if mode == L.TURN_UP:
-        t = indicator // 13
-        oi[L.O_INDICATOR] = indicator
+        t = indicator & 3
+        oi[L.O_INDICATOR] = CARD[indicator]
     oi[L.O_TRUMP] = t
     stock_pos = pos
 
@@ -261,7 +271,7 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
 
     # ---- R4, R5, R8, R9b: declarations ---------------------------------------------------
     clean = carried == 0.0
-    club_law = ri[L.R_CLUB_LAW] == 1 and mode == L.TURN_UP and indicator // 13 == 0
+    club_law = ri[L.R_CLUB_LAW] == 1 and mode == L.TURN_UP and indicator & 3 == 0
     defence = ri[L.R_DEFENDS] == 1 and miss_dealt
     bold = ri[L.R_BOLD]
     miss_taken = False
@@ -333,7 +343,7 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
             thrown = discards(pol[seat, L.P_EXCHANGE], hands[seat], t, pam, stock)
             hands[seat] &= ~thrown
             for _ in range(popcount(thrown)):
-                hands[seat] |= 1 << deck[stock_pos]
+                hands[seat] |= 1 << POS[deck[stock_pos]]
                 stock_pos += 1
 
     penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
@@ -388,31 +398,31 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
                 if civil and has(hand, PAM) and popcount(hand) > 1:  # R9 Pam be civil
                     hand &= ~PAM_BIT
                 options = follow_options(hand, led, winning, led_is_trump, t, pam, void)
-                if t < 0 and suit_bits(hand, led) == 0:
+                if t < 0 and (hand & SUIT_MASK[led]) == 0:
                     renounced = True  # R6 first_renounce: this trick reveals trumps
             card = choose_card(pol[seat, L.P_PLAY], options, k, winning, led, t, pam,
                                seat_keys[seat], counters, seat)  # fmt: skip
             if k == 0:
                 if mode == L.FIRST_LEAD and t < 0:
-                    t = card // 13  # R6 first_lead: the first card led sets trumps
+                    t = card & 3  # R6 first_lead: the first card led sets trumps
                 led = eff_suit(card, t, pam)
                 led_is_trump = is_trump(card, t, pam)
                 winning = card
-                civil = civil_rule and t >= 0 and card == 13 * t + 12
+                civil = civil_rule and t >= 0 and card == 48 + t
             elif beats(card, winning, led, t, pam):
                 winning = card
                 win_i = k
             hands[seat] &= ~(1 << card)
             oi[L.O_SEATS + trick * L.MAX_PLAYERS + k] = seat
-            oi[L.O_CARDS + trick * L.MAX_PLAYERS + k] = card
+            oi[L.O_CARDS + trick * L.MAX_PLAYERS + k] = CARD[card]
         if renounced and mode == L.FIRST_RENOUNCE:
-            t = indicator // 13  # the trick is judged with the new trumps
-            oi[L.O_INDICATOR] = indicator
+            t = indicator & 3  # the trick is judged with the new trumps
+            oi[L.O_INDICATOR] = CARD[indicator]
             oi[L.O_REVEAL] = trick
             win_i = 0
-            winning = oi[L.O_CARDS + trick * L.MAX_PLAYERS]
+            winning = POS[oi[L.O_CARDS + trick * L.MAX_PLAYERS]]
             for k in range(1, m):
-                card = oi[L.O_CARDS + trick * L.MAX_PLAYERS + k]
+                card = POS[oi[L.O_CARDS + trick * L.MAX_PLAYERS + k]]
                 if beats(card, winning, led, t, pam):
                     winning = card
                     win_i = k
