@@ -165,10 +165,17 @@ def simulate_cmd(
         return
     state = "PARTIAL " if res.partial else ""
     typer.echo(f"{state}{res.deals_done:,} deals of {preset} ({rules.players} players), seed {seed_value}, "
-               f"policies {', '.join(str(p) for p in table)}; {res.elapsed_s:.1f} s on {n_threads} thread(s)")  # fmt: skip
+               f"{describe_policies(table)}; {res.elapsed_s:.1f} s on {n_threads} thread(s)")  # fmt: skip
     typer.echo(format_summary(res, df))
     if out_dir is not None:
         typer.echo(f"wrote {out_dir / 'summary.csv'} and {out_dir / 'run.json'}")
+
+
+def describe_policies(table) -> str:
+    names = [str(p) for p in table]
+    if len(set(names)) == 1:
+        return f"policy {names[0]} at every seat"
+    return "policies " + ", ".join(f"{seat}={name}" for seat, name in enumerate(names))
 
 
 def run_info(res, preset: str, sets: list[str] | None, command: str) -> dict:

@@ -89,7 +89,6 @@ S_DECL_NET = 13  # [4] net chips by declaration
 S_DECL_NET_SQ = 17  # [4]
 S_DECL_LOOED = 21  # [4]
 S_FLUSH_SHOWN, S_FLUSH_HELD = 25, 26  # in the deal at a flush show / holding a flush there
-S_SHARES, S_PENALTIES, S_ANTES = 27, 28, 29
 S_PLAYED = 30  # deals where the seat played tricks
 SEAT_LEN = 32
 A_LEN = A_SEAT + MAX_PLAYERS * SEAT_LEN

@@ -60,9 +60,6 @@ def add_deal(agg, ri, oi, of, decl_count, trick_count):
         agg[base + L.S_DECL_NET + d] += net
         agg[base + L.S_DECL_NET_SQ + d] += net * net
         agg[base + L.S_DECL_LOOED + d] += looed
-        agg[base + L.S_SHARES] += of[L.F_SHARES + s]
-        agg[base + L.S_PENALTIES] += of[L.F_PENALTIES + s]
-        agg[base + L.S_ANTES] += of[L.F_ANTES + s]
         if d != L.DECL_PASS:
             if outcome == L.OUT_PLAY:
                 agg[base + L.S_PLAYED] += 1.0
@@ -117,7 +114,9 @@ def run_block(ri, rf, pol, seed, session, first, count, dealer0, rotate, carried
         if any_random:
             for s in range(n):
                 seat_keys[s] = stream_key(seed, session, deal, np.uint64(1 + s))
-        dealer = (dealer0 + k) % n if rotate else dealer0
+        dealer = dealer0
+        if rotate:
+            dealer = (dealer0 + k) % n
         play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, order, in_deal, oi, of)
         add_deal(agg, ri, oi, of, decl_count, trick_count)
 

@@ -164,10 +164,10 @@ def lead_options(hand, t, pam, lead, first, indicator):
 
 
 @njit(cache=True)
-def follow_options(hand, led, winning, led_is_trump, t, pam, void):
-    """R7 followers: follow suit, head the trick, then the void option."""
+def follow_options(hand, led, winning, beat, led_is_trump, t, pam, void):
+    """R7 followers: follow suit, head the trick, then the void option (``beat`` is
+    beat_mask of the winning card)."""
     same = hand & follow_mask(led, t, pam)
-    beat = beat_mask(winning, led, t, pam)
     if same:
         if is_trump(winning, t, pam) and not led_is_trump:
             return same  # the trick is trumped: a plain follower cannot head it
@@ -183,8 +183,8 @@ def follow_options(hand, led, winning, led_is_trump, t, pam, void):
 
 
 @njit(cache=True)
-def choose_card(family, legal, n_played, winning, led, t, pam, key, counters, seat):
-    """policies.choose_card in masks."""
+def choose_card(family, legal, n_played, beat, t, pam, key, counters, seat):
+    """policies.choose_card in masks (``beat``: the cards that would win as things stand)."""
     if family == L.PL_RANDOM:
         k = draw_below(key, counters[seat], popcount(legal))
         counters[seat] += 1
@@ -193,7 +193,7 @@ def choose_card(family, legal, n_played, winning, led, t, pam, key, counters, se
         return highest_power(legal, t, pam)
     if family == L.PL_LOW:
         return lowest_power(legal, t, pam)
-    winners = legal & beat_mask(winning, led, t, pam)
+    winners = legal & beat
     if winners:
         return lowest_power(winners, t, pam)
     return lowest_power(legal, t, pam)
@@ -236,8 +236,10 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
     oi[L.O_SINGLE] = single
 
     # ---- R2: the deal ------------------------------------------------------------------
-    for i in range(n):
-        order[i] = (dealer + 1 + i) % n
+    seat = dealer
+    for i in range(n):  # (dealer + 1 + i) mod n, without a division
+        seat = seat + 1 if seat + 1 < n else 0
+        order[i] = seat
     pos = 0
     miss = 0
     for _ in range(h):
@@ -388,20 +390,22 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
         led_is_trump = False
         civil = False
         renounced = False
+        beat = 0
+        j = leader_i
         for k in range(m):
-            j = (leader_i + k) % m
             seat = in_deal[j]
+            j = j + 1 if j + 1 < m else 0
             hand = hands[seat]
             if k == 0:
                 options = lead_options(hand, t, pam, lead, trick == 0 and not single, indicator)
             else:
                 if civil and has(hand, PAM) and popcount(hand) > 1:  # R9 Pam be civil
                     hand &= ~PAM_BIT
-                options = follow_options(hand, led, winning, led_is_trump, t, pam, void)
+                beat = beat_mask(winning, led, t, pam)
+                options = follow_options(hand, led, winning, beat, led_is_trump, t, pam, void)
                 if t < 0 and (hand & SUIT_MASK[led]) == 0:
                     renounced = True  # R6 first_renounce: this trick reveals trumps
-            card = choose_card(pol[seat, L.P_PLAY], options, k, winning, led, t, pam,
-                               seat_keys[seat], counters, seat)  # fmt: skip
+            card = choose_card(pol[seat, L.P_PLAY], options, k, beat, t, pam, seat_keys[seat], counters, seat)
             if k == 0:
                 if mode == L.FIRST_LEAD and t < 0:
                     t = card & 3  # R6 first_lead: the first card led sets trumps
@@ -409,7 +413,7 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
                 led_is_trump = is_trump(card, t, pam)
                 winning = card
                 civil = civil_rule and t >= 0 and card == 48 + t
-            elif beats(card, winning, led, t, pam):
+            elif has(beat, card):
                 winning = card
                 win_i = k
             hands[seat] &= ~(1 << card)
@@ -429,7 +433,7 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
         winner = oi[L.O_SEATS + trick * L.MAX_PLAYERS + win_i]
         oi[L.O_WINNER + trick] = winner
         oi[L.O_WON + winner] += 1
-        leader_i = (leader_i + win_i) % m
+        leader_i = leader_i + win_i if leader_i + win_i < m else leader_i + win_i - m
     oi[L.O_NTRICKS] = h
     oi[L.O_TRUMP] = t
 
