@@ -161,8 +161,6 @@ def format_summary(res: SimResult, df: pd.DataFrame) -> str:
     if res.rules.flush:
         f = by[("all", "outcome_flush")]
         lines.append(f"deals won by a flush: {f.value:.5f} [{f.ci_low:.5f}, {f.ci_high:.5f}]")
-        per = ", ".join(
-            f"seat {s} {by[(str(s), 'flush_held_at_show')].value:.5f}" for s in range(res.rules.players)
-        )
+        per = ", ".join(f"seat {s} {by[(str(s), 'flush_held_at_show')].value:.5f}" for s in range(res.rules.players))
         lines.append(f"hands holding a flush at the show: {per}")
     return "\n".join(lines)

@@ -35,7 +35,8 @@ PolicyOpt = Annotated[
     str | None, typer.Option("--policy", help="Policy of every seat, DECLARE[/PLAY[/EXCHANGE]], e.g. cautious/high.")
 ]
 SeatPolicyOpt = Annotated[
-    list[str] | None, typer.Option("--seat-policy", help="Policy of one seat, SEAT=POLICY (repeatable), e.g. 2=cautious.")
+    list[str] | None,
+    typer.Option("--seat-policy", help="Policy of one seat, SEAT=POLICY (repeatable), e.g. 2=cautious."),
 ]
 
 
@@ -79,7 +80,9 @@ def rules_cmd(
 def replay_cmd(
     preset: PresetOpt = "three-card",
     sets: SetOpt = None,
-    deck: Annotated[str | None, typer.Option(help="52 cards in canonical deal order (RULES.md R2), space separated.")] = None,
+    deck: Annotated[
+        str | None, typer.Option(help="52 cards in canonical deal order (RULES.md R2), space separated.")
+    ] = None,
     seed: Annotated[str | None, typer.Option(help="Shuffle the deck from this seed (instead of --deck).")] = None,
     deal: Annotated[str, typer.Option(help="With --seed: the deal index k of that run.")] = "0",
     dealer: Annotated[str | None, typer.Option(help="Dealer seat (default: 0, or k mod players with --seed).")] = None,
@@ -95,7 +98,7 @@ def replay_cmd(
     """
     rules = build_rules(preset, sets)
     if (deck is None) == (seed is None):
-        raise LooError("replay needs exactly one of --deck \"52 cards\" or --seed N")
+        raise LooError('replay needs exactly one of --deck "52 cards" or --seed N')
     n = rules.players
     deal_index = parse_int("--deal", deal, 0)
     seed_value = 0
@@ -125,11 +128,17 @@ def simulate_cmd(
     sets: SetOpt = None,
     policy: PolicyOpt = None,
     seat_policy: SeatPolicyOpt = None,
-    deals: Annotated[str, typer.Option(help="Number of independent deals to play (1e6 and 1_000_000 work).")] = "100000",
+    deals: Annotated[
+        str, typer.Option(help="Number of independent deals to play (1e6 and 1_000_000 work).")
+    ] = "100000",
     seed: Annotated[str, typer.Option(help="Seed of the run: deal k is shuffled from the stream (seed, k).")] = "0",
-    threads: Annotated[str | None, typer.Option(help="Worker threads (default: all cores). Results do not depend on it.")] = None,
+    threads: Annotated[
+        str | None, typer.Option(help="Worker threads (default: all cores). Results do not depend on it.")
+    ] = None,
     carried: Annotated[str, typer.Option(help="Chips carried into every deal (0 = a clean pot).")] = "0",
-    dealer: Annotated[str | None, typer.Option(help="Fix the dealer seat (default: deal k is dealt by seat k mod players).")] = None,
+    dealer: Annotated[
+        str | None, typer.Option(help="Fix the dealer seat (default: deal k is dealt by seat k mod players).")
+    ] = None,
     out: Annotated[str | None, typer.Option(help="Directory for summary.csv (long form) and run.json.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:

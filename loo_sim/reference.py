@@ -304,8 +304,12 @@ class _Deal:
                 if not cards:
                     if self.mode is Trump.FIRST_LEAD and self.trump is None:
                         self.trump = suit_of(card)  # R6 first_lead: the first card led sets trumps
-                    civil = rules.pam and rules.pam_be_civil and self.trump is not None \
-                        and card == make_card(ACE, self.trump)  # every play family invokes it (P3)
+                    civil = (
+                        rules.pam
+                        and rules.pam_be_civil
+                        and self.trump is not None
+                        and card == make_card(ACE, self.trump)
+                    )  # every play family invokes it (P3)
                     if civil:
                         self.trace.civil_tricks.append(t)
                 self.hands[seat].remove(card)

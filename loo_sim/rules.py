@@ -182,7 +182,9 @@ class Rules:
         if self.bankroll is not None and self.bankroll < 0:
             _refuse("bankroll", self.bankroll, "a number >= 0 or none")
         if self.miss and self.hand_size != 3:
-            raise LooError("miss: true is refused with hand_size = 5 (the miss is three-card only, R5); allowed: miss=false")
+            raise LooError(
+                "miss: true is refused with hand_size = 5 (the miss is three-card only, R5); allowed: miss=false"
+            )
         if self.miss and self.exchange:
             raise LooError("miss: true is refused together with exchange = true (R5); allowed: one of them")
         if self.pam:
@@ -197,7 +199,9 @@ class Rules:
         if self.dealer_defends and not self.miss:
             raise LooError("dealer_defends: true needs miss = true (R8); allowed: dealer_defends=false")
         if self.club_law and self.trump is not Trump.TURN_UP:
-            raise LooError(f"club_law: true needs trump = turn_up, got {self.trump.value} (R9b); allowed: club_law=false")
+            raise LooError(
+                f"club_law: true needs trump = turn_up, got {self.trump.value} (R9b); allowed: club_law=false"
+            )
 
 
 def _refuse(name: str, value: Any, allowed: str) -> None:

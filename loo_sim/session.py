@@ -13,7 +13,6 @@ from .rng import PURPOSE_DECK, below, seat_draws, shuffled_deck, stream_key, wor
 from .rules import FinalPot, Rules
 
 
-
 @dataclass
 class SessionResult:
     deals: list[DealRecord]

@@ -91,7 +91,9 @@ def main() -> None:
         print(f"  kernel, 1 thread     {one / 1e6:8.2f} M deals/s")
         print(f"  kernel, 2 threads    {two / 1e6:8.2f} M deals/s   (2 threads / 1 = {two / one:.2f}x)")
         print(f"  reference engine     {ref / 1e3:8.2f} k deals/s   (kernel / reference = {one / ref:,.0f}x)")
-        print(f"  bare deal (shuffle+deal) {bare / 1e6:6.2f} M deals/s   (full deal costs {bare / one:.2f}x a bare one)")
+        print(
+            f"  bare deal (shuffle+deal) {bare / 1e6:6.2f} M deals/s   (full deal costs {bare / one:.2f}x a bare one)"
+        )
         print(f"  peak memory: {mem_small:.0f} MB at 1e6 deals, {mem_big:.0f} MB at {big:.0e} "
               f"({r['peak_ratio_big_over_1e6']:.3f}x; {big_s:.0f} s)")  # fmt: skip
     if args.json:

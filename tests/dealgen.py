@@ -8,7 +8,6 @@ import random
 from loo_sim import LooError, Rules
 from loo_sim.cards import PAM, make_card
 from loo_sim.policies import DECLARE_FAMILIES, EXCHANGE_FAMILIES, PLAY_FAMILIES
-from loo_sim.rules import PRESETS
 
 OVERRIDE_CHOICES = {
     "players": [3, 4, 5, 6, 7, 8],
@@ -135,7 +134,11 @@ def random_deals(seed: int, preset: str, count: int) -> list[dict]:
         else:
             deck = list(range(52))
             rng.shuffle(deck)
-        policy = random_policy(rng, rules.players) if rng.random() < 0.7 else [rng.choice(["basic", "always"])] * rules.players
+        policy = (
+            random_policy(rng, rules.players)
+            if rng.random() < 0.7
+            else [rng.choice(["basic", "always"])] * rules.players
+        )
         deals.append(dict(preset=preset, overrides=overrides, rules=rules, deck=deck, dealer=dealer,
                           carried=carried, policy=policy, seed=rng.randrange(2**31)))  # fmt: skip
     return deals

@@ -9,7 +9,8 @@ import pytest
 from numba import njit
 from scipy.stats import chi2
 
-from loo_sim import Rules, layout as L
+from loo_sim import Rules
+from loo_sim import layout as L
 from loo_sim.analysis import summary_table
 from loo_sim.cli import main
 from loo_sim.kernel.krng import shuffle_prefix, stream_key
