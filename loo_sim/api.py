@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
+from . import checks
 from .cards import parse_deck
 from .errors import LooError
 from .policies import Policy, parse_table
@@ -16,25 +16,6 @@ from .rules import Rules
 ENGINES = ("kernel", "reference")
 
 PolicyArg = str | Policy | Sequence[str | Policy]
-
-
-def check_seat(name: str, seat: int, players: int) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, (int,)) and not str(seat).lstrip("-").isdigit():
-        raise LooError(f"{name}: {seat!r} is not a seat number; allowed 0..{players - 1}")
-    seat = int(seat)
-    if not 0 <= seat < players:
-        raise LooError(f"{name}: seat {seat} does not exist; allowed 0..{players - 1}")
-    return seat
-
-
-def check_chips(name: str, value: float) -> float:
-    try:
-        chips = float(value)
-    except (TypeError, ValueError):
-        raise LooError(f"{name}: {value!r} is not a number of chips") from None
-    if not math.isfinite(chips) or chips < 0:
-        raise LooError(f"{name}: {value!r} is not allowed; allowed a finite number >= 0")
-    return chips
 
 
 def play_deal(
@@ -97,8 +78,8 @@ def play_deals(
         raise LooError(f"play_deals: {n} decks but {len(dealers)} dealers and {len(carried)} carried pots")
     table = parse_table(policy, rules.players)
     cards = [parse_deck(deck) for deck in decks]
-    seats = [check_seat("dealer", d, rules.players) for d in dealers]
-    pots = [check_chips("carried", c) for c in carried]
+    seats = [checks.seat("dealer", d, rules.players) for d in dealers]
+    pots = [checks.chips("carried", c) for c in carried]
     if engine == "kernel":
         from .kernel.records import play_deals_kernel  # numba compiles on first use
 

@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from .api import check_chips, check_seat, play_deal
+from . import checks
+from .api import play_deal
 from .cards import deck_str
 from .errors import LooError
 from .policies import parse_seat_policies
@@ -42,17 +43,6 @@ SeatPolicyOpt = Annotated[
 
 def build_rules(preset: str, sets: list[str] | None) -> Rules:
     return Rules.preset(preset, **parse_set(sets))
-
-
-def parse_int(name: str, text: str, low: int, high: int | None = None) -> int:
-    try:
-        value = int(str(text).strip())
-    except ValueError:
-        raise LooError(f"{name}: {text!r} is not a whole number") from None
-    if value < low or (high is not None and value > high):
-        allowed = f"{low}..{high}" if high is not None else f">= {low}"
-        raise LooError(f"{name}: {value} is not allowed; allowed {allowed}")
-    return value
 
 
 @app.command("rules")
@@ -100,16 +90,16 @@ def replay_cmd(
     if (deck is None) == (seed is None):
         raise LooError('replay needs exactly one of --deck "52 cards" or --seed N')
     n = rules.players
-    deal_index = parse_int("--deal", deal, 0)
+    deal_index = checks.whole_number("--deal", deal, 0)
     seed_value = 0
     if seed is not None:
-        seed_value = parse_int("--seed", seed, 0, 2**63 - 1)
+        seed_value = checks.whole_number("--seed", seed, 0, 2**63 - 1)
         cards: list[int] | str = shuffled_deck(seed_value, deal_index)
         default_dealer = deal_index % n
     else:
         cards, default_dealer = deck or "", 0
-    dealer_seat = default_dealer if dealer is None else check_seat("--dealer", dealer, n)
-    pot = check_chips("--carried", carried)
+    dealer_seat = default_dealer if dealer is None else checks.seat("--dealer", dealer, n)
+    pot = checks.chips("--carried", carried)
     table = parse_seat_policies(policy, seat_policy, n)
     rec = play_deal(rules, cards, dealer_seat, pot, table, seed=seed_value, deal_index=deal_index)
     if not rec.exact:
@@ -156,8 +146,8 @@ def simulate_cmd(
     n_deals = check_deals(deals)
     seed_value = check_seed(seed)
     n_threads = check_threads(threads)
-    pot = check_chips("--carried", carried)
-    dealer_seat = None if dealer is None else check_seat("--dealer", dealer, rules.players)
+    pot = checks.chips("--carried", carried)
+    dealer_seat = None if dealer is None else checks.seat("--dealer", dealer, rules.players)
     table = parse_seat_policies(policy, seat_policy, rules.players)
     out_dir = prepare_out_dir(out) if out is not None else None
     res = simulate(rules, table, n_deals, seed_value, pot, dealer_seat, n_threads, progress=TextProgress())

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from . import checks
 from . import layout as L
 from .errors import LooError
 from .policies import Policy, parse_table, policies_to_array
@@ -52,41 +53,19 @@ class SimResult:
 
 
 def check_seed(seed: Any) -> int:
-    try:
-        value = int(str(seed).strip())
-    except ValueError:
-        raise LooError(f"seed: {seed!r} is not a whole number; allowed 0..{MAX_SEED}") from None
-    if not 0 <= value <= MAX_SEED:
-        raise LooError(f"seed: {value} is not allowed; allowed 0..{MAX_SEED}")
-    return value
+    return checks.whole_number("seed", seed, 0, MAX_SEED)
 
 
 def check_threads(threads: Any) -> int:
+    """1..the cores numba may use; None means all of them."""
     import numba
 
     limit = numba.config.NUMBA_NUM_THREADS
-    if threads is None:
-        return limit
-    try:
-        value = int(str(threads).strip())
-    except ValueError:
-        raise LooError(f"threads: {threads!r} is not a whole number; allowed 1..{limit}") from None
-    if not 1 <= value <= limit:
-        raise LooError(f"threads: {value} is not allowed; allowed 1..{limit} on this machine")
-    return value
+    return limit if threads is None else checks.whole_number("threads", threads, 1, limit)
 
 
 def check_deals(deals: Any) -> int:
-    try:
-        value = int(str(deals).strip().replace("_", ""))
-    except ValueError:
-        try:
-            value = int(float(str(deals)))  # 1e6
-        except ValueError:
-            raise LooError(f"deals: {deals!r} is not a whole number; allowed 1 or more") from None
-    if value < 1:
-        raise LooError(f"deals: {value} is not allowed; allowed 1 or more")
-    return value
+    return checks.whole_number("deals", deals, 1)
 
 
 def simulate(

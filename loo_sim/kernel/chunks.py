@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit, prange
 
 from .. import layout as L
+from .bits import POS
 from .deal import play_deal
 from .krng import shuffle_prefix, stream_key
 
@@ -84,6 +85,30 @@ def add_deal(agg, ri, oi, of, decl_count, trick_count):
 
 
 @njit(cache=True)
+def bare_deal(ri, deck, dealer, hands):
+    """The bench's baseline: deal the hands, the miss and the indicator (R2) into masks,
+    and nothing else. Returns a checksum so the work cannot be optimised away."""
+    n = ri[L.R_PLAYERS]
+    miss = 0
+    pos = 0
+    for s in range(n):
+        hands[s] = 0
+    for _ in range(ri[L.R_HAND]):
+        seat = dealer
+        for _i in range(n):
+            seat = seat + 1 if seat + 1 < n else 0
+            if seat == dealer and ri[L.R_MISS] == 1:
+                miss |= 1 << POS[deck[pos]]
+                pos += 1
+            hands[seat] |= 1 << POS[deck[pos]]
+            pos += 1
+    check = miss ^ POS[deck[pos]]
+    for s in range(n):
+        check ^= hands[s]
+    return check & 1
+
+
+@njit(cache=True)
 def run_block(ri, rf, pol, seed, session, first, count, dealer0, rotate, carried, agg, play):
     """Play deals first..first+count-1 of the run keyed (seed, session) into ``agg``.
 
@@ -109,7 +134,7 @@ def run_block(ri, rf, pol, seed, session, first, count, dealer0, rotate, carried
         shuffle_prefix(stream_key(seed, session, deal, np.uint64(0)), deck, need)
         if not play:
             agg[L.A_DEALS] += 1.0
-            agg[L.A_POT_START] += deck[0] + deck[need - 1]  # keep the work observable
+            agg[L.A_POT_START] += bare_deal(ri, deck, (dealer0 + k) % n if rotate else dealer0, hands)
             continue
         if any_random:
             for s in range(n):
