@@ -199,3 +199,15 @@ def test_simulate_unwritable_out_is_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc != 0 and err.startswith("error:") and err.count("\n") == 1 and "--out" in err
     assert blocker.read_text() == "not a directory"
+
+
+@pytest.mark.parametrize("preset, carried", [("three-card", 0.0), ("classic-limited", 0.0), ("five-card", 12.0)])
+def test_r3_chips_conserved_in_the_aggregates(preset, carried):
+    # R3: every deal's nets sum to carried - pot_next, so over a run the seats' summed
+    # net equals deals * carried - (sum of pot_next): an identity of the aggregates.
+    rules = Rules.preset(preset)
+    res = simulate(rules, ["basic", "cautious", "always", "nothing-takes-miss", "basic/high"], 100_000, seed=9,
+                   carried=carried)  # fmt: skip
+    net = sum(res.seat(s, L.S_NET)[0] for s in range(rules.players))
+    expected = res.deals_done * carried - res.totals[L.A_POT_NEXT]
+    assert math.isclose(net, expected, rel_tol=1e-9, abs_tol=1e-6)

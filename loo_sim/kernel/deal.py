@@ -222,6 +222,7 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
         of[L.F_PENALTIES + s] = 0.0
         of[L.F_ANTES + s] = 0.0
     oi[L.O_NTRICKS] = 0
+    of[L.F_POT_NEXT] = 0.0
     oi[L.O_OUTCOME] = L.OUT_PLAY
     oi[L.O_FLUSH_WINNER] = -1
     oi[L.O_DEFENDER] = -1
@@ -462,6 +463,9 @@ def play_many(ri, rf, pol, decks, dealers, carried, seat_keys, oi_out, of_out):
     hands = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
     order = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
     in_deal = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    oi = np.zeros(L.O_LEN, dtype=np.int64)  # one scratch record for all deals, as in simulate
+    of = np.zeros(L.F_LEN, dtype=np.float64)
     for i in range(decks.shape[0]):
-        play_deal(ri, rf, pol, decks[i], dealers[i], carried[i], seat_keys[i], counters, hands, order, in_deal,
-                  oi_out[i], of_out[i])  # fmt: skip
+        play_deal(ri, rf, pol, decks[i], dealers[i], carried[i], seat_keys[i], counters, hands, order, in_deal, oi, of)
+        oi_out[i, :] = oi
+        of_out[i, :] = of
