@@ -4,5 +4,30 @@
 - ``krng``: the counter-based generator of ``loo_sim.rng`` in numba
 - ``deal``: one deal, step by step like ``reference.py`` (deal, declare, exchange,
   flush, tricks, score), written into a record vector (``layout.py``)
-- ``chunks``: many deals in parallel chunks, each reduced to aggregates
+- ``chunks``: many deals in parallel blocks, each reduced to aggregates
+- ``records``: kernel vectors <-> ``DealRecord``
+
+numba's on-disk cache checks only the source file of the function it compiled, not the
+files it calls into, so a change in ``deal.py`` would leave a stale ``chunks.py``
+binary. The cache therefore lives in a directory named by a hash of all kernel
+sources: any change there starts a fresh cache.
 """
+
+import hashlib
+import os
+from pathlib import Path
+
+
+def _configure_cache() -> None:
+    from numba.core import config
+
+    here = Path(__file__).resolve().parent
+    sources = sorted(here.glob("*.py")) + [here.parent / "layout.py"]
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:16]
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "loo_sim", "numba"
+    )
+    config.CACHE_DIR = os.path.join(base, f"kernel-{digest}")
+
+
+_configure_cache()
