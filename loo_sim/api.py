@@ -28,6 +28,8 @@ def play_deal(
     seed: int = 0,
     deal_index: int = 0,
     session: int = NO_SESSION,
+    strength=None,
+    chart=None,
 ) -> DealRecord:
     """Play one deal.
 
@@ -46,7 +48,7 @@ def play_deal(
     the miss, exchanges) for replays.
     """
     return play_deals(rules, [deck], [dealer], [carried], policy, engine="reference", seed=seed,
-                      first_index=deal_index, session=session)[0]  # fmt: skip
+                      first_index=deal_index, session=session, strength=strength, chart=chart)[0]  # fmt: skip
 
 
 def play_deals(
@@ -60,6 +62,8 @@ def play_deals(
     seed: int = 0,
     first_index: int = 0,
     session: int = NO_SESSION,
+    strength=None,
+    chart=None,
 ) -> list[DealRecord]:
     """Play many independent deals; deal ``i`` uses random streams keyed by
     ``(seed, first_index + i)``. ``dealers`` and ``carried`` default to seat 0 and 0.
@@ -80,13 +84,19 @@ def play_deals(
     cards = [parse_deck(deck) for deck in decks]
     seats = [checks.seat("dealer", d, rules.players) for d in dealers]
     pots = [checks.chips("carried", c) for c in carried]
+    if strength is None and any(p.declare in ("threshold", "ev") for p in table):
+        from .strength import strength_for
+
+        strength = strength_for(rules)
+    if chart is None and any(p.declare == "chart" for p in table):
+        raise LooError("policy family 'chart' needs a decision chart (from loo-sim miss)")
     if engine == "kernel":
         from .kernel.records import play_deals_kernel  # numba compiles on first use
 
-        return play_deals_kernel(rules, cards, seats, pots, table, seed, first_index, session)
+        return play_deals_kernel(rules, cards, seats, pots, table, seed, first_index, session, strength, chart)
     out = []
     for i in range(n):
         draws = [seat_draws(seed, first_index + i, s, session) if p.play == "random" else None
                  for s, p in enumerate(table)]  # fmt: skip
-        out.append(play_deal_reference(rules, cards[i], seats[i], pots[i], table, draws))
+        out.append(play_deal_reference(rules, cards[i], seats[i], pots[i], table, draws, strength, chart))
     return out

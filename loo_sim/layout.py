@@ -1,7 +1,7 @@
 """Named slots of the small int/float vectors that cross the boundary into the kernel
 (DESIGN.md property 2: the kernel sees arrays and ints only).
 
-``Rules.to_array()`` fills the R_* slots, ``policies_to_array`` the policy codes, and
+``Rules.to_array()`` fills the R_* slots, ``boundary.kernel_args`` the policy codes, and
 the kernel writes one deal's record into the O_* / F_* slots.
 """
 
@@ -14,7 +14,8 @@ R_DEFENDS, R_LEAD, R_VOID, R_PAM, R_CIVIL, R_EXCHANGE, R_FLUSH, R_CLUB_LAW = ran
 R_LEN = 16
 # ---- rules: float vector -------------------------------------------------------------
 RF_ANTE, RF_PENALTY = 0, 1
-RF_LEN = 2
+RF_P_IN = 2  # from the strength table: the share of seats that enter a deal (threshold, ev)
+RF_LEN = 3
 
 TRUMP_CODES = {"turn_up": 0, "first_lead": 1, "first_renounce": 2}
 TURN_UP, FIRST_LEAD, FIRST_RENOUNCE = 0, 1, 2
@@ -27,8 +28,10 @@ VOID_MUST, VOID_TO_WIN = 0, 1
 
 # ---- policies: int matrix [seat, part] --------------------------------------------------
 P_DECLARE, P_PLAY, P_EXCHANGE = 0, 1, 2
-DECLARE_CODES = {"always": 0, "basic": 1, "cautious": 2, "nothing-takes-miss": 3}
-D_ALWAYS, D_BASIC, D_CAUTIOUS, D_NOTHING = 0, 1, 2, 3
+DECLARE_CODES = {"always": 0, "basic": 1, "cautious": 2, "nothing-takes-miss": 3, "threshold": 4, "ev": 5, "chart": 6}
+D_ALWAYS, D_BASIC, D_CAUTIOUS, D_NOTHING, D_THRESHOLD, D_EV, D_CHART = 0, 1, 2, 3, 4, 5, 6
+PF_PLAY_AT, PF_MISS_BELOW = 0, 1  # policy floats [seat, slot] (threshold)
+PF_LEN = 2
 PLAY_CODES = {"basic": 0, "high": 1, "low": 2, "random": 3}
 PL_BASIC, PL_HIGH, PL_LOW, PL_RANDOM = 0, 1, 2, 3
 EXCHANGE_CODES = {"basic": 0, "none": 1, "keep-trumps": 2, "flush-chase": 3}
@@ -36,6 +39,8 @@ X_BASIC, X_NONE, X_KEEP, X_FLUSH = 0, 1, 2, 3
 
 # ---- declarations and outcomes ----------------------------------------------------------
 DECL_PASS, DECL_PLAY, DECL_MISS, DECL_DEFEND = 0, 1, 2, 3
+CALIBRATION_SESSION = 2**62  # the session part of the calibration runs' stream keys
+NO_FORCING = -1  # forced_seat when no declaration is forced (counterfactual replays force one)
 DECL_NAMES = ("pass", "play", "miss", "defend")
 OUT_PLAY, OUT_LONE, OUT_NOBODY, OUT_FLUSH = 0, 1, 2, 3
 OUTCOME_NAMES = ("play", "lone", "nobody", "flush")
@@ -50,11 +55,13 @@ O_NTRICKS = 5
 O_NIN = 6  # seats in the deal
 O_DEFENDER = 7  # -1 none
 O_REVEAL = 8  # trick after which trumps were turned, -1 none
+O_T_DECL = 9  # trump suit known at the declarations, -1 unknown (hand classes use it)
 O_DECL = 16  # [MAX_PLAYERS]
 O_WON = O_DECL + MAX_PLAYERS  # tricks won [MAX_PLAYERS]
 O_LOOED = O_WON + MAX_PLAYERS  # 0/1 [MAX_PLAYERS]
 O_FLUSH_HELD = O_LOOED + MAX_PLAYERS  # 0/1: in the deal and holding a flush at the show
-O_LEADER = O_FLUSH_HELD + MAX_PLAYERS  # [MAX_TRICKS]
+O_OPTIONS = O_FLUSH_HELD + MAX_PLAYERS  # [MAX_PLAYERS] legal declarations, bit 1 << DECL_*
+O_LEADER = O_OPTIONS + MAX_PLAYERS  # [MAX_TRICKS]
 O_WINNER = O_LEADER + MAX_TRICKS  # [MAX_TRICKS]
 O_SEATS = O_WINNER + MAX_TRICKS  # [MAX_TRICKS * MAX_PLAYERS] seats in play order
 O_CARDS = O_SEATS + MAX_TRICKS * MAX_PLAYERS  # [MAX_TRICKS * MAX_PLAYERS] cards in play order
@@ -65,6 +72,14 @@ F_SHARES = 2
 F_PENALTIES = F_SHARES + MAX_PLAYERS
 F_ANTES = F_PENALTIES + MAX_PLAYERS
 F_LEN = F_ANTES + MAX_PLAYERS
+
+# ---- the kernel's per-deal scratch: int vector ------------------------------------------
+SC_HANDS = 0  # [MAX_PLAYERS] hands in play (masks)
+SC_ORDER = SC_HANDS + MAX_PLAYERS  # [MAX_PLAYERS] seats from the dealer's left
+SC_IN_DEAL = SC_ORDER + MAX_PLAYERS  # [MAX_PLAYERS] seats in the deal, in order
+SC_DEALT = SC_IN_DEAL + MAX_PLAYERS  # [MAX_PLAYERS + 1] hands as dealt, then the miss
+SC_COUNTERS = SC_DEALT + MAX_PLAYERS + 1  # [MAX_PLAYERS] draws used from each seat's stream
+SC_LEN = SC_COUNTERS + MAX_PLAYERS
 
 # ---- aggregates of a block of deals: float vector (kernel/chunks.py) --------------------
 A_DEALS = 0

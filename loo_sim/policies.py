@@ -11,14 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from . import layout as L
 from .cards import ACE, JACK, QUEEN, rank_of
 from .errors import LooError
 from .ranking import TrumpState
 
-DECLARE_FAMILIES = ("always", "basic", "cautious", "nothing-takes-miss")
+DECLARE_FAMILIES = ("always", "basic", "cautious", "nothing-takes-miss", "threshold", "ev")
+CALIBRATED = ("threshold", "ev", "chart")  # families that read strength tables or a chart
 PLAY_FAMILIES = ("basic", "high", "low", "random")
 EXCHANGE_FAMILIES = ("basic", "none", "keep-trumps", "flush-chase")
 
@@ -32,6 +30,8 @@ class Policy:
     declare: str = "basic"
     play: str = "basic"
     exchange: str = "basic"
+    play_at: float = 0.0  # threshold: play when P(at least one trick) >= play_at
+    miss_below: float = 0.0  # threshold: take the miss when P(at least one trick) < miss_below
 
     @classmethod
     def parse(cls, text: str | Policy) -> Policy:
@@ -41,19 +41,47 @@ class Policy:
         if len(parts) > 3 or not parts[0]:
             raise LooError(f"policy {text!r}: expected DECLARE[/PLAY[/EXCHANGE]], e.g. cautious/high/keep-trumps")
         parts += ["basic"] * (3 - len(parts))
+        declare_part, _, params = parts[0].partition(":")
+        parts[0] = declare_part
         for part, allowed, what in zip(
             parts, (DECLARE_FAMILIES, PLAY_FAMILIES, EXCHANGE_FAMILIES), ("declaration", "play", "exchange")
         ):
             if part not in allowed:
                 raise LooError(f"policy {text!r}: unknown {what} family {part!r}; allowed {', '.join(allowed)}")
+        if declare_part == "threshold":
+            play_at, miss_below = _threshold_params(text, params)
+            return cls(parts[0], parts[1], parts[2], play_at, miss_below)
+        if params:
+            raise LooError(f"policy {text!r}: only threshold takes parameters (threshold:play=P,miss=M)")
         return cls(*parts)
 
     def __str__(self) -> str:
-        return f"{self.declare}/{self.play}/{self.exchange}"
+        declare = self.declare
+        if declare == "threshold":
+            declare = f"threshold:play={self.play_at:g},miss={self.miss_below:g}"
+        return f"{declare}/{self.play}/{self.exchange}"
 
     @property
     def is_deterministic(self) -> bool:
         return self.play != "random"
+
+
+def _threshold_params(text: object, params: str) -> tuple[float, float]:
+    values: dict[str, float] = {}
+    for item in filter(None, (p.strip() for p in params.split(","))):
+        key, _, value = item.partition("=")
+        if key not in ("play", "miss") or not value:
+            raise LooError(f"policy {text!r}: threshold takes play=P,miss=M (probabilities 0..1)")
+        try:
+            number = float(value)
+        except ValueError:
+            raise LooError(f"policy {text!r}: {key}={value!r} is not a number; allowed 0..1") from None
+        if not 0.0 <= number <= 1.0:
+            raise LooError(f"policy {text!r}: {key}={value} is not allowed; allowed 0..1")
+        values[key] = number
+    if set(values) != {"play", "miss"}:
+        raise LooError(f"policy {text!r}: threshold needs both play=P and miss=M, e.g. threshold:play=0.6,miss=0.3")
+    return values["play"], values["miss"]
 
 
 def parse_table(policy: str | Policy | Sequence[str | Policy] | None, players: int) -> list[Policy]:
@@ -83,16 +111,6 @@ def parse_seat_policies(default: str | None, seat_items: Sequence[str] | None, p
             raise LooError(f"--seat-policy {item!r}: seat {seat} is not a seat; allowed 0..{players - 1}")
         table[seat] = Policy.parse(text)
     return table
-
-
-def policies_to_array(table: Sequence[Policy]) -> np.ndarray:
-    """A table of policies as the kernel's int matrix [seat, declare/play/exchange]."""
-    out = np.zeros((len(table), 3), dtype=np.int64)
-    for seat, p in enumerate(table):
-        out[seat, L.P_DECLARE] = L.DECLARE_CODES[p.declare]
-        out[seat, L.P_PLAY] = L.PLAY_CODES[p.play]
-        out[seat, L.P_EXCHANGE] = L.EXCHANGE_CODES[p.exchange]
-    return out
 
 
 # ---- declaring (P2, P3) -------------------------------------------------------------
@@ -131,9 +149,85 @@ def holds_nothing(hand: Sequence[int], ts: TrumpState) -> bool:
     return not _trumps(hand, ts) and all(rank_of(c) < JACK for c in hand)
 
 
-def declare(policy: Policy, hand: Sequence[int], ts: TrumpState, choice: DeclareChoice) -> str:
+@dataclass(frozen=True)
+class DeclareContext:
+    """What a seat knows at its declaration beyond its hand, for the calibrated families."""
+
+    position: int  # 1 = the dealer's left ... players = the dealer
+    already_in: int  # earlier seats that came in
+    later: int  # seats declaring after this one
+    players: int
+    pot: float  # pot_start
+    hand_size: int
+    penalty: float  # what a loo costs here: the pot (unlimited) or penalty_amount
+    strength: object = None  # strength.StrengthTable
+    chart: object = None  # [class, position] best declaration code, -1 unknown
+
+
+def seats_expected(ctx: DeclareContext, p_in: float) -> int:
+    """Seats expected in the deal: those in, this one, and the later ones at the entry rate."""
+    return min(ctx.players, max(2, ctx.already_in + 1 + int(ctx.later * p_in + 0.5)))
+
+
+def expected_chips(probs, pot: float, hand_size: int, penalty: float) -> float:
+    """EV of playing a hand whose trick counts follow ``probs``: shares won minus the loo."""
+    tricks = 0.0
+    for k in range(1, hand_size + 1):
+        tricks += k * probs[k]
+    return pot * tricks / hand_size - probs[0] * penalty
+
+
+def declare_calibrated(policy: Policy, hand: Sequence[int], ts: TrumpState, choice: DeclareChoice,
+                       ctx: DeclareContext) -> str | None:  # fmt: skip
+    """threshold, ev and chart (P3); None where chart's best action is not on offer."""
+    from .classes import MISS_ROW, hand_class
+    from .layout import DECL_NAMES
+
+    cls = hand_class(hand, ts)
+    if policy.declare == "chart":
+        best = int(ctx.chart[cls, ctx.position])  # type: ignore[index]
+        name = DECL_NAMES[best] if best >= 0 else None
+        if name == PLAY or (name == MISS and choice.miss_on_offer) or (name == DEFEND and choice.dealer_case == 2):
+            return name
+        if name == PASS and choice.may_pass and choice.dealer_case != 2:
+            return PASS
+        return None
+    table = ctx.strength
+    m = seats_expected(ctx, table.p_in)  # type: ignore[union-attr]
+    probs = table.probs  # type: ignore[union-attr]
+    if policy.declare == "threshold":
+        q = 1.0 - probs[cls, m, 0]
+        if q >= policy.play_at:
+            return PLAY
+        if choice.dealer_case == 2:
+            return DEFEND
+        if choice.miss_on_offer and q < policy.miss_below:
+            return MISS
+        return PASS if choice.may_pass else PLAY
+    # ev: the best of play, pass (0), miss and defend (0); ties go to the first in that order
+    best_name, value = PLAY, expected_chips(probs[cls, m], ctx.pot, ctx.hand_size, ctx.penalty)
+    if choice.may_pass and choice.dealer_case != 2 and value < 0.0:
+        best_name, value = PASS, 0.0
+    if choice.miss_on_offer:
+        miss_value = expected_chips(probs[MISS_ROW, m], ctx.pot, ctx.hand_size, ctx.penalty)
+        if miss_value > value:
+            best_name, value = MISS, miss_value
+    if choice.dealer_case == 2 and value < 0.0:
+        best_name = DEFEND
+    return best_name
+
+
+def declare(policy: Policy, hand: Sequence[int], ts: TrumpState, choice: DeclareChoice,
+            ctx: DeclareContext | None = None) -> str:  # fmt: skip
     """The declaration of one seat: play / pass / miss / defend."""
     family = policy.declare
+    if family in CALIBRATED:
+        if ctx is None:
+            raise LooError(f"policy {policy}: the {family} family needs its strength tables or chart")
+        action = declare_calibrated(policy, hand, ts, choice, ctx)
+        if action is not None:
+            return action
+        family = "basic"
     if family in ("always", "nothing-takes-miss"):
         if choice.dealer_case:
             return PLAY

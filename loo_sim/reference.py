@@ -14,7 +14,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .cards import ACE, CLUBS, KING, PAM, SUITS, make_card, rank_of, suit_of
-from .policies import DEFEND, MISS, PASS, PLAY, DeclareChoice, Policy, choose_card, choose_discards, declare
+from .policies import (
+    CALIBRATED,
+    DEFEND,
+    MISS,
+    PASS,
+    PLAY,
+    DeclareChoice,
+    DeclareContext,
+    Policy,
+    choose_card,
+    choose_discards,
+    declare,
+)
 from .ranking import TrumpState
 from .record import DealRecord, DealTrace, Trick
 from .rules import AntePayer, BoldStand, Lead, Penalty, Rules, Trump, Void
@@ -25,8 +37,8 @@ Draw = Callable[[int], int]
 class _Deal:
     """The state of one deal while it is played."""
 
-    def __init__(self, rules: Rules, deck: Sequence[int], dealer: int, carried: float,
-                 policies: Sequence[Policy], draws: Sequence[Draw | None]) -> None:  # fmt: skip
+    def __init__(self, rules: Rules, deck: Sequence[int], dealer: int, carried: float, policies: Sequence[Policy],
+                 draws: Sequence[Draw | None], strength=None, chart=None) -> None:  # fmt: skip
         self.rules = rules
         self.n = rules.players
         self.h = rules.hand_size
@@ -34,6 +46,8 @@ class _Deal:
         self.carried = float(carried)
         self.policies = policies
         self.draws = draws
+        self.strength = strength  # for threshold / ev seats (strength.StrengthTable)
+        self.chart = chart  # for the chart family: [class, position] best declaration
         # R8: a clean pot with single_pot on is a single pot: no miss, nobody passes,
         # no exchange, trumps at the first renounce.
         self.single = rules.is_single_pot(self.carried)
@@ -106,6 +120,7 @@ class _Deal:
         club_law = rules.club_law and self.indicator_turned and suit_of(self.indicator or 0) == CLUBS
         defence = rules.dealer_defends and self.miss_dealt  # double pots only (R8)
         miss_taken = False
+        penalty = self.pot_start if rules.penalty is Penalty.UNLIMITED else rules.penalty_amount
         for i, seat in enumerate(self.order):
             may_pass = not (self.single or club_law)
             if clean and rules.bold_stand is BoldStand.EVERYONE:
@@ -134,10 +149,16 @@ class _Deal:
             else:
                 choice = DeclareChoice(may_pass=may_pass, miss_on_offer=miss_on_offer)
                 allowed = {PLAY} | ({PASS} if may_pass else set()) | ({MISS} if miss_on_offer else set())
-            action = declare(self.policies[seat], self.hands[seat], self.ts, choice)
+            already_in = sum(1 for s in self.order[:i] if self.declarations[s] != PASS)
+            ctx = DeclareContext(position=i + 1, already_in=already_in, later=n - 1 - i, players=n,
+                                 pot=self.pot_start, hand_size=self.h, penalty=penalty,
+                                 strength=self.strength, chart=self.chart)  # fmt: skip
+            action = declare(self.policies[seat], self.hands[seat], self.ts, choice, ctx)
             assert action in allowed, (seat, action, allowed)
             if dealer_case:
                 self.mark(f"R8 case {dealer_case} {action}")
+            if self.policies[seat].declare in CALIBRATED:
+                self.mark(f"P3 {self.policies[seat].declare} {action}")
             if not may_pass and not dealer_case:
                 self.mark("R4 may not pass")
             self.declarations[seat] = action
@@ -374,13 +395,15 @@ def play_deal_reference(
     carried: float,
     policies: Sequence[Policy],
     draws: Sequence[Draw | None] | None = None,
+    strength=None,
+    chart=None,
 ) -> DealRecord:
     """Play one deal by the rules; ``deck`` is 52 card ints in canonical deal order (R2).
 
     ``draws[seat]`` is the seat's own random stream (only the play family ``random``
-    uses it).
+    uses it); ``strength`` and ``chart`` feed the calibrated declaration families.
     """
-    deal = _Deal(rules, deck, dealer, carried, policies, draws or [None] * rules.players)
+    deal = _Deal(rules, deck, dealer, carried, policies, draws or [None] * rules.players, strength, chart)
     deal.deal_cards(deck)
     deal.collect_antes()
     deal.declare_all()

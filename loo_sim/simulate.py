@@ -18,8 +18,9 @@ import numpy as np
 
 from . import checks
 from . import layout as L
+from .boundary import kernel_args
 from .errors import LooError
-from .policies import Policy, parse_table, policies_to_array
+from .policies import Policy, parse_table
 from .rng import MASK64, NO_SESSION
 from .rules import Rules
 
@@ -79,6 +80,8 @@ def simulate(
     blocks_per_call: int | None = None,
     progress: ProgressFn | None = None,
     play: bool = True,
+    strength=None,
+    chart: np.ndarray | None = None,
 ) -> SimResult:
     """Play ``deals`` independent deals and return their aggregates.
 
@@ -99,8 +102,7 @@ def simulate(
     if not np.isfinite(carried) or carried < 0:
         raise LooError(f"carried: {carried!r} is not allowed; allowed a finite number >= 0")
     table = parse_table(policy, rules.players)
-    ri, rf = rules.to_array()
-    pol = policies_to_array(table)
+    args = kernel_args(rules, table, strength, chart)
     set_num_threads(threads)
     n_blocks = (deals + BLOCK - 1) // BLOCK
     per_call = blocks_per_call or max(4 * threads, 16)
@@ -112,7 +114,7 @@ def simulate(
     try:
         while done_blocks < n_blocks:
             count = min(per_call, n_blocks - done_blocks)
-            run_blocks(ri, rf, pol, np.uint64(seed), np.uint64(NO_SESSION & MASK64), done_blocks, count, deals,
+            run_blocks(*args, np.uint64(seed), np.uint64(NO_SESSION & MASK64), done_blocks, count, deals,
                        0 if dealer is None else dealer, dealer is None, float(carried), rows, play)  # fmt: skip
             for b in range(count):  # block order: the sum does not depend on the grouping
                 totals += rows[b]

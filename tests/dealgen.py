@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from loo_sim import LooError, Rules
+from loo_sim import layout as L
 from loo_sim.cards import PAM, make_card
-from loo_sim.policies import DECLARE_FAMILIES, EXCHANGE_FAMILIES, PLAY_FAMILIES
+from loo_sim.classes import N_CLASSES
+from loo_sim.policies import DECLARE_FAMILIES, EXCHANGE_FAMILIES, PLAY_FAMILIES, Policy
+from loo_sim.strength import SHAPE, StrengthTable
 
 OVERRIDE_CHOICES = {
     "players": [3, 4, 5, 6, 7, 8],
@@ -44,11 +49,36 @@ def random_rules(rng: random.Random, preset: str) -> tuple[dict, Rules]:
             continue
 
 
-def random_policy(rng: random.Random, players: int) -> list[str]:
-    return [
-        f"{rng.choice(DECLARE_FAMILIES)}/{rng.choice(PLAY_FAMILIES)}/{rng.choice(EXCHANGE_FAMILIES)}"
-        for _ in range(players)
-    ]
+def random_declare(rng: random.Random) -> str:
+    family = rng.choice(DECLARE_FAMILIES)
+    if family == "threshold":
+        return f"threshold:play={rng.choice([0.3, 0.5, 0.62, 0.8])},miss={rng.choice([0.1, 0.25, 0.4])}"
+    return family
+
+
+def random_policy(rng: random.Random, players: int) -> list:
+    table = []
+    for _ in range(players):
+        play, exchange = rng.choice(PLAY_FAMILIES), rng.choice(EXCHANGE_FAMILIES)
+        if rng.random() < 0.08:  # the decision chart's best-action policy (internal family)
+            table.append(Policy("chart", play, exchange))
+        else:
+            table.append(f"{random_declare(rng)}/{play}/{exchange}")
+    return table
+
+
+def synthetic_strength(seed: int) -> StrengthTable:
+    """A random but valid strength table: both engines must agree whatever it says."""
+    gen = np.random.default_rng(seed)
+    counts = gen.integers(0, 400, size=SHAPE)
+    counts[:, :, 4:] = 0  # room for three-card and five-card alike; finalize trims by hand size
+    probs = gen.dirichlet(np.ones(L.MAX_TRICKS + 1), size=SHAPE[:2])
+    return StrengthTable(probs, counts, float(gen.uniform(0.3, 0.9)), "synthetic", 0, seed)
+
+
+def synthetic_chart(seed: int) -> np.ndarray:
+    gen = np.random.default_rng(seed + 1)
+    return gen.integers(-1, 4, size=(N_CLASSES, L.MAX_PLAYERS + 1)).astype(np.int64)
 
 
 def deal_positions(rules: Rules, dealer: int, carried: float) -> list[str | int]:
@@ -118,6 +148,10 @@ def ace_turned_deck(rng: random.Random, rules: Rules, dealer: int, carried: floa
     return arranged_deck(rng, owners, wanted)
 
 
+STRENGTH = synthetic_strength(5)
+CHART = synthetic_chart(5)
+
+
 def random_deals(seed: int, preset: str, count: int) -> list[dict]:
     """``count`` deals of ``preset`` with varied overrides, policies, dealers and pots."""
     rng = random.Random(f"{seed}-{preset}")
@@ -140,5 +174,6 @@ def random_deals(seed: int, preset: str, count: int) -> list[dict]:
             else [rng.choice(["basic", "always"])] * rules.players
         )
         deals.append(dict(preset=preset, overrides=overrides, rules=rules, deck=deck, dealer=dealer,
-                          carried=carried, policy=policy, seed=rng.randrange(2**31)))  # fmt: skip
+                          carried=carried, policy=policy, seed=rng.randrange(2**31),
+                          strength=STRENGTH, chart=CHART))  # fmt: skip
     return deals

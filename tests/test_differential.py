@@ -1,7 +1,8 @@
 """The backbone: the kernel and the reference engine agree on every field of every
 deal (DESIGN.md property 1), over every preset with a spread of overrides, per-seat
 policy mixes (random play included: both engines read the same seat streams),
-dealers, carried pots, and decks arranged so that rare paths occur. The test also
+dealers, carried pots, and decks arranged so that rare paths occur. Strength tables and charts are synthetic (random but valid): the calibrated families
+must agree whatever their tables say. The test also
 counts the rule branches the reference engine took, so a spread that stops reaching a
 special path of R4-R9 fails loudly."""
 
@@ -29,13 +30,14 @@ REQUIRED_PATHS = [
     "R8 case 1", "R8 case 2 defend", "R8 case 2 play", "R8 case 3 pass", "R8 case 3 play",
     "R9 Pam be civil: Pam held back", "R9 Pam be civil: Pam the last card", "R9 exchange takes the last of the stock",
     "R9 stock empty", "R9 plain flush", "R9 trump flush", "R9 Pam-flush", "R9 two flushes", "R9 flush tie to elder",
-    "R9b club law",
+    "R9b club law", "P3 threshold play", "P3 threshold pass", "P3 threshold miss", "P3 ev play", "P3 ev pass",
+    "P3 ev miss", "P3 chart play", "P3 chart pass", "P3 chart miss",
 ]  # fmt: skip
 
 
 def _play(d, engine):
-    return play_deals(d["rules"], [d["deck"]], [d["dealer"]], [d["carried"]], d["policy"],
-                      engine=engine, seed=d["seed"])[0]  # fmt: skip
+    return play_deals(d["rules"], [d["deck"]], [d["dealer"]], [d["carried"]], d["policy"], engine=engine,
+                      seed=d["seed"], strength=d["strength"], chart=d["chart"])[0]  # fmt: skip
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -74,7 +76,8 @@ def test_kernel_batches_agree_deal_after_deal(preset):
     decks = [d["deck"] for d in deals]
     dealers = [d["dealer"] % rules.players for d in deals]
     carried = [d["carried"] for d in deals]
-    ker = play_deals(rules, decks, dealers, carried, policy, engine="kernel", seed=5)
-    ref = play_deals(rules, decks, dealers, carried, policy, engine="reference", seed=5)
+    extra = dict(seed=5, strength=deals[0]["strength"], chart=deals[0]["chart"])
+    ker = play_deals(rules, decks, dealers, carried, policy, engine="kernel", **extra)
+    ref = play_deals(rules, decks, dealers, carried, policy, engine="reference", **extra)
     for i, (k, r) in enumerate(zip(ker, ref)):
         assert k.to_dict() == r.to_dict(), f"{preset} batch deal {i}"

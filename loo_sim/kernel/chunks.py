@@ -109,16 +109,13 @@ def bare_deal(ri, deck, dealer, hands):
 
 
 @njit(cache=True)
-def run_block(ri, rf, pol, seed, session, first, count, dealer0, rotate, carried, agg, play):
+def run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried, agg, play):
     """Play deals first..first+count-1 of the run keyed (seed, session) into ``agg``.
 
     ``play`` = False shuffles and deals only (the bench's bare-deal baseline)."""
     n = ri[L.R_PLAYERS]
     deck = np.zeros(52, dtype=np.int64)
-    counters = np.zeros(n, dtype=np.int64)
-    hands = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
-    order = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
-    in_deal = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    sc = np.zeros(L.SC_LEN, dtype=np.int64)
     seat_keys = np.zeros(n, dtype=np.uint64)
     oi = np.zeros(L.O_LEN, dtype=np.int64)
     of = np.zeros(L.F_LEN, dtype=np.float64)
@@ -132,22 +129,23 @@ def run_block(ri, rf, pol, seed, session, first, count, dealer0, rotate, carried
     for k in range(first, first + count):
         deal = np.uint64(k)
         shuffle_prefix(stream_key(seed, session, deal, np.uint64(0)), deck, need)
+        dealer = dealer0
+        if rotate:
+            dealer = (dealer0 + k) % n
         if not play:
             agg[L.A_DEALS] += 1.0
-            agg[L.A_POT_START] += bare_deal(ri, deck, (dealer0 + k) % n if rotate else dealer0, hands)
+            agg[L.A_POT_START] += bare_deal(ri, deck, dealer, sc)
             continue
         if any_random:
             for s in range(n):
                 seat_keys[s] = stream_key(seed, session, deal, np.uint64(1 + s))
-        dealer = dealer0
-        if rotate:
-            dealer = (dealer0 + k) % n
-        play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, order, in_deal, oi, of)
+        play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, L.NO_FORCING, 0)
         add_deal(agg, ri, oi, of, decl_count, trick_count)
 
 
 @njit(cache=True, parallel=True)
-def run_blocks(ri, rf, pol, seed, session, first_block, n_blocks, total, dealer0, rotate, carried, out, play):
+def run_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_block, n_blocks, total, dealer0, rotate,
+               carried, out, play):  # fmt: skip
     """Blocks first_block.. of a run of ``total`` deals; block b's aggregates in out[b - first_block]."""
     for b in prange(n_blocks):
         block = first_block + b
@@ -155,4 +153,5 @@ def run_blocks(ri, rf, pol, seed, session, first_block, n_blocks, total, dealer0
         count = min(BLOCK, total - first)
         out[b, :] = 0.0
         if count > 0:
-            run_block(ri, rf, pol, seed, session, first, count, dealer0, rotate, carried, out[b], play)
+            run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried,
+                      out[b], play)  # fmt: skip

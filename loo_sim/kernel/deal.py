@@ -31,6 +31,7 @@ from .bits import (
     suit_ranks,
     trump_mask,
 )
+from .classes import declare_calibrated
 from .krng import draw_below
 
 
@@ -201,15 +202,24 @@ def choose_card(family, legal, n_played, beat, t, pam, key, counters, seat):
 
 # ---- the deal ------------------------------------------------------------------------------
 @njit(cache=True)
-def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, order, in_deal, oi, of):
+def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
+              forced_seat, forced_action):  # fmt: skip
     """Play one deal (RULES.md R2-R9); write its record into ``oi``/``of``.
 
-    Scratch: ``hands``/``order``/``in_deal`` int64[MAX_PLAYERS], ``counters`` int64[n]
-    (zeroed here). ``seat_keys[s]`` is seat s's own stream (play family random).
+    ``pol``/``polf``: policy codes and threshold parameters per seat; ``strength``
+    [class, seats in deal, tricks] and ``chart`` [class, position] feed the calibrated
+    families. ``seat_keys[s]`` is seat s's own stream (play family random). ``sc`` is
+    scratch (``layout.SC_*``). When ``forced_seat`` >= 0, that seat declares
+    ``forced_action`` instead of asking its policy (counterfactual replays, P4).
     """
     n = ri[L.R_PLAYERS]
     h = ri[L.R_HAND]
     pam = ri[L.R_PAM]
+    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
+    order = sc[L.SC_ORDER : L.SC_ORDER + L.MAX_PLAYERS]
+    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
+    dealt = sc[L.SC_DEALT : L.SC_DEALT + L.MAX_PLAYERS + 1]
+    counters = sc[L.SC_COUNTERS : L.SC_COUNTERS + L.MAX_PLAYERS]
     # clear the slots this deal may leave unwritten (trick slots are always overwritten)
     for s in range(n):
         counters[s] = 0
@@ -260,6 +270,10 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
         t = indicator & 3
         oi[L.O_INDICATOR] = CARD[indicator]
     oi[L.O_TRUMP] = t
+    oi[L.O_T_DECL] = t
+    for s in range(n):
+        dealt[s] = hands[s]
+    dealt[L.MAX_PLAYERS] = miss
     stock_pos = pos
 
     # ---- R3: antes ---------------------------------------------------------------------
@@ -280,6 +294,7 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
     miss_taken = False
     early_passed = True  # everyone before the dealer's right-hand neighbour passed
     defender = -1
+    already_in = 0
     for i in range(n):
         seat = order[i]
         if i == n - 2:
@@ -303,6 +318,7 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
                     other = order[k]
             if others == 0:  # R8 case 1: the dealer takes the pot without play
                 oi[L.O_DECL + seat] = L.DECL_PLAY
+                oi[L.O_OPTIONS + seat] = 1 << L.DECL_PLAY
                 break
             if others == 1:
                 dealer_case = 2 if oi[L.O_DECL + other] == L.DECL_PLAY else 3
@@ -311,8 +327,30 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
             miss_on_offer = False
         elif dealer_case == 3:
             miss_on_offer = False
-        action = declare(pol[seat, L.P_DECLARE], hands[seat], t, pam, may_pass, miss_on_offer, dealer_case)
+        allowed = 1 << L.DECL_PLAY
+        if dealer_case == 2:
+            allowed |= 1 << L.DECL_DEFEND
+        elif may_pass:
+            allowed |= 1 << L.DECL_PASS
+        if miss_on_offer:
+            allowed |= 1 << L.DECL_MISS
+        oi[L.O_OPTIONS + seat] = allowed
+        family = pol[seat, L.P_DECLARE]
+        action = -1
+        if seat == forced_seat:
+            action = forced_action
+        elif family >= L.D_THRESHOLD:
+            penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
+            action = declare_calibrated(family, seat, hands[seat], t, pam, may_pass, miss_on_offer, dealer_case,
+                                        polf, strength, chart, i + 1, already_in, n - 1 - i, n, pot_start, h,
+                                        penalty, rf[L.RF_P_IN])  # fmt: skip
+            if action < 0:
+                family = L.D_BASIC
+        if action < 0:
+            action = declare(family, hands[seat], t, pam, may_pass, miss_on_offer, dealer_case)
         oi[L.O_DECL + seat] = action
+        if action != L.DECL_PASS:
+            already_in += 1
         if action == L.DECL_MISS or action == L.DECL_DEFEND:
             miss_taken = True
             hands[seat] = miss
@@ -456,16 +494,13 @@ def play_deal(ri, rf, pol, deck, dealer, carried, seat_keys, counters, hands, or
 
 
 @njit(cache=True)
-def play_many(ri, rf, pol, decks, dealers, carried, seat_keys, oi_out, of_out):
+def play_many(ri, rf, pol, polf, strength, chart, decks, dealers, carried, seat_keys, oi_out, of_out):
     """Play deal i of ``decks`` [N, 52] into row i of ``oi_out``/``of_out``."""
-    n = ri[L.R_PLAYERS]
-    counters = np.zeros(n, dtype=np.int64)
-    hands = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
-    order = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
-    in_deal = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    sc = np.zeros(L.SC_LEN, dtype=np.int64)
     oi = np.zeros(L.O_LEN, dtype=np.int64)  # one scratch record for all deals, as in simulate
     of = np.zeros(L.F_LEN, dtype=np.float64)
     for i in range(decks.shape[0]):
-        play_deal(ri, rf, pol, decks[i], dealers[i], carried[i], seat_keys[i], counters, hands, order, in_deal, oi, of)
+        play_deal(ri, rf, pol, polf, strength, chart, decks[i], dealers[i], carried[i], seat_keys[i], sc, oi, of,
+                  L.NO_FORCING, 0)  # fmt: skip
         oi_out[i, :] = oi
         of_out[i, :] = of

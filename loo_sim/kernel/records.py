@@ -6,8 +6,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import layout as L
+from ..boundary import kernel_args
 from ..cards import SUITS
-from ..policies import Policy, policies_to_array
+from ..policies import Policy
 from ..record import DealRecord, Trick
 from ..rng import MASK64, PURPOSE_SEAT, stream_key
 from ..rules import Rules
@@ -60,15 +61,16 @@ def play_deals_kernel(
     seed: int,
     first_index: int,
     session: int,
+    strength=None,
+    chart: np.ndarray | None = None,
 ) -> list[DealRecord]:
-    ri, rf = rules.to_array()
-    pol = policies_to_array(table)
+    args = kernel_args(rules, table, strength, chart)
     n = rules.players
     count = len(decks)
     deck_arr = np.asarray(decks, dtype=np.int64).reshape(count, 52)
     keys = seat_key_matrix(seed, session, first_index, count, n)
     oi = np.zeros((count, L.O_LEN), dtype=np.int64)
     of = np.zeros((count, L.F_LEN), dtype=np.float64)
-    play_many(ri, rf, pol, deck_arr, np.asarray(dealers, dtype=np.int64),
+    play_many(*args, deck_arr, np.asarray(dealers, dtype=np.int64),
               np.asarray(carried, dtype=np.float64), keys, oi, of)  # fmt: skip
     return [record_from_arrays(oi[i], of[i], n) for i in range(count)]

@@ -1,0 +1,53 @@
+"""Strength-table calibration in numba: how many tricks hands of each class win, by the
+number of seats in the deal (POLICIES.md P3, P5)."""
+
+import numpy as np
+from numba import njit, prange
+
+from .. import layout as L
+from ..classes import MISS_ROW
+from .chunks import BLOCK, deck_cards_needed
+from .classes import hand_class
+from .deal import play_deal
+from .krng import shuffle_prefix, stream_key
+
+
+@njit(cache=True)
+def count_tricks(ri, oi, sc, counts, entries):
+    """Add one played deal: counts[class, seats in deal, tricks] for every own hand
+    played, counts[MISS_ROW, ...] for the miss; entries = (seats in, seats declaring)."""
+    n = ri[L.R_PLAYERS]
+    entries[1] += n
+    entries[0] += oi[L.O_NIN]
+    if oi[L.O_OUTCOME] != L.OUT_PLAY:
+        return
+    m = oi[L.O_NIN]
+    t = oi[L.O_T_DECL]
+    for s in range(n):
+        d = oi[L.O_DECL + s]
+        if d == L.DECL_PLAY:
+            cls = hand_class(sc[L.SC_DEALT + s], t, ri[L.R_PAM])
+            counts[cls, m, oi[L.O_WON + s]] += 1
+        elif d == L.DECL_MISS or d == L.DECL_DEFEND:
+            counts[MISS_ROW, m, oi[L.O_WON + s]] += 1
+
+
+@njit(cache=True, parallel=True)
+def calibrate_blocks(ri, rf, pol, polf, strength, chart, seed, session, n_blocks, total, carried, counts, entries):
+    """counts[b] / entries[b]: the trick counts of block b (deals b*BLOCK..)."""
+    for b in prange(n_blocks):
+        counts[b] = 0
+        entries[b] = 0
+        first = b * BLOCK
+        n = ri[L.R_PLAYERS]
+        deck = np.zeros(52, dtype=np.int64)
+        sc = np.zeros(L.SC_LEN, dtype=np.int64)
+        seat_keys = np.zeros(n, dtype=np.uint64)
+        oi = np.zeros(L.O_LEN, dtype=np.int64)
+        of = np.zeros(L.F_LEN, dtype=np.float64)
+        need = deck_cards_needed(ri)
+        for k in range(first, min(first + BLOCK, total)):
+            shuffle_prefix(stream_key(seed, session, np.uint64(k), np.uint64(0)), deck, need)
+            play_deal(ri, rf, pol, polf, strength, chart, deck, k % n, carried, seat_keys, sc, oi, of,
+                      L.NO_FORCING, 0)  # fmt: skip
+            count_tricks(ri, oi, sc, counts[b], entries[b])
