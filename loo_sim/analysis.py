@@ -124,6 +124,22 @@ def summary_table(res: SimResult) -> pd.DataFrame:
     return df
 
 
+def class_table(res: SimResult) -> pd.DataFrame:
+    """Hands played and loo rate by hand class (P5), for a run made with ``by_class``."""
+    from .classes import N_CLASSES, class_label
+
+    rows = []
+    for cls in range(N_CLASSES + 1):
+        played = res.totals[L.A_CLASS + 2 * cls]
+        if played == 0:
+            continue
+        looed = res.totals[L.A_CLASS + 2 * cls + 1]
+        lo, hi = wilson(looed, played)
+        rows.append(dict(hand_class=cls, label=class_label(cls), hands=int(played), loo_rate=looed / played,
+                         ci_low=lo, ci_high=hi))  # fmt: skip
+    return pd.DataFrame(rows, columns=["hand_class", "label", "hands", "loo_rate", "ci_low", "ci_high"])
+
+
 SHOWN_METRICS = [
     ("play_rate", "play"), ("pass_rate", "pass"), ("miss_rate", "miss"), ("defend_rate", "defend"),
     ("loo_rate", "loo rate [95% CI]"), ("net_per_deal", "net chips/deal ± SE"),

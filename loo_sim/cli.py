@@ -130,6 +130,7 @@ def simulate_cmd(
         str | None, typer.Option(help="Fix the dealer seat (default: deal k is dealt by seat k mod players).")
     ] = None,
     out: Annotated[str | None, typer.Option(help="Directory for summary.csv (long form) and run.json.")] = None,
+    by_class: Annotated[bool, typer.Option("--by-class", help="Also the loo rate by hand class (P5).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Play many independent deals with the kernel and print rates, loo rates, trick counts and
@@ -138,7 +139,7 @@ def simulate_cmd(
     Examples: `loo-sim simulate --preset three-card --deals 1000000 --seed 1`,
     `loo-sim simulate --preset five-card --seat-policy 0=cautious --deals 2e6 --out out/five`.
     """
-    from .analysis import format_summary, summary_table
+    from .analysis import class_table, format_summary, summary_table
     from .outputs import prepare_out_dir, write_csv, write_json
     from .simulate import TextProgress, check_deals, check_seed, check_threads, simulate
 
@@ -150,24 +151,210 @@ def simulate_cmd(
     dealer_seat = None if dealer is None else checks.seat("--dealer", dealer, rules.players)
     table = parse_seat_policies(policy, seat_policy, rules.players)
     out_dir = prepare_out_dir(out) if out is not None else None
-    res = simulate(rules, table, n_deals, seed_value, pot, dealer_seat, n_threads, progress=TextProgress())
+    res = simulate(rules, table, n_deals, seed_value, pot, dealer_seat, n_threads, progress=TextProgress(),
+                   by_class=by_class)  # fmt: skip
     df = summary_table(res)
+    classes = class_table(res) if by_class else None
     if res.partial:
         print(f"interrupted: {res.deals_done:,} of {n_deals:,} deals finished; the results are PARTIAL",
               file=sys.stderr)  # fmt: skip
     run = run_info(res, preset, sets, "simulate")
     if out_dir is not None:
         write_csv(out_dir / "summary.csv", df)
+        if classes is not None:
+            write_csv(out_dir / "by_class.csv", classes)
         write_json(out_dir / "run.json", run)
     if as_json:
-        typer.echo(json.dumps({"run": run, "summary": df.to_dict(orient="records")}, default=str))
+        data = {"run": run, "summary": df.to_dict(orient="records")}
+        if classes is not None:
+            data["by_class"] = classes.to_dict(orient="records")
+        typer.echo(json.dumps(data, default=str))
         return
     state = "PARTIAL " if res.partial else ""
     typer.echo(f"{state}{res.deals_done:,} deals of {preset} ({rules.players} players), seed {seed_value}, "
                f"{describe_policies(table)}; {res.elapsed_s:.1f} s on {n_threads} thread(s)")  # fmt: skip
     typer.echo(format_summary(res, df))
+    if classes is not None:
+        typer.echo("\nloo rate by hand class (hands played; see `loo-sim miss --help` for the grid):")
+        for r in classes.itertuples(index=False):
+            typer.echo(f"  {r.label:<42} {r.hands:>10,}  {r.loo_rate:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]")
     if out_dir is not None:
         typer.echo(f"wrote {out_dir / 'summary.csv'} and {out_dir / 'run.json'}")
+
+
+@app.command("calibrate")
+def calibrate_cmd(
+    preset: PresetOpt = "three-card",
+    sets: SetOpt = None,
+    players: Annotated[str | None, typer.Option(help="Players at the table (default: the preset's).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Recompute even if a table is shipped or cached.")] = False,
+    deals: Annotated[str, typer.Option(help="Deals per seat count when calibrating.")] = "500000",
+    seed: Annotated[str, typer.Option(help="Seed of the calibration runs.")] = "20260101",
+    out: Annotated[str | None, typer.Option(help="Also write the table as CSV into this directory.")] = None,
+) -> None:
+    """Strength tables for threshold and ev: P(k tricks | hand class, seats in the deal).
+
+    Shipped tables cover the presets at 3-8 players; other rule sets are calibrated once
+    and cached (keyed by a hash of the rules). Examples: `loo-sim calibrate --preset
+    three-card --players 6`, `loo-sim calibrate --preset limited --set lead=classic --force`.
+    """
+    from .classes import MISS_ROW, N_CLASSES, class_label, grid_text
+    from .outputs import prepare_out_dir, write_csv
+    from .simulate import check_deals, check_seed
+    from .strength import cache_dir, source_of, strength_for
+
+    rules = build_rules(preset, sets)
+    if players is not None:
+        rules = rules.replace(players=checks.whole_number("--players", players, 3, 8))
+    n_deals, seed_value = check_deals(deals), check_seed(seed)
+    out_dir = prepare_out_dir(out) if out is not None else None
+    source = "calibrated now" if force else {"shipped": "shipped with loo_sim", "cache": f"cached in {cache_dir()}",
+                                             "none": "calibrated now"}[source_of(rules)]  # fmt: skip
+    table = strength_for(rules, force=force, deals=n_deals, seed=seed_value, verbose=True)
+    n = rules.players
+    typer.echo(f"Strength table of {preset} ({n} players): {source}; key {table.key}, {table.deals:,} deals "
+               f"per seat count, seed {table.seed}; entry rate p_in = {table.p_in:.3f}")  # fmt: skip
+    typer.echo(
+        f"P(no trick) by hand class and seats in the deal (m), from {int(table.counts[:MISS_ROW].sum()):,} hands:"
+    )
+    head = "".join(f"   m={m}" for m in range(2, n + 1))
+    typer.echo(f"  {'hand class':<44}{'hands':>11}{head}")
+    rows = []
+    for cls in [*range(N_CLASSES), MISS_ROW]:
+        hands = int(table.counts[cls].sum())
+        if hands == 0:
+            continue
+        p0 = "".join(f"{table.probs[cls, m, 0]:7.3f}" for m in range(2, n + 1))
+        typer.echo(f"  {class_label(cls):<44}{hands:>11,}{p0}")
+        for m in range(2, n + 1):
+            for k in range(rules.hand_size + 1):
+                hands_m = int(table.counts[cls, m].sum())
+                rows.append(dict(hand_class=cls, label=class_label(cls), seats=m, tricks=k,
+                                 probability=table.probs[cls, m, k], hands=hands_m))  # fmt: skip
+    typer.echo("\n" + grid_text())
+    if out_dir is not None:
+        import pandas as pd
+
+        write_csv(out_dir / "strength.csv", pd.DataFrame(rows))
+        typer.echo(f"wrote {out_dir / 'strength.csv'}")
+
+
+HEURISTICS = ["basic", "always", "cautious", "nothing-takes-miss", "threshold:play=0.7,miss=0.3",
+              "threshold:play=0.5,miss=0.3", "threshold:play=0.3,miss=0.15", "ev"]  # fmt: skip
+
+
+@app.command("miss")
+def miss_cmd(
+    preset: PresetOpt = "three-card",
+    sets: SetOpt = None,
+    players: Annotated[list[str] | None, typer.Option(help="Players at the table (repeat for the sweep).")] = None,
+    policy: PolicyOpt = None,
+    seat_policy: SeatPolicyOpt = None,
+    carried: Annotated[list[str] | None, typer.Option(help="Chips carried in (repeat for the sweep).")] = None,
+    deals: Annotated[str, typer.Option(help="Deals per run (the most, with --precision).")] = "200000",
+    seed: Annotated[str, typer.Option(help="Seed of the runs.")] = "0",
+    precision: Annotated[
+        str | None,
+        typer.Option(help="Stop the heuristic comparison when every paired difference's 95% half-width is below this."),
+    ] = None,  # fmt: skip
+    focal: Annotated[str, typer.Option(help="Seat whose heuristics are compared (the chart uses every seat).")] = "0",
+    threads: Annotated[str | None, typer.Option(help="Worker threads (default: all cores).")] = None,
+    out: Annotated[str, typer.Option(help="Directory for the charts, CSVs and summary.md.")] = "out/miss",
+) -> None:
+    """Should a hand play, pass or take the miss? Counterfactual decision charts by hand
+    class, a paired comparison of heuristics, and how the answer moves with the pot and
+    the number of players.
+
+    Examples: `loo-sim miss --preset three-card --deals 200000 --seed 1 --out out/miss`,
+    `loo-sim miss --players 4 --players 5 --players 6 --carried 0 --carried 15 --carried 45 --precision 0.05`.
+    """
+    from numba import set_num_threads
+
+    from .miss import best_actions, chart_table, decisions, heuristic_table, heuristics, summary_markdown, sweep_frames
+    from .outputs import prepare_out_dir, save_png, write_csv, write_json
+    from .plots import best_action_sweep, decision_chart, decision_chart_size, heuristic_bars
+    from .policies import Policy
+    from .simulate import TextProgress, check_deals, check_seed, check_threads
+
+    base = build_rules(preset, sets)
+    player_counts = [checks.whole_number("--players", p, 3, 8) for p in players] if players else [base.players]
+    pots = [checks.chips("--carried", c) for c in carried] if carried else [0.0]
+    n_deals, seed_value = check_deals(deals), check_seed(seed)
+    limit = None if precision is None else checks.chips("--precision", precision)
+    if limit is not None and limit <= 0:
+        raise LooError("--precision: must be > 0 chips (a 95% half-width)")
+    rules_by_n = {n: base.replace(players=n) for n in player_counts}
+    tables = {n: parse_seat_policies(policy, seat_policy, n) for n, r in rules_by_n.items()}
+    focal_seat = checks.seat("--focal", focal, player_counts[0])
+    set_num_threads(check_threads(threads))
+    out_dir = prepare_out_dir(out)
+    main_n, main_pot = player_counts[0], pots[0]
+    rules = rules_by_n[main_n]
+
+    typer.echo(f"decision chart: {preset}, {main_n} players, carried {main_pot:g}, {n_deals:,} deals ...")
+    chart_res = decisions(rules, tables[main_n], n_deals, seed_value, main_pot, progress=TextProgress(min_total=0))
+    chart_df = chart_table(chart_res)
+    chart = best_actions(chart_res)
+    names = [*HEURISTICS, "chart (best action of this chart)"]
+    candidates = [Policy.parse(h) for h in HEURISTICS] + [Policy("chart")]
+    typer.echo(f"heuristics: seat {focal_seat} plays {len(names)} declaration heuristics on the same deals ...")
+    heur = heuristics(rules, tables[main_n], focal_seat, candidates, names, n_deals, seed_value, main_pot,
+                      chart=chart, precision=limit, progress=TextProgress(min_total=0))  # fmt: skip
+    heur_df = heuristic_table(heur)
+    sweep_runs = []
+    for n in player_counts:
+        for pot in pots:
+            if (n, pot) == (main_n, main_pot):
+                sweep_runs.append(chart_res)
+                continue
+            typer.echo(f"sweep: {n} players, carried {pot:g} ...")
+            sweep_runs.append(decisions(rules_by_n[n], tables[n], n_deals, seed_value, pot))
+    shares, sweep_classes = sweep_frames(sweep_runs)
+    partial = chart_res.partial or heur.partial
+
+    command = " ".join(["loo-sim", "miss", "--preset", preset, *sum((["--set", x] for x in sets or []), []),
+                        *sum((["--players", str(n)] for n in player_counts), []),
+                        *sum((["--carried", f"{c:g}"] for c in pots), []),
+                        *sum((["--seat-policy", f"{i}={p}"] for i, p in enumerate(tables[main_n])), []),
+                        "--deals", str(n_deals), "--seed", str(seed_value), "--focal", str(focal_seat),
+                        *(["--precision", f"{limit:g}"] if limit is not None else []), "--out", str(out)])  # fmt: skip
+    write_csv(out_dir / "chart.csv", chart_df)
+    write_csv(out_dir / "heuristics.csv", heur_df)
+    write_csv(out_dir / "sweep.csv", shares)
+    write_csv(out_dir / "sweep_classes.csv", sweep_classes)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    n_rows = int(chart_df[chart_df.position == "all"].hand_class.nunique())
+    fig = Figure(figsize=decision_chart_size(n_rows), layout="constrained")
+    decision_chart(fig.add_subplot(), chart_df, "all",
+                   title=f"{preset}, {main_n} players, carried {main_pot:g}: best declaration")  # fmt: skip
+    save_png(fig, out_dir / "chart.png")
+    fig = Figure(figsize=(9, 0.5 * len(names) + 1.5), layout="constrained")
+    heuristic_bars(fig.add_subplot(), heur_df, baseline="basic",
+                   title=f"Seat {focal_seat}'s heuristics vs basic, {heur.deals:,} deals")  # fmt: skip
+    save_png(fig, out_dir / "heuristics.png")
+    fig = Figure(figsize=(3.6 * len(player_counts) + 1, 3.8), layout="constrained")
+    best_action_sweep(fig, shares, title=f"{preset}: share of decisions by best declaration")
+    save_png(fig, out_dir / "sweep.png")
+    text = summary_markdown(preset, chart_res, chart_df, heur, heur_df, shares, command)
+    from .outputs import atomic_write_text
+
+    atomic_write_text(out_dir / "summary.md", text)
+    from . import __version__
+
+    write_json(out_dir / "run.json", {"loo_sim_version": __version__, "command": command, "preset": preset,
+                                      "rules": rules.to_dict(), "seed": seed_value, "deals": n_deals,
+                                      "chart_deals": chart_res.deals, "heuristic_deals": heur.deals,
+                                      "precision": limit, "partial": partial, "focal": focal_seat,
+                                      "players": player_counts, "carried": pots})  # fmt: skip
+    if partial:
+        print("interrupted: the results written are PARTIAL", file=sys.stderr)
+    typer.echo(text)
+    typer.echo(f"wrote chart.csv/png, heuristics.csv/png, sweep.csv/png, sweep_classes.csv, summary.md, run.json "
+               f"in {out_dir}")  # fmt: skip
 
 
 def describe_policies(table) -> str:
@@ -189,6 +376,8 @@ def run_info(res, preset: str, sets: list[str] | None, command: str) -> dict:
     argv += ["--deals", str(res.deals_requested), "--seed", str(res.seed), "--carried", str(res.carried)]
     if res.dealer is not None:
         argv += ["--dealer", str(res.dealer)]
+    if res.extra.get("by_class"):
+        argv += ["--by-class"]
     return {
         "loo_sim_version": __version__,
         "command": " ".join(argv),

@@ -106,4 +106,22 @@ S_DECL_LOOED = 21  # [4]
 S_FLUSH_SHOWN, S_FLUSH_HELD = 25, 26  # in the deal at a flush show / holding a flush there
 S_PLAYED = 30  # deals where the seat played tricks
 SEAT_LEN = 32
-A_LEN = A_SEAT + MAX_PLAYERS * SEAT_LEN
+A_CLASS = A_SEAT + MAX_PLAYERS * SEAT_LEN  # per hand class (P5, + the miss): hands played, looed
+N_CLASS_SLOTS = 13 * 6 + 1  # classes.N_CLASSES + 1 (checked in tests)
+A_LEN = A_CLASS + 2 * N_CLASS_SLOTS
+
+# ---- counterfactual decisions (P4): float vector per (hand class, position) -------------
+ACTIONS = 4  # DECL_PASS, DECL_PLAY, DECL_MISS, DECL_DEFEND
+PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))  # action pairs (a, b), a < b
+CF_N = 0  # [ACTIONS] deals where the action was on offer
+CF_SUM = CF_N + ACTIONS  # [ACTIONS] focal payoff
+CF_SQ = CF_SUM + ACTIONS
+CF_PAIR_N = CF_SQ + ACTIONS  # [PAIRS] deals where both were on offer
+CF_PAIR_SUM = CF_PAIR_N + len(PAIRS)  # payoff(a) - payoff(b)
+CF_PAIR_SQ = CF_PAIR_SUM + len(PAIRS)
+CF_CHOSEN = CF_PAIR_SQ + len(PAIRS)  # [ACTIONS] what the seat's own policy chose
+CF_LEN = CF_CHOSEN + ACTIONS
+
+# ---- heuristic comparison (P4): float vector per heuristic ------------------------------
+H_SUM, H_SQ, H_LOOED, H_MISS, H_DIFF, H_DIFF_SQ = range(6)  # vs heuristic 0
+H_LEN = 6

@@ -54,3 +54,15 @@ def write_csv(path: Path, df: pd.DataFrame) -> None:
 
 def write_json(path: Path, data: Any) -> None:
     atomic_write_text(path, json.dumps(data, indent=2, default=str) + "\n")
+
+
+def save_png(fig, path: Path, dpi: int = 110) -> None:
+    """Render a matplotlib figure to ``path`` atomically, then close it."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+    plt.close(fig)
+    atomic_write_bytes(path, buf.getvalue())

@@ -40,6 +40,7 @@ class DealTrace:
     outcome: str = "play"  # play | lone | nobody | flush
     lone_seat: int | None = None
     paths: Counter[str] = field(default_factory=Counter)  # rule branches taken, e.g. "R8 case 2"
+    options: dict[int, list[str]] = field(default_factory=dict)  # declarations on offer to each seat
 
 
 @dataclass

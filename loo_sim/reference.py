@@ -48,6 +48,7 @@ class _Deal:
         self.draws = draws
         self.strength = strength  # for threshold / ev seats (strength.StrengthTable)
         self.chart = chart  # for the chart family: [class, position] best declaration
+        self.forced: tuple[int, str] | None = None  # (seat, declaration) in counterfactual replays
         # R8: a clean pot with single_pot on is a single pot: no miss, nobody passes,
         # no exchange, trumps at the first renounce.
         self.single = rules.is_single_pot(self.carried)
@@ -136,6 +137,7 @@ class _Deal:
                 others = [s for s in self.order[:-1] if self.declarations[s] != PASS]
                 if not others:  # R8 case 1: the dealer takes the pot without play
                     self.declarations[seat] = PLAY
+                    self.trace.options[seat] = [PLAY]
                     self.mark("R8 case 1")
                     break
                 if len(others) == 1:  # R8 case 2 (own hand) or case 3 (took the miss)
@@ -153,7 +155,11 @@ class _Deal:
             ctx = DeclareContext(position=i + 1, already_in=already_in, later=n - 1 - i, players=n,
                                  pot=self.pot_start, hand_size=self.h, penalty=penalty,
                                  strength=self.strength, chart=self.chart)  # fmt: skip
-            action = declare(self.policies[seat], self.hands[seat], self.ts, choice, ctx)
+            self.trace.options[seat] = sorted(allowed)
+            if self.forced is not None and self.forced[0] == seat:
+                action = self.forced[1]  # a counterfactual replay (P4): this seat's declaration is given
+            else:
+                action = declare(self.policies[seat], self.hands[seat], self.ts, choice, ctx)
             assert action in allowed, (seat, action, allowed)
             if dealer_case:
                 self.mark(f"R8 case {dealer_case} {action}")
@@ -397,13 +403,16 @@ def play_deal_reference(
     draws: Sequence[Draw | None] | None = None,
     strength=None,
     chart=None,
+    forced: tuple[int, str] | None = None,
 ) -> DealRecord:
     """Play one deal by the rules; ``deck`` is 52 card ints in canonical deal order (R2).
 
     ``draws[seat]`` is the seat's own random stream (only the play family ``random``
-    uses it); ``strength`` and ``chart`` feed the calibrated declaration families.
+    uses it); ``strength`` and ``chart`` feed the calibrated declaration families;
+    ``forced = (seat, declaration)`` makes that seat declare as given (P4 replays).
     """
     deal = _Deal(rules, deck, dealer, carried, policies, draws or [None] * rules.players, strength, chart)
+    deal.forced = forced
     deal.deal_cards(deck)
     deal.collect_antes()
     deal.declare_all()

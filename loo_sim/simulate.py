@@ -82,6 +82,7 @@ def simulate(
     play: bool = True,
     strength=None,
     chart: np.ndarray | None = None,
+    by_class: bool = False,
 ) -> SimResult:
     """Play ``deals`` independent deals and return their aggregates.
 
@@ -109,13 +110,15 @@ def simulate(
     totals = np.zeros(L.A_LEN, dtype=np.float64)
     rows = np.zeros((per_call, L.A_LEN), dtype=np.float64)
     result = SimResult(rules, table, seed, deals, float(carried), dealer, totals, threads=threads)
+    result.extra["by_class"] = by_class
     start = time.perf_counter()
     done_blocks = 0
     try:
         while done_blocks < n_blocks:
             count = min(per_call, n_blocks - done_blocks)
             run_blocks(*args, np.uint64(seed), np.uint64(NO_SESSION & MASK64), done_blocks, count, deals,
-                       0 if dealer is None else dealer, dealer is None, float(carried), rows, play)  # fmt: skip
+                       0 if dealer is None else dealer, dealer is None, float(carried), rows, play,
+                       by_class)  # fmt: skip
             for b in range(count):  # block order: the sum does not depend on the grouping
                 totals += rows[b]
             done_blocks += count

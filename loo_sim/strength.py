@@ -6,12 +6,18 @@ Where a table comes from, in order: the tables shipped with the package
 (``$LOO_SIM_CACHE`` or ``~/.cache/loo_sim/strength``, keyed by a hash of the rules), or
 a calibration run now (saved to the cache). ``loo-sim calibrate --force`` recomputes.
 
-Calibration: every seat plays ``basic``; each hand played in a deal with tricks adds
-one count to (its class at its declaration, seats in the deal, tricks won); whoever
-plays the miss adds to the row ``MISS_ROW``. A (class, seats) cell with fewer than
-``MIN_OBS`` hands borrows the class's distribution over all seat counts (then that of
-all classes at that seat count). Pots are clean, except with ``single_pot`` (a clean pot
-there is a single pot, where nobody decides anything): then one ante is carried in.
+Calibration. For each m = 2..8 seats in the deal, deals of the same rules at a table
+of m seats where everyone plays (``always``): each hand adds one count to (its class
+at the declaration, m, tricks won). The hands of players who pass are unseen cards, so a
+deal with m seats in it deals like an m-seat table (only the stock is larger). A hand's
+chance is thus that against m hands taken at random, without the selection of who
+enters; with m = players it is exactly the loo rate of the class under ``always``. The
+miss is a random unseen hand: its row pools all classes. The entry rate ``p_in`` (how
+many later seats to expect) comes from a run of the real table with ``basic`` play.
+A (class, m) cell with fewer than ``MIN_OBS`` hands borrows the class's distribution over
+all m, else that of its row (same trump holding, any plain card) at m, then over all m.
+Pots are clean, except with ``single_pot`` (a clean pot is then a single pot,
+where nobody decides anything): one ante is carried in.
 """
 
 from __future__ import annotations
@@ -26,11 +32,11 @@ from pathlib import Path
 import numpy as np
 
 from . import layout as L
-from .classes import N_CLASSES
+from .classes import MISS_ROW, N_CLASSES, N_COLS
 from .rules import Rules
 
 SCHEME = 1  # bump when the grid or the calibration method changes: old tables stop matching
-DEFAULT_DEALS = 2_000_000
+DEFAULT_DEALS = 500_000  # per seat count m = 2..8, and for the entry rate
 DEFAULT_SEED = 20260101
 MIN_OBS = 50
 SHAPE = (N_CLASSES + 1, L.MAX_PLAYERS + 1, L.MAX_TRICKS + 1)
@@ -68,12 +74,13 @@ def cache_dir() -> Path:
 def finalize(counts: np.ndarray, hand_size: int) -> np.ndarray:
     """Probabilities from counts, with the fallbacks for thin cells."""
     probs = np.zeros(SHAPE, dtype=np.float64)
-    by_seats = counts.sum(axis=0)  # all classes, per seat count
+    by_seats = counts[:MISS_ROW].sum(axis=0)  # all classes, per seat count
     overall = by_seats.sum(axis=0)
     for cls in range(SHAPE[0]):
         pooled = counts[cls].sum(axis=0)
+        row = counts[cls - cls % N_COLS : cls - cls % N_COLS + N_COLS] if cls < MISS_ROW else counts[cls : cls + 1]
         for m in range(2, L.MAX_PLAYERS + 1):
-            for source in (counts[cls, m], pooled, by_seats[m], overall):
+            for source in (counts[cls, m], pooled, row[:, m].sum(axis=0), row.sum(axis=(0, 1)), by_seats[m], overall):
                 if source.sum() >= MIN_OBS:
                     probs[cls, m] = source / source.sum()
                     break
@@ -87,29 +94,54 @@ def calibration_carried(rules: Rules) -> float:
     return float(max(rules.ante, 1.0)) if rules.single_pot else 0.0
 
 
-def calibrate(
-    rules: Rules, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, threads: int | None = None
-) -> StrengthTable:
-    """Estimate the strength table of ``rules`` from ``deals`` deals of ``basic`` play."""
-    from numba import set_num_threads
-
+def _run_calibration(rules: Rules, seats: int, policy: str, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     from .boundary import kernel_args
     from .kernel.calibrate import calibrate_blocks
     from .kernel.chunks import BLOCK
     from .policies import parse_table
-    from .simulate import check_threads
 
-    set_num_threads(check_threads(threads))
-    args = kernel_args(rules, parse_table("basic", rules.players), strength=False)
+    args = kernel_args(rules, parse_table(policy, seats), strength=False)  # one policy row per seat
+    args.ri[L.R_PLAYERS] = seats  # may be 2: a deal with just two hands in it
     n_blocks = (deals + BLOCK - 1) // BLOCK
     counts = np.zeros((n_blocks, *SHAPE), dtype=np.int64)
     entries = np.zeros((n_blocks, 2), dtype=np.int64)
-    calibrate_blocks(*args, np.uint64(seed), np.uint64(L.CALIBRATION_SESSION), n_blocks, deals,
+    calibrate_blocks(*args, np.uint64(seed), np.uint64(L.CALIBRATION_SESSION + seats), n_blocks, deals,
                      calibration_carried(rules), counts, entries)  # fmt: skip
-    total = counts.sum(axis=0)
-    seats_in, seats = entries.sum(axis=0)
-    p_in = float(seats_in / seats)
-    return StrengthTable(finalize(total, rules.hand_size), total, p_in, rules_key(rules), deals, seed)
+    return counts.sum(axis=0), entries.sum(axis=0)
+
+
+def calibrate_counts(rules: Rules, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED) -> np.ndarray:
+    """Trick counts [class, m, k] from ``deals`` deals at each m = 2..8 seats, everyone
+    playing (they do not depend on ``rules.players``)."""
+    total = np.zeros(SHAPE, dtype=np.int64)
+    for seats in range(2, L.MAX_PLAYERS + 1):
+        counts, _ = _run_calibration(rules, seats, "always", deals, seed)
+        total[:, seats, :] += counts[:, seats, :]
+    total[MISS_ROW] = total[:MISS_ROW].sum(axis=0)  # the miss: a random unseen hand
+    return total
+
+
+def entry_rate(rules: Rules, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED) -> float:
+    """The share of seats that come into a deal at the real table under ``basic``."""
+    _, entries = _run_calibration(rules, rules.players, "basic", deals, seed)
+    return float(entries[0] / entries[1])
+
+
+def calibrate(
+    rules: Rules, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, threads: int | None = None,
+    counts: np.ndarray | None = None,
+) -> StrengthTable:  # fmt: skip
+    """Estimate the strength table of ``rules`` (``counts`` from an earlier
+    ``calibrate_counts`` of the same rules at any player count may be reused)."""
+    from numba import set_num_threads
+
+    from .simulate import check_threads
+
+    set_num_threads(check_threads(threads))
+    if counts is None:
+        counts = calibrate_counts(rules, deals, seed)
+    p_in = entry_rate(rules, deals, seed)
+    return StrengthTable(finalize(counts, rules.hand_size), counts, p_in, rules_key(rules), deals, seed)
 
 
 def save(table: StrengthTable, path: Path) -> None:
@@ -127,10 +159,10 @@ def _from_counts(key: str, counts: np.ndarray, p_in: float, deals: int, seed: in
     return StrengthTable(finalize(counts, hand_size), counts, float(p_in), key, int(deals), int(seed))
 
 
-def load(rules: Rules) -> StrengthTable | None:
+def load(rules: Rules, use_shipped: bool = True) -> StrengthTable | None:
     """The shipped or cached table of ``rules``, or None."""
     key = rules_key(rules)
-    if SHIPPED.exists():
+    if use_shipped and SHIPPED.exists():
         with np.load(SHIPPED) as shipped:
             if f"{key}_counts" in shipped:
                 return _from_counts(key, shipped[f"{key}_counts"], shipped[f"{key}_p_in"],
@@ -144,6 +176,16 @@ def load(rules: Rules) -> StrengthTable | None:
         except (OSError, KeyError, ValueError):
             return None  # a damaged cache file is recomputed
     return None
+
+
+def source_of(rules: Rules) -> str:
+    """Where the table of ``rules`` would come from now: shipped, cache, or none."""
+    key = rules_key(rules)
+    if SHIPPED.exists():
+        with np.load(SHIPPED) as shipped:
+            if f"{key}_counts" in shipped:
+                return "shipped"
+    return "cache" if (cache_dir() / f"{key}.npz").exists() else "none"
 
 
 def strength_for(rules: Rules, force: bool = False, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED,

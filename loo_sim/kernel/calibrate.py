@@ -1,5 +1,5 @@
 """Strength-table calibration in numba: how many tricks hands of each class win, by the
-number of seats in the deal (POLICIES.md P3, P5)."""
+number of seats in the deal (POLICIES.md P3, P5), and how often seats enter a deal."""
 
 import numpy as np
 from numba import njit, prange
@@ -34,7 +34,9 @@ def count_tricks(ri, oi, sc, counts, entries):
 
 @njit(cache=True, parallel=True)
 def calibrate_blocks(ri, rf, pol, polf, strength, chart, seed, session, n_blocks, total, carried, counts, entries):
-    """counts[b] / entries[b]: the trick counts of block b (deals b*BLOCK..)."""
+    """counts[b] / entries[b]: the trick counts and entries of block b (deals b*BLOCK..).
+    ``ri`` may have fewer players than the rules allow (2 seats: a table where just two
+    hands are in the deal)."""
     for b in prange(n_blocks):
         counts[b] = 0
         entries[b] = 0

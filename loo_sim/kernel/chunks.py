@@ -10,7 +10,9 @@ import numpy as np
 from numba import njit, prange
 
 from .. import layout as L
+from ..classes import MISS_ROW
 from .bits import POS
+from .classes import hand_class
 from .deal import play_deal
 from .krng import shuffle_prefix, stream_key
 
@@ -23,6 +25,24 @@ def deck_cards_needed(ri):
     if ri[L.R_EXCHANGE] == 1:
         return 52
     return ri[L.R_PLAYERS] * ri[L.R_HAND] + ri[L.R_HAND] * ri[L.R_MISS] + 1
+
+
+@njit(cache=True)
+def add_classes(agg, ri, oi, sc):
+    """Hands played by class (at their declaration) and how many were looed."""
+    if oi[L.O_OUTCOME] == L.OUT_LONE or oi[L.O_OUTCOME] == L.OUT_NOBODY:
+        return
+    t = oi[L.O_T_DECL]
+    for s in range(ri[L.R_PLAYERS]):
+        d = oi[L.O_DECL + s]
+        if d == L.DECL_PLAY:
+            cls = hand_class(sc[L.SC_DEALT + s], t, ri[L.R_PAM])
+        elif d == L.DECL_MISS:
+            cls = MISS_ROW
+        else:
+            continue
+        agg[L.A_CLASS + 2 * cls] += 1.0
+        agg[L.A_CLASS + 2 * cls + 1] += oi[L.O_LOOED + s]
 
 
 @njit(cache=True)
@@ -109,10 +129,12 @@ def bare_deal(ri, deck, dealer, hands):
 
 
 @njit(cache=True)
-def run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried, agg, play):
+def run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried, agg, play,
+              by_class):  # fmt: skip
     """Play deals first..first+count-1 of the run keyed (seed, session) into ``agg``.
 
-    ``play`` = False shuffles and deals only (the bench's bare-deal baseline)."""
+    ``play`` = False shuffles and deals only (the bench's bare-deal baseline);
+    ``by_class`` adds the hands played and looed by hand class."""
     n = ri[L.R_PLAYERS]
     deck = np.zeros(52, dtype=np.int64)
     sc = np.zeros(L.SC_LEN, dtype=np.int64)
@@ -141,11 +163,13 @@ def run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, d
                 seat_keys[s] = stream_key(seed, session, deal, np.uint64(1 + s))
         play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, L.NO_FORCING, 0)
         add_deal(agg, ri, oi, of, decl_count, trick_count)
+        if by_class:
+            add_classes(agg, ri, oi, sc)
 
 
 @njit(cache=True, parallel=True)
 def run_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_block, n_blocks, total, dealer0, rotate,
-               carried, out, play):  # fmt: skip
+               carried, out, play, by_class):  # fmt: skip
     """Blocks first_block.. of a run of ``total`` deals; block b's aggregates in out[b - first_block]."""
     for b in prange(n_blocks):
         block = first_block + b
@@ -154,4 +178,4 @@ def run_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_block, n
         out[b, :] = 0.0
         if count > 0:
             run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried,
-                      out[b], play)  # fmt: skip
+                      out[b], play, by_class)  # fmt: skip

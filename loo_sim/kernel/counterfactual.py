@@ -1,0 +1,127 @@
+"""Counterfactual evaluation (POLICIES.md P4) in numba: replay the same deal once per
+alternative declaration of a focal seat, or once per heuristic played by the focal
+seat; the other seats keep their policies, the deck and every random stream stay the
+same, so each comparison is paired deal by deal."""
+
+import numpy as np
+from numba import njit, prange
+
+from .. import layout as L
+from .chunks import BLOCK, deck_cards_needed
+from .classes import hand_class
+from .deal import play_deal
+from .krng import shuffle_prefix, stream_key
+
+
+@njit(cache=True, inline="always")
+def payoff(of, seat):
+    return of[L.F_SHARES + seat] - of[L.F_ANTES + seat] - of[L.F_PENALTIES + seat]
+
+
+@njit(cache=True)
+def _prepare(ri, seed, session, k, deck, need, seat_keys, any_random):
+    deal = np.uint64(k)
+    shuffle_prefix(stream_key(seed, session, deal, np.uint64(0)), deck, need)
+    if any_random:
+        for s in range(ri[L.R_PLAYERS]):
+            seat_keys[s] = stream_key(seed, session, deal, np.uint64(1 + s))
+
+
+@njit(cache=True)
+def _any_random(pol):
+    return (pol[:, L.P_PLAY] == L.PL_RANDOM).any()
+
+
+@njit(cache=True, parallel=True)
+def decision_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_block, n_blocks, total, carried,
+                    focal_seats, out):  # fmt: skip
+    """out[b, class, position, CF_*]: for each deal of block first_block + b and each
+    focal seat with a real choice, the focal payoff of every declaration on offer."""
+    n = ri[L.R_PLAYERS]
+    need = deck_cards_needed(ri)
+    any_random = _any_random(pol)
+    for b in prange(n_blocks):
+        out[b] = 0.0
+        deck = np.zeros(52, dtype=np.int64)
+        sc = np.zeros(L.SC_LEN, dtype=np.int64)
+        seat_keys = np.zeros(n, dtype=np.uint64)
+        oi = np.zeros(L.O_LEN, dtype=np.int64)
+        of = np.zeros(L.F_LEN, dtype=np.float64)
+        pay = np.zeros(L.ACTIONS, dtype=np.float64)
+        first = (first_block + b) * BLOCK
+        for k in range(first, min(first + BLOCK, total)):
+            _prepare(ri, seed, session, k, deck, need, seat_keys, any_random)
+            dealer = k % n
+            for f in range(focal_seats.shape[0]):
+                focal = focal_seats[f]
+                play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
+                          L.NO_FORCING, 0)  # fmt: skip
+                options = oi[L.O_OPTIONS + focal]
+                chosen = oi[L.O_DECL + focal]
+                if options == 0 or (options & (options - 1)) == 0:
+                    continue  # not reached, or no choice at all
+                cls = hand_class(sc[L.SC_DEALT + focal], oi[L.O_T_DECL], ri[L.R_PAM])
+                position = focal - dealer if focal > dealer else focal - dealer + n
+                pay[chosen] = payoff(of, focal)
+                for a in range(L.ACTIONS):
+                    if a != chosen and (options >> a) & 1:
+                        play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
+                                  focal, a)  # fmt: skip
+                        pay[a] = payoff(of, focal)
+                cell = out[b, cls, position]
+                cell[L.CF_CHOSEN + chosen] += 1.0
+                for a in range(L.ACTIONS):
+                    if (options >> a) & 1:
+                        cell[L.CF_N + a] += 1.0
+                        cell[L.CF_SUM + a] += pay[a]
+                        cell[L.CF_SQ + a] += pay[a] * pay[a]
+                for p in range(len(L.PAIRS)):
+                    a, c = L.PAIRS[p]
+                    if (options >> a) & 1 and (options >> c) & 1:
+                        d = pay[a] - pay[c]
+                        cell[L.CF_PAIR_N + p] += 1.0
+                        cell[L.CF_PAIR_SUM + p] += d
+                        cell[L.CF_PAIR_SQ + p] += d * d
+
+
+@njit(cache=True, parallel=True)
+def heuristic_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_block, n_blocks, total, carried,
+                     focal, variants, variants_f, out):  # fmt: skip
+    """out[b, h, H_*]: deal by deal, the focal seat plays heuristic h (``variants[h]``
+    policy codes, ``variants_f[h]`` parameters) at the same table; differences are
+    taken against heuristic 0 on the same deal."""
+    n = ri[L.R_PLAYERS]
+    need = deck_cards_needed(ri)
+    n_h = variants.shape[0]
+    for b in prange(n_blocks):
+        out[b] = 0.0
+        my_pol = pol.copy()
+        my_polf = polf.copy()
+        any_random = _any_random(my_pol)
+        for h in range(n_h):
+            if variants[h, L.P_PLAY] == L.PL_RANDOM:
+                any_random = True
+        deck = np.zeros(52, dtype=np.int64)
+        sc = np.zeros(L.SC_LEN, dtype=np.int64)
+        seat_keys = np.zeros(n, dtype=np.uint64)
+        oi = np.zeros(L.O_LEN, dtype=np.int64)
+        of = np.zeros(L.F_LEN, dtype=np.float64)
+        first = (first_block + b) * BLOCK
+        for k in range(first, min(first + BLOCK, total)):
+            _prepare(ri, seed, session, k, deck, need, seat_keys, any_random)
+            base = 0.0
+            for h in range(n_h):
+                my_pol[focal, :] = variants[h]
+                my_polf[focal, :] = variants_f[h]
+                play_deal(ri, rf, my_pol, my_polf, strength, chart, deck, k % n, carried, seat_keys, sc, oi, of,
+                          L.NO_FORCING, 0)  # fmt: skip
+                x = payoff(of, focal)
+                if h == 0:
+                    base = x
+                row = out[b, h]
+                row[L.H_SUM] += x
+                row[L.H_SQ] += x * x
+                row[L.H_LOOED] += oi[L.O_LOOED + focal]
+                row[L.H_MISS] += oi[L.O_DECL + focal] == L.DECL_MISS
+                row[L.H_DIFF] += x - base
+                row[L.H_DIFF_SQ] += (x - base) * (x - base)

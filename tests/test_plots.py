@@ -1,0 +1,296 @@
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from loo_sim import plots  # noqa: E402
+from loo_sim.errors import LooError  # noqa: E402
+
+
+def _chart_rows(position, rows):
+    """rows: (hand_class, label, action, mean, best, significant)"""
+    out = []
+    for hc, label, action, mean, best, sig in rows:
+        out.append(
+            dict(
+                hand_class=hc,
+                label=label,
+                position=position,
+                action=action,
+                n=100,
+                mean=mean,
+                se=0.1,
+                ci_low=mean - 0.2,
+                ci_high=mean + 0.2,
+                chosen_share=0.5,
+                best=best,
+                significant=sig,
+                runner_up="pass" if best else None,
+                diff_vs_runner_up=1.0 if best else np.nan,
+                diff_se=0.1 if best else np.nan,
+            )
+        )
+    return out
+
+
+@pytest.fixture
+def chart() -> pd.DataFrame:
+    rows = _chart_rows(
+        "all",
+        [
+            # class 5 listed first on purpose: rows must come out in hand_class order
+            (5, "one trump K | A", "pass", -3.0, False, False),
+            (5, "one trump K | A", "play", 2.0, True, True),
+            (5, "one trump K | A", "miss", -1.0, False, False),
+            (0, "top trump | Q", "pass", -3.0, False, False),
+            (0, "top trump | Q", "play", 4.5, True, True),
+            (3, "one trump Q | Q", "pass", -3.0, True, False),
+            (3, "one trump Q | Q", "play", -3.1, False, False),
+            (3, "one trump Q | Q", "miss", -4.0, False, False),
+            (3, "one trump Q | Q", "defend", -5.0, False, False),
+        ],
+    )
+    rows += _chart_rows(
+        1,
+        [
+            (0, "top trump | Q", "pass", -3.0, False, False),
+            (0, "top trump | Q", "play", 4.0, True, False),
+            (3, "one trump Q | Q", "pass", -3.0, True, True),
+            (3, "one trump Q | Q", "play", -6.0, False, False),
+        ],
+    )
+    return pd.DataFrame(rows)
+
+
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    data = buf.getvalue()
+    assert data.startswith(b"\x89PNG")
+    return data
+
+
+def _gids(ax) -> list:
+    return [p.get_gid() for p in ax.patches]
+
+
+def test_decision_chart_rows_columns_and_marks(chart):
+    fig = Figure(figsize=plots.decision_chart_size(3))
+    ax = fig.add_subplot()
+    assert plots.decision_chart(ax, chart) is ax
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["top trump | Q", "one trump Q | Q", "one trump K | A"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["pass", "play", "miss", "defend"]
+    assert ax.get_title() == "Best declaration by hand class (position all)"
+    assert _gids(ax).count("best-significant") == 2
+    assert _gids(ax).count("best-uncertain") == 1
+    # the uncertain mark sits on class 3's pass cell (row 1, column 0) and carries a "?"
+    (uncertain,) = [p for p in ax.patches if p.get_gid() == "best-uncertain"]
+    assert uncertain.get_xy() == (-0.5, 0.5)
+    assert uncertain.get_linestyle() == "--"
+    assert "?" in [t.get_text() for t in ax.texts]
+    (sig_top,) = [p for p in ax.patches if p.get_gid() == "best-significant" and p.get_xy() == (0.5, -0.5)]
+    assert sig_top.get_linestyle() == "-"
+    _png(fig)
+
+
+def test_decision_chart_masks_missing_cells_and_centres_colours(chart):
+    fig = Figure()
+    ax = fig.add_subplot()
+    plots.decision_chart(ax, chart)
+    (image,) = ax.images
+    grid = image.get_array()
+    assert grid.shape == (3, 4)
+    # class 0 (row 0) has no miss or defend; class 5 (row 2) has no defend
+    assert grid.mask[0, 2] and grid.mask[0, 3] and grid.mask[2, 3]
+    assert not grid.mask[1].any()
+    assert grid[0, 1] == pytest.approx(4.5)
+    # a missing cell is drawn in the "bad" colour, not the colour of 0
+    cmap, norm = image.get_cmap(), image.norm
+    assert np.allclose(cmap(np.ma.masked_invalid([np.nan]))[0], cmap.get_bad())
+    assert not np.allclose(cmap.get_bad(), cmap(norm(0.0)))
+    assert norm(0.0) == pytest.approx(0.5)  # diverging map centred at 0
+    # colorbar: a second axes, labelled
+    assert len(fig.axes) == 2
+    assert fig.axes[1].get_ylabel() == "mean net chips per deal"
+    # every cell with data is annotated with its mean to one decimal
+    texts = [t.get_text() for t in ax.texts]
+    for value in ("4.5", "-3.1", "-5.0", "2.0"):
+        assert value in texts
+
+
+def test_decision_chart_position_filter_after_csv_round_trip(chart):
+    round_trip = pd.read_csv(io.StringIO(chart.to_csv(index=False)))
+    assert round_trip["position"].astype(str).tolist().count("1") == 4
+    for position in (1, "1"):
+        fig = Figure()
+        ax = fig.add_subplot()
+        plots.decision_chart(ax, round_trip, position=position, title="seat one")
+        assert ax.get_title() == "seat one"
+        assert [t.get_text() for t in ax.get_yticklabels()] == ["top trump | Q", "one trump Q | Q"]
+        # columns are every action in the table, not only those offered at this position
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["pass", "play", "miss", "defend"]
+        assert _gids(ax).count("best-significant") == 1
+        assert _gids(ax).count("best-uncertain") == 1
+        _png(fig)
+    fig = Figure()
+    plots.decision_chart(fig.add_subplot(), round_trip, position="all")
+    assert _gids(fig.axes[0]).count("best-significant") == 2
+
+
+def test_decision_chart_reads_text_booleans(chart):
+    text = chart.assign(best=chart["best"].map(str), significant=chart["significant"].map(str))
+    fig = Figure()
+    ax = fig.add_subplot()
+    plots.decision_chart(ax, text)
+    assert sorted(_gids(ax)) == ["best-significant", "best-significant", "best-uncertain"]
+
+
+def test_decision_chart_errors(chart):
+    ax = Figure().add_subplot()
+    with pytest.raises(LooError, match="position 7"):
+        plots.decision_chart(ax, chart, position=7)
+    with pytest.raises(LooError, match="mean"):
+        plots.decision_chart(ax, chart.drop(columns="mean"))
+    with pytest.raises(LooError, match="more than one row"):
+        plots.decision_chart(ax, pd.concat([chart, chart.iloc[:1]]))
+
+
+def test_decision_chart_size_grows_with_rows():
+    w1, h1 = plots.decision_chart_size(5)
+    w2, h2 = plots.decision_chart_size(40)
+    assert w1 == w2 and h2 > h1 > 0
+
+
+@pytest.fixture
+def heuristics() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "heuristic": ["basic", "always", "cautious", "ev"],
+            "n": [1000] * 4,
+            "net_mean": [-6.4, -9.4, -1.9, -1.9],
+            "net_se": [0.05] * 4,
+            "net_ci_low": [-6.5, -9.5, -2.0, -2.0],
+            "net_ci_high": [-6.3, -9.3, -1.8, -1.8],
+            "loo_rate": [0.43, 0.61, 0.03, 0.05],
+            "loo_ci_low": [0.42, 0.60, 0.02, 0.04],
+            "loo_ci_high": [0.44, 0.62, 0.04, 0.06],
+            "miss_rate": [0.18, 0.0, 0.0, 0.25],
+            "diff_vs_baseline": [0.0, -2.97, 4.50, 4.44],
+            "diff_se_paired": [0.0, 0.034, 0.040, 0.039],
+            "diff_ci_low": [0.0, -3.03, 4.42, 4.36],
+            "diff_ci_high": [0.0, -2.90, 4.58, 4.51],
+            "diff_se_unpaired": [0.0, 0.068, 0.051, 0.052],
+        }
+    )
+
+
+def test_heuristic_bars(heuristics):
+    fig = Figure(figsize=(7, 3))
+    ax = fig.add_subplot()
+    assert plots.heuristic_bars(ax, heuristics) is ax
+    assert len(ax.patches) == 4
+    # bars are drawn in table order; barh patches keep that order
+    assert [p.get_width() for p in ax.patches] == pytest.approx(heuristics["diff_vs_baseline"].tolist())
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["basic", "always", "cautious", "ev"]
+    assert ax.get_xlabel() == "net chips per deal vs basic (paired, 95% CI)"
+    # first heuristic on top
+    assert ax.get_ylim()[0] > ax.get_ylim()[1]
+    # vertical zero line
+    assert any(list(line.get_xdata()) == [0, 0] for line in ax.lines)
+    texts = [t.get_text() for t in ax.texts]
+    assert "+4.50  (miss 0%)" in texts
+    assert "-2.97  (miss 0%)" in texts
+    assert "+4.44  (miss 25%)" in texts
+    assert "baseline  (miss 18%)" in texts
+    # room for the labels: the axis extends past the longest interval on both sides
+    lo, hi = ax.get_xlim()
+    assert lo < -3.03 and hi > 4.58
+    _png(fig)
+
+
+def test_heuristic_bars_other_baseline(heuristics):
+    ax = Figure().add_subplot()
+    plots.heuristic_bars(ax, heuristics, baseline="ev", title="vs ev")
+    assert ax.get_xlabel() == "net chips per deal vs ev (paired, 95% CI)"
+    assert ax.get_title() == "vs ev"
+    with pytest.raises(LooError, match="miss_rate"):
+        plots.heuristic_bars(ax, heuristics.drop(columns="miss_rate"))
+
+
+@pytest.fixture
+def sweep() -> pd.DataFrame:
+    rows = []
+    rng = np.random.default_rng(1)
+    for players in (8, 3, 5):  # unsorted on purpose
+        for carried in (10.0, 0.0, 5.0):
+            shares = rng.dirichlet(np.ones(4))
+            for action, share in zip(["defend", "miss", "play", "pass"], shares):
+                rows.append(dict(players=players, carried=carried, action=action, share=share, n=50))
+    return pd.DataFrame(rows)
+
+
+def test_best_action_sweep(sweep):
+    fig = Figure(figsize=(10, 3.5), layout="constrained")
+    axes = plots.best_action_sweep(fig, sweep)
+    assert len(axes) == 3
+    assert [ax.get_title() for ax in axes] == ["3 players", "5 players", "8 players"]
+    colours = None
+    for ax, players in zip(axes, (3, 5, 8)):
+        assert [line.get_label() for line in ax.lines] == ["pass", "play", "miss", "defend"]
+        panel_colours = [line.get_color() for line in ax.lines]
+        assert colours is None or panel_colours == colours
+        colours = panel_colours
+        play = ax.lines[1]
+        assert list(play.get_xdata()) == [0.0, 5.0, 10.0]  # sorted by carried
+        expected = sweep[(sweep.players == players) & (sweep.action == "play")].sort_values("carried")["share"]
+        assert list(play.get_ydata()) == pytest.approx(expected.tolist())
+        assert play.get_marker() == "o"
+    assert len(set(colours)) == 4
+    # shared y axis, one legend for the figure
+    assert axes[0].get_shared_y_axes().joined(axes[0], axes[2])
+    assert len(fig.legends) == 1
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["pass", "play", "miss", "defend"]
+    assert all(not ax.get_legend() for ax in axes)
+    _png(fig)
+
+
+def test_best_action_sweep_without_layout_engine_and_missing_action(sweep):
+    fig = Figure(figsize=(10, 3.5))
+    partial = sweep[~((sweep.players == 5) & (sweep.action == "defend"))]
+    axes = plots.best_action_sweep(fig, partial, title="sweep")
+    assert fig.get_suptitle() == "sweep"
+    assert len(axes[1].lines) == 3
+    assert axes[0].lines[3].get_color() == axes[2].lines[3].get_color()
+    _png(fig)
+
+
+def test_works_with_pyplot_figures(chart, heuristics, sweep):
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4))
+    try:
+        plots.decision_chart(a1, chart)
+        plots.heuristic_bars(a2, heuristics)
+        _png(fig)
+    finally:
+        plt.close(fig)
+    fig = plt.figure()
+    try:
+        assert len(plots.best_action_sweep(fig, sweep)) == 3
+        _png(fig)
+    finally:
+        plt.close(fig)
+
+
+def test_importing_plots_does_not_import_pyplot():
+    import subprocess
+    import sys
+
+    code = "import sys, loo_sim.plots; print('matplotlib.pyplot' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
