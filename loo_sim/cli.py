@@ -315,7 +315,7 @@ def miss_cmd(
     command = " ".join(["loo-sim", "miss", "--preset", preset, *sum((["--set", x] for x in sets or []), []),
                         *sum((["--players", str(n)] for n in player_counts), []),
                         *sum((["--carried", f"{c:g}"] for c in pots), []),
-                        *sum((["--seat-policy", f"{i}={p}"] for i, p in enumerate(tables[main_n])), []),
+                        *policy_args(tables[main_n]),
                         "--deals", str(n_deals), "--seed", str(seed_value), "--focal", str(focal_seat),
                         *(["--precision", f"{limit:g}"] if limit is not None else []), "--out", str(out)])  # fmt: skip
     write_csv(out_dir / "chart.csv", chart_df)
@@ -364,6 +364,14 @@ def describe_policies(table) -> str:
     return "policies " + ", ".join(f"{seat}={name}" for seat, name in enumerate(names))
 
 
+def policy_args(table) -> list[str]:
+    """The shortest --policy / --seat-policy arguments that give this table."""
+    names = [str(p) for p in table]
+    if len(set(names)) == 1:
+        return ["--policy", names[0]]
+    return sum((["--seat-policy", f"{seat}={name}"] for seat, name in enumerate(names)), [])
+
+
 def run_info(res, preset: str, sets: list[str] | None, command: str) -> dict:
     """Everything needed to repeat a run exactly (run.json)."""
     from . import __version__
@@ -371,8 +379,7 @@ def run_info(res, preset: str, sets: list[str] | None, command: str) -> dict:
     argv = ["loo-sim", command, "--preset", preset]
     for item in sets or ():
         argv += ["--set", item]
-    for seat, p in enumerate(res.policies):
-        argv += ["--seat-policy", f"{seat}={p}"]
+    argv += policy_args(res.policies)
     argv += ["--deals", str(res.deals_requested), "--seed", str(res.seed), "--carried", str(res.carried)]
     if res.dealer is not None:
         argv += ["--dealer", str(res.dealer)]
