@@ -257,7 +257,10 @@ def miss_cmd(
         str | None,
         typer.Option(help="Stop the heuristic comparison when every paired difference's 95% half-width is below this."),
     ] = None,  # fmt: skip
-    focal: Annotated[str, typer.Option(help="Seat whose heuristics are compared (the chart uses every seat).")] = "0",
+    focal: Annotated[str, typer.Option(help="Seat whose heuristics are compared.")] = "0",
+    chart_seat: Annotated[
+        str, typer.Option(help="Seat whose declarations the chart replays, or 'all' (each in turn).")
+    ] = "all",
     threads: Annotated[str | None, typer.Option(help="Worker threads (default: all cores).")] = None,
     out: Annotated[str, typer.Option(help="Directory for the charts, CSVs and summary.md.")] = "out/miss",
 ) -> None:
@@ -292,7 +295,9 @@ def miss_cmd(
     rules = rules_by_n[main_n]
 
     typer.echo(f"decision chart: {preset}, {main_n} players, carried {main_pot:g}, {n_deals:,} deals ...")
-    chart_res = decisions(rules, tables[main_n], n_deals, seed_value, main_pot, progress=TextProgress(min_total=0))
+    chart_seats = None if chart_seat.strip().lower() == "all" else [checks.seat("--chart-seat", chart_seat, main_n)]
+    chart_res = decisions(rules, tables[main_n], n_deals, seed_value, main_pot, focal=chart_seats,
+                          progress=TextProgress(min_total=0))  # fmt: skip
     chart_df = chart_table(chart_res)
     chart = best_actions(chart_res)
     names = [*HEURISTICS, "chart (best action of this chart)"]
@@ -308,7 +313,8 @@ def miss_cmd(
                 sweep_runs.append(chart_res)
                 continue
             typer.echo(f"sweep: {n} players, carried {pot:g} ...")
-            sweep_runs.append(decisions(rules_by_n[n], tables[n], n_deals, seed_value, pot))
+            seats = None if chart_seats is None else [s for s in chart_seats if s < n]
+            sweep_runs.append(decisions(rules_by_n[n], tables[n], n_deals, seed_value, pot, focal=seats))
     shares, sweep_classes = sweep_frames(sweep_runs)
     partial = chart_res.partial or heur.partial
 
@@ -317,6 +323,7 @@ def miss_cmd(
                         *sum((["--carried", f"{c:g}"] for c in pots), []),
                         *policy_args(tables[main_n]),
                         "--deals", str(n_deals), "--seed", str(seed_value), "--focal", str(focal_seat),
+                        *(["--chart-seat", str(chart_seats[0])] if chart_seats else []),
                         *(["--precision", f"{limit:g}"] if limit is not None else []), "--out", str(out)])  # fmt: skip
     write_csv(out_dir / "chart.csv", chart_df)
     write_csv(out_dir / "heuristics.csv", heur_df)

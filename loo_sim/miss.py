@@ -314,9 +314,10 @@ def summary_markdown(preset: str, chart: DecisionResult, chart_df: pd.DataFrame,
     rules = chart.rules
     pot = "a clean pot" if chart.carried == 0 else f"{chart.carried:g} chips carried in"
     others = ", ".join(sorted({str(p) for p in chart.policies}))
+    deciding = "every seat in turn" if len(chart.focal) == rules.players else f"seat {chart.focal[0]}"
     lines = [f"# When to take the miss: {preset}, {rules.players} players", "",
              f"Produced by `{command}`.", "",
-             f"Each deal is replayed once per declaration on offer to the seat deciding (every seat in turn), "
+             f"Each deal is replayed once per declaration on offer to the seat deciding ({deciding}), "
              f"the other seats playing {others}; payoffs are the deciding seat's net chips for the deal "
              f"(shares - antes - penalties), here with {pot}, over {chart.deals:,} deals.", ""]  # fmt: skip
     pooled = chart_df[(chart_df.position == "all")]
