@@ -125,3 +125,27 @@ CF_LEN = CF_CHOSEN + ACTIONS
 # ---- heuristic comparison (P4): float vector per heuristic ------------------------------
 H_SUM, H_SQ, H_LOOED, H_MISS, H_DIFF, H_DIFF_SQ = range(6)  # vs heuristic 0
 H_LEN = 6
+
+# ---- sessions (R10) ------------------------------------------------------------------------
+SESSION_BLOCK = 64  # sessions per kernel block
+OVERFLOW_LIMIT = 1e100  # a session stops (flagged) once its pot passes this: squares stay finite
+EXACT_LIMIT = 2.0**53  # R3: past this, float64 chips are no longer exact
+NB_POT = 544  # pot bins: <1, 16 per decade from 1 to 1e16, one per decade beyond
+# per arm, per block: scalars
+S_SESSIONS, S_DEALS, S_RUINED, S_OVERFLOW, S_INEXACT, S_FINAL_POT = range(6)
+S_MAXLOG, S_MAXLOG_SQ = 6, 7  # log10 of the largest pot of a session
+S_LOOED_HIST = 8  # [MAX_PLAYERS + 1] deals by number of looed players
+S_BAL = S_LOOED_HIST + MAX_PLAYERS + 1  # [MAX_PLAYERS] final net balance
+S_BAL_SQ = S_BAL + MAX_PLAYERS
+S_RUINED_SEAT = S_BAL_SQ + MAX_PLAYERS  # [MAX_PLAYERS] who was ruined
+# paired against arm 0 (same decks): differences of per-session values
+P_BAL = S_RUINED_SEAT + MAX_PLAYERS  # [MAX_PLAYERS]
+P_BAL_SQ = P_BAL + MAX_PLAYERS
+P_MAXLOG, P_MAXLOG_SQ, P_RUIN, P_RUIN_SQ, P_LOOED, P_LOOED_SQ = range(
+    P_BAL_SQ + MAX_PLAYERS, P_BAL_SQ + MAX_PLAYERS + 6
+)
+S_LEN = P_LOOED_SQ + 1
+# per arm, per block, per deal index
+DS_RUNNING, DS_LOOED, DS_LOOED_SQ, DS_SINGLE, DS_NOBODY, DS_LONE, DS_FLUSH = range(7)
+DS_ANTES, DS_PENALTIES, DS_SHARES, DS_GROWTH, DS_INEXACT_FIRST, DS_OVERFLOW_AT = range(7, 13)
+DS_LEN = 13

@@ -7,8 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import card_str
-
-EXACT_LIMIT = 2.0**53  # R3: past this, float64 chips are no longer exact
+from .layout import EXACT_LIMIT, OVERFLOW_LIMIT  # noqa: F401 (R3; re-exported for the engines)
 
 RECORD_KEYS = (
     "trump", "indicator", "single_pot", "declarations", "tricks", "tricks_won", "flush_winner",

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .errors import LooError
 from .policies import parse_table
-from .record import EXACT_LIMIT, DealRecord
+from .record import EXACT_LIMIT, OVERFLOW_LIMIT, DealRecord
 from .reference import play_deal_reference
 from .rng import PURPOSE_DECK, below, seat_draws, shuffled_deck, stream_key, word
 from .rules import FinalPot, Rules
@@ -21,6 +21,7 @@ class SessionResult:
     final_pot: float  # what was left in the pot after the last deal
     ruined: int | None = None  # the first seat whose balance fell below -bankroll
     inexact_from: int | None = None  # first deal index where an amount passed 2**53
+    overflow_at: int | None = None  # the deal after which the pot passed OVERFLOW_LIMIT (session stopped)
     history: list[list[float]] = field(default_factory=list)  # balances after each deal
 
 
@@ -37,15 +38,21 @@ def play_session(
     seed: int = 0,
     session: int = 0,
     dealer: int | None = None,
+    strength=None,
 ) -> SessionResult:
     """Play session ``session`` of a run with ``seed``: deal ``j`` is shuffled from the
-    stream (seed, session, j). Ends after ``deals`` deals or at ruin (``rules.bankroll``)."""
+    stream (seed, session, j). Ends after ``deals`` deals, at ruin (``rules.bankroll``),
+    or, flagged, when the pot passes OVERFLOW_LIMIT (float64 would soon overflow)."""
     if deals <= 0:
         raise LooError(f"deals: {deals} is not allowed; allowed a whole number >= 1")
     n = rules.players
     if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n):
         raise LooError(f"dealer: {dealer!r} is not a seat; allowed 0..{n - 1}")
     table = parse_table(policy, n)  # type: ignore[arg-type]
+    if strength is None and any(p.declare in ("threshold", "ev") for p in table):
+        from .strength import strength_for
+
+        strength = strength_for(rules)
     seat = first_dealer(seed, session, n) if dealer is None else dealer
     balances = [0.0] * n
     carried = 0.0
@@ -53,7 +60,7 @@ def play_session(
     for j in range(deals):
         deck = shuffled_deck(seed, j, session)
         draws = [seat_draws(seed, j, s, session) if p.play == "random" else None for s, p in enumerate(table)]
-        rec = play_deal_reference(rules, deck, seat, carried, table, draws)
+        rec = play_deal_reference(rules, deck, seat, carried, table, draws, strength)
         result.deals.append(rec)
         result.dealers.append(seat)
         for s, net in enumerate(rec.net()):
@@ -65,6 +72,9 @@ def play_session(
         seat = (seat + 1) % n
         if rules.bankroll is not None and min(balances) < -rules.bankroll:
             result.ruined = min(range(n), key=lambda s: balances[s])
+            break
+        if carried > OVERFLOW_LIMIT:
+            result.overflow_at = j
             break
     result.final_pot = carried
     if rules.final_pot is FinalPot.SHARE:

@@ -1,0 +1,383 @@
+import io
+import warnings
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.collections import PolyCollection  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
+
+from loo_sim import LooError  # noqa: E402
+from loo_sim import plots_pots as plots  # noqa: E402
+
+UNLIMITED = "penalty=unlimited, policy=ev"
+LIMITED = "penalty=limited"
+
+
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    data = buf.getvalue()
+    assert data.startswith(b"\x89PNG")
+    return data
+
+
+def _by_gid(artists, gid: str) -> list:
+    return [a for a in artists if a.get_gid() == gid]
+
+
+def _band_limits(band: PolyCollection) -> tuple[float, float]:
+    ys = np.concatenate([path.vertices[:, 1] for path in band.get_paths()])
+    return float(ys.min()), float(ys.max())
+
+
+# ---- pot_fan_chart ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def pot_by_deal() -> pd.DataFrame:
+    rows = []
+    for deal in range(12):
+        # the unlimited arm grows geometrically (wide range) and loses sessions to ruin/overflow
+        g = 3.0 * 2.0**deal
+        rows.append(
+            dict(arm=UNLIMITED, deal=deal, sessions=1000 - 50 * deal, q05=g / 4, q25=g / 2, q50=g, q75=2 * g, q95=8 * g)
+        )
+        # the limited arm stays within tens of chips, every session running
+        rows.append(dict(arm=LIMITED, deal=deal, sessions=1000, q05=3, q25=5, q50=8 + deal % 3, q75=14, q95=40))
+    # deals listed out of order on purpose; panels must be drawn in deal order
+    return pd.DataFrame(rows).sample(frac=1.0, random_state=3).reset_index(drop=True)
+
+
+def test_pot_fan_chart_panels_scales_median_and_bands(pot_by_deal):
+    fig = Figure(figsize=(10, 4), layout="constrained")
+    axes = plots.pot_fan_chart(fig, pot_by_deal)
+    assert len(axes) == 2
+    # arms in order of first appearance in the (shuffled) table
+    first_arms = list(dict.fromkeys(pot_by_deal["arm"]))
+    assert [ax.get_title() for ax in axes] == first_arms
+    assert fig.get_suptitle() == "Pot at the start of each deal"
+    for ax in axes:
+        arm = ax.get_title()
+        expected = pot_by_deal[pot_by_deal["arm"] == arm].sort_values("deal")
+        assert ax.get_ylabel() == "pot at the start of the deal (chips)"
+        # log only for the panel whose q95.max() / q05.min() > 100
+        wide = expected["q95"].max() / expected["q05"].min() > 100
+        assert wide == (arm == UNLIMITED)
+        assert ax.get_yscale() == ("log" if wide else "linear")
+        (median,) = _by_gid(ax.lines, "pot-median")
+        assert list(median.get_xdata()) == list(range(12))
+        assert list(median.get_ydata()) == pytest.approx(expected["q50"].tolist())
+        (band50,) = _by_gid(ax.collections, "pot-band-50")
+        (band90,) = _by_gid(ax.collections, "pot-band-90")
+        assert _band_limits(band50) == pytest.approx((expected["q25"].min(), expected["q75"].max()))
+        assert _band_limits(band90) == pytest.approx((expected["q05"].min(), expected["q95"].max()))
+        # the 90% band is the lighter one
+        assert band90.get_alpha() < band50.get_alpha()
+    assert len(fig.legends) == 1
+    _png(fig)
+
+
+def test_pot_fan_chart_share_of_sessions_running(pot_by_deal):
+    fig = Figure(figsize=(10, 4), layout="constrained")
+    axes = plots.pot_fan_chart(fig, pot_by_deal)
+    # only the arm that loses sessions gets a twin axis with the share still running
+    assert len(fig.axes) == 3
+    (twin,) = [ax for ax in fig.axes if ax not in axes]
+    assert twin.get_ylabel() == "share of sessions still running"
+    (running,) = _by_gid(twin.lines, "sessions-running")
+    assert running.get_ydata()[0] == pytest.approx(1.0)
+    assert running.get_ydata()[-1] == pytest.approx((1000 - 50 * 11) / 1000)
+    (unlimited,) = [ax for ax in axes if ax.get_title() == UNLIMITED]
+    assert twin.get_shared_x_axes().joined(twin, unlimited)
+    assert "share still running" in [t.get_text() for t in fig.legends[0].get_texts()]
+    # with no session stopped there is no twin axis and no legend entry for it
+    fig = Figure()
+    axes = plots.pot_fan_chart(fig, pot_by_deal[pot_by_deal["arm"] == LIMITED], title="limited only")
+    assert len(axes) == len(fig.axes) == 1
+    assert fig.get_suptitle() == "limited only"
+    assert "share still running" not in [t.get_text() for t in fig.legends[0].get_texts()]
+    _png(fig)
+
+
+def test_pot_fan_chart_grid_for_more_than_three_arms(pot_by_deal):
+    tables = [pot_by_deal.assign(arm=pot_by_deal["arm"] + f" #{i}") for i in range(3)]
+    table = pd.concat(tables, ignore_index=True)  # six arms
+    fig = Figure(figsize=(12, 7))
+    axes = plots.pot_fan_chart(fig, table)
+    assert len(axes) == 6
+    assert [ax.get_title() for ax in axes] == list(dict.fromkeys(table["arm"]))
+    # a 2 x 3 grid, not one row of six
+    rows = {round(ax.get_position().y0, 3) for ax in axes}
+    assert len(rows) == 2
+    _png(fig)
+    # five arms: the sixth grid cell is removed, not left empty
+    five = table[table["arm"] != axes[-1].get_title()]
+    fig = Figure(figsize=(12, 7))
+    axes = plots.pot_fan_chart(fig, five)
+    assert len(axes) == 5
+    assert len([ax for ax in fig.axes if ax in axes]) == 5
+    assert all(ax in axes or ax.get_ylabel() == "share of sessions still running" for ax in fig.axes)
+    _png(fig)
+
+
+def test_pot_fan_chart_linear_when_a_pot_is_zero_or_range_narrow(pot_by_deal):
+    arm = pot_by_deal[pot_by_deal["arm"] == UNLIMITED]
+    with_zero = arm.assign(q05=arm["q05"].where(arm["deal"] != 0, 0.0))
+    ax = plots.pot_fan_chart(Figure(), with_zero)[0]
+    assert ax.get_yscale() == "linear"
+    # a ratio of exactly 100 is not "wide"
+    narrow = pd.DataFrame(dict(arm="a", deal=[0, 1], sessions=10, q05=1.0, q25=2.0, q50=3.0, q75=50.0, q95=100.0))
+    assert plots.pot_fan_chart(Figure(), narrow)[0].get_yscale() == "linear"
+    wide = narrow.assign(q95=[100.0, 100.5])
+    assert plots.pot_fan_chart(Figure(), wide)[0].get_yscale() == "log"
+
+
+def test_pot_fan_chart_astronomical_pots_render(pot_by_deal):
+    rows = [
+        dict(
+            arm=UNLIMITED, deal=d, sessions=100, q05=10.0**d, q25=10.0 ** (d + 1), q50=10.0 ** (d + 2), q75=1e4, q95=1e4
+        )
+        for d in range(3)
+    ]
+    rows[-1].update(q75=1e99, q95=1e100)
+    fig = Figure()
+    (ax,) = plots.pot_fan_chart(fig, pd.DataFrame(rows))
+    assert ax.get_yscale() == "log"
+    assert ax.get_ylim()[1] >= 1e100
+    _png(fig)
+
+
+# ---- max_pot_ccdf -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def ccdf() -> pd.DataFrame:
+    pots_u = np.logspace(0, 100, 41)
+    pots_l = np.logspace(0, 1.6, 9)
+    return pd.DataFrame(
+        dict(
+            arm=[UNLIMITED] * 41 + [LIMITED] * 9,
+            pot=np.r_[pots_u[::-1], pots_l],  # one arm listed in decreasing pot on purpose
+            share_at_least=np.r_[np.exp(-np.arange(41) / 10)[::-1], np.exp(-np.arange(9) / 2)],
+        )
+    )
+
+
+def test_max_pot_ccdf(ccdf):
+    fig = Figure(layout="constrained")
+    ax = fig.add_subplot()
+    assert plots.max_pot_ccdf(ax, ccdf) is ax
+    assert len(ax.lines) == 2
+    assert [line.get_label() for line in ax.lines] == [UNLIMITED, LIMITED]
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    assert ax.get_xlabel() == "largest pot of a session (chips)"
+    assert ax.get_ylabel() == "share of sessions with a largest pot \u2265 x"
+    assert ax.get_title() == "Largest pot of a session"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [UNLIMITED, LIMITED]
+    for line in ax.lines:
+        assert line.get_drawstyle().startswith("steps")
+        expected = ccdf[ccdf["arm"] == line.get_label()].sort_values("pot")
+        assert list(line.get_xdata()) == pytest.approx(expected["pot"].tolist())
+        assert list(line.get_ydata()) == pytest.approx(expected["share_at_least"].tolist())
+    assert ax.lines[0].get_color() != ax.lines[1].get_color()
+    # the whole range shows: shares up to 1, pots up to 1e100
+    assert ax.get_ylim()[1] >= 1.0 and ax.get_ylim()[0] <= ccdf["share_at_least"].min()
+    assert ax.get_xlim()[1] >= 1e100
+    _png(fig)
+
+
+def test_max_pot_ccdf_leaves_out_points_that_log_axes_cannot_show(ccdf):
+    extra = pd.DataFrame(dict(arm=[LIMITED, LIMITED], pot=[0.0, 1e3], share_at_least=[1.0, 0.0]))
+    ax = Figure().add_subplot()
+    plots.max_pot_ccdf(ax, pd.concat([ccdf, extra]), title="ccdf")
+    assert ax.get_title() == "ccdf"
+    assert len(ax.lines[1].get_xdata()) == 9
+    with pytest.raises(LooError, match="positive"):
+        plots.max_pot_ccdf(ax, extra.assign(pot=[0.0, 0.0]))
+
+
+# ---- balance_distribution ---------------------------------------------------------------------
+
+
+def _balance_rows(arm: str, scale: float, seats=(0, 1, 2)) -> list[dict]:
+    rows = []
+    for seat in seats:
+        mean = -scale * 0.2 + seat
+        se = scale * 0.01
+        rows.append(
+            dict(
+                arm=arm,
+                seat=seat,
+                sessions=500,
+                mean=mean,
+                se=se,
+                ci_low=mean - 1.96 * se,
+                ci_high=mean + 1.96 * se,
+                sd=scale,
+                q05=-scale * 3,
+                q25=-scale * 0.5 - seat,
+                q50=-scale * 0.05 + seat,
+                q75=scale * 0.8 + seat,
+                q95=scale * 20,
+            )
+        )
+    return rows
+
+
+@pytest.fixture
+def balances() -> pd.DataFrame:
+    # seats listed in decreasing order for one arm on purpose
+    return pd.DataFrame(_balance_rows(LIMITED, 10.0) + _balance_rows(UNLIMITED, 1e95, seats=(2, 1, 0)))
+
+
+def _boxes(ax) -> list[Rectangle]:
+    return [p for p in ax.patches if isinstance(p, Rectangle) and p.get_gid() == "balance-box"]
+
+
+def test_balance_distribution_boxes(balances):
+    fig = Figure(figsize=(8, 4), layout="constrained")
+    ax = fig.add_subplot()
+    assert plots.balance_distribution(ax, balances) is ax
+    boxes = _boxes(ax)
+    assert len(boxes) == len(ax.patches) == 6  # one per (arm, seat); legend proxies are not on the axes
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["seat 0", "seat 1", "seat 2"]
+    assert ax.get_ylabel() == "final net balance (chips)"
+    assert ax.get_title() == "Final net balance by seat"
+
+    centre = {}
+    for box in boxes:
+        x = box.get_x() + box.get_width() / 2
+        seat = int(round(x))
+        # which arm: the row of this seat whose lower quartile the box starts at (they differ by arm)
+        (row,) = [r for r in balances.itertuples() if r.seat == seat and np.isclose(box.get_y(), r.q25, rtol=1e-12)]
+        assert box.get_y() == pytest.approx(row.q25, rel=1e-12)
+        assert box.get_height() == pytest.approx(row.q75 - row.q25, rel=1e-12)
+        centre[(row.arm, seat)] = x
+    assert len(centre) == 6
+    # arms side by side within a seat, in order of first appearance, inside the seat's slot
+    for seat in range(3):
+        assert seat - 0.5 < centre[(LIMITED, seat)] < centre[(UNLIMITED, seat)] < seat + 0.5
+    # one colour per arm
+    colour = {}
+    for box in boxes:
+        arm = [a for (a, s), x in centre.items() if x == box.get_x() + box.get_width() / 2][0]
+        colour.setdefault(arm, set()).add(tuple(box.get_facecolor()))
+    assert all(len(c) == 1 for c in colour.values())
+    assert colour[LIMITED] != colour[UNLIMITED]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[:2] == [LIMITED, UNLIMITED]
+    _png(fig)
+
+
+def test_balance_distribution_symlog_zero_line_whiskers_median_and_mean(balances):
+    fig = Figure(figsize=(8, 4))
+    ax = fig.add_subplot()
+    plots.balance_distribution(ax, balances, title="balances")
+    assert ax.get_title() == "balances"
+    assert ax.get_yscale() == "symlog"
+    assert ax.yaxis.get_transform().linthresh == pytest.approx(10.0)
+    (zero,) = _by_gid(ax.lines, "zero-line")
+    assert list(zero.get_ydata()) == [0, 0]
+    # huge and small balances both inside the view
+    lo, hi = ax.get_ylim()
+    assert lo <= -3e95 and hi >= 2e96
+    assert len(_by_gid(ax.lines, "balance-median")) == 6
+    assert len(_by_gid(ax.lines, "balance-whisker")) == 6 * 4  # two whiskers and two caps per box
+    whisker_ends = {float(y) for line in _by_gid(ax.lines, "balance-whisker") for y in line.get_ydata()}
+    assert {-30.0, 200.0, -3e95, 2e96} <= whisker_ends
+    medians = sorted(float(line.get_ydata()[0]) for line in _by_gid(ax.lines, "balance-median"))
+    assert medians == pytest.approx(sorted(balances["q50"]))
+    means = sorted(float(line.get_ydata()[0]) for line in _by_gid(ax.lines, "balance-mean"))
+    assert means == pytest.approx(sorted(balances["mean"]))
+    # error bars: one vertical segment per mean, from ci_low to ci_high
+    segments = [seg for c in ax.collections for seg in c.get_segments()]
+    spans = sorted((float(s[0][1]), float(s[1][1])) for s in segments if len(s) == 2 and s[0][0] == s[1][0])
+    expected = sorted(zip(balances["ci_low"], balances["ci_high"]))
+    assert len(spans) == len(expected)
+    for got, want in zip(spans, expected):
+        assert got == pytest.approx(want)
+    # a readable number of y ticks, none crowding zero, even across ~200 decades
+    ticks = ax.get_yticks()
+    assert 0.0 in ticks and len(ticks) <= 15
+    assert not any(0 < abs(t) < 1e10 for t in ticks)
+    _png(fig)
+
+
+def test_balance_distribution_small_balances_and_missing_values(balances):
+    limited = balances[balances["arm"] == LIMITED].copy()
+    limited.loc[limited["seat"] == 1, ["mean", "ci_low", "ci_high"]] = np.nan  # e.g. overflowed sums
+    limited.loc[limited["seat"] == 2, ["q25", "q75"]] = np.nan
+    ax = Figure().add_subplot()
+    plots.balance_distribution(ax, limited)
+    assert len(_boxes(ax)) == 2
+    assert len(_by_gid(ax.lines, "balance-mean")) == 2
+    ticks = ax.get_yticks()
+    assert {-10.0, 0.0, 10.0} <= set(ticks)
+    _png(ax.figure)
+
+
+def test_balance_distribution_reads_csv_round_trip(balances):
+    round_trip = pd.read_csv(io.StringIO(balances.to_csv(index=False)))
+    ax = Figure().add_subplot()
+    plots.balance_distribution(ax, round_trip)
+    assert len(_boxes(ax)) == 6
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["seat 0", "seat 1", "seat 2"]
+
+
+# ---- errors, pyplot, warnings -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("func", "table", "column"),
+    [
+        ("pot_fan_chart", "pot_by_deal", "q95"),
+        ("pot_fan_chart", "pot_by_deal", "sessions"),
+        ("max_pot_ccdf", "ccdf", "share_at_least"),
+        ("balance_distribution", "balances", "q25"),
+        ("balance_distribution", "balances", "arm"),
+    ],
+)
+def test_bad_input_raises_loo_error(request, func, table, column):
+    df = request.getfixturevalue(table)
+    fig = Figure()
+    target = fig if func == "pot_fan_chart" else fig.add_subplot()
+    draw = getattr(plots, func)
+    with pytest.raises(LooError, match=column):
+        draw(target, df.drop(columns=column))
+    with pytest.raises(LooError, match="empty"):
+        draw(target, df.iloc[:0])
+    with pytest.raises(LooError, match="non-numeric"):
+        numeric = [c for c in df.columns if c != "arm"][0]
+        draw(target, df.astype({numeric: object}).assign(**{numeric: ["x"] * len(df)}))
+
+
+def test_duplicate_rows_raise_loo_error(pot_by_deal, balances):
+    with pytest.raises(LooError, match="more than one row"):
+        plots.pot_fan_chart(Figure(), pd.concat([pot_by_deal, pot_by_deal.iloc[:1]]))
+    with pytest.raises(LooError, match="more than one row"):
+        plots.balance_distribution(Figure().add_subplot(), pd.concat([balances, balances.iloc[:1]]))
+
+
+def test_pyplot_figures_and_no_warnings(pot_by_deal, ccdf, balances):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = plt.figure(figsize=(10, 4))
+        try:
+            assert len(plots.pot_fan_chart(fig, pot_by_deal)) == 2
+            _png(fig)
+        finally:
+            plt.close(fig)
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4))
+        try:
+            plots.max_pot_ccdf(a1, ccdf)
+            plots.balance_distribution(a2, balances)
+            _png(fig)
+        finally:
+            plt.close(fig)
