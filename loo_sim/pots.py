@@ -154,18 +154,21 @@ def hist_quantile(counts: np.ndarray, sums: np.ndarray, q: float) -> float:
 
 # ---- tables -------------------------------------------------------------------------------------
 def pot_by_deal(res: PotsResult) -> pd.DataFrame:
-    """Per arm and deal index: sessions still running, and quantiles of the pot at the
-    start of the deal (5, 25, 50, 75, 95%), to within one log-spaced bin (16 per decade)."""
+    """Per arm and deal index: sessions still running, quantiles of the pot at the start of
+    the deal (5, 25, 50, 75, 95%; to within one log-spaced bin, 16 per decade), and the
+    flag column ``inexact_sessions``: sessions whose amounts have passed 2**53 by then (R3)."""
     rows = []
     for a, arm in enumerate(res.arms):
+        inexact = np.cumsum(res.deal_stats[a, :, L.DS_INEXACT_FIRST])
         for j in range(res.deals):
             counts, sums = res.pot_hist[a, j], res.pot_sum[a, j]
             running = int(res.deal_stats[a, j, L.DS_RUNNING])
             if running == 0:
                 continue
             qs = {f"q{int(q * 100):02d}": hist_quantile(counts, sums, q) for q in (0.05, 0.25, 0.5, 0.75, 0.95)}
-            rows.append(dict(arm=arm.name, deal=j, sessions=running, **qs))
-    return pd.DataFrame(rows, columns=["arm", "deal", "sessions", "q05", "q25", "q50", "q75", "q95"])
+            rows.append(dict(arm=arm.name, deal=j, sessions=running, **qs, inexact_sessions=int(inexact[j])))
+    columns = ["arm", "deal", "sessions", "q05", "q25", "q50", "q75", "q95", "inexact_sessions"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def max_pot_ccdf(res: PotsResult) -> pd.DataFrame:

@@ -31,7 +31,7 @@ CASES = [
 def test_r10_kernel_sessions_agree_with_the_reference_deal_by_deal(preset, overrides, policy, deals):
     rules = Rules.preset(preset, **overrides)
     arm = Arm("x", rules, parse_table(policy, rules.players))
-    sessions = range(0, 60, 3)
+    sessions = range(0, 200, 4)  # 50 sessions a case, 300 in all
     kernel = record_sessions(arm, 11, sessions, deals)
     for i, ker in zip(sessions, kernel):
         ref = play_session(rules, arm.policies, deals, seed=11, session=i)
@@ -171,3 +171,13 @@ def test_pots_cli_bad_input_is_one_line(args, fragment, tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc != 0 and err.startswith("error:") and err.count("\n") == 1 and fragment in err
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_pot_by_deal_carries_the_inexact_flag_column():
+    res = run_pots([Arm("x", Rules.preset("three-card"), parse_table("always", 5))], 64, 60, seed=8)
+    fan = pot_by_deal(res)
+    flags = fan.inexact_sessions.to_numpy()
+    assert flags[0] == 0 and flags[-1] == 64 and (np.diff(flags) >= 0).all()
+    # the flag rises exactly when the pots pass 2**53 (pots are the largest amounts here)
+    passed = fan[fan.q95 > 2.0**53].deal.min()
+    assert fan[fan.deal == passed - 1].inexact_sessions.iloc[0] < 64
