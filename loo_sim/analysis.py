@@ -124,6 +124,24 @@ def summary_table(res: SimResult) -> pd.DataFrame:
     return df
 
 
+def position_table(res: SimResult) -> pd.DataFrame:
+    """Per position from the dealer's left (1 = eldest ... players = the dealer): mean net
+    chips per deal with its SE and SD, loo rate and entry rate with Wilson intervals."""
+    rows = []
+    deals = res.totals[L.A_DEALS]
+    for position in range(1, res.rules.players + 1):
+        base = L.A_POS + position * L.POS_LEN
+        t = res.totals[base : base + L.POS_LEN]
+        m, se = mean_se(t[L.POS_NET], t[L.POS_NET_SQ], deals)
+        lo, hi = wilson(t[L.POS_LOOED], deals)
+        in_lo, in_hi = wilson(t[L.POS_IN], deals)
+        rows.append(dict(position=position, deals=int(deals), net_mean=m, net_se=se, net_ci_low=m - Z95 * se,
+                         net_ci_high=m + Z95 * se, net_sd=se * math.sqrt(deals) if deals else math.nan,
+                         loo_rate=t[L.POS_LOOED] / deals, loo_ci_low=lo, loo_ci_high=hi,
+                         in_rate=t[L.POS_IN] / deals, in_ci_low=in_lo, in_ci_high=in_hi))  # fmt: skip
+    return pd.DataFrame(rows)
+
+
 def class_table(res: SimResult) -> pd.DataFrame:
     """Hands played and loo rate by hand class (P5), for a run made with ``by_class``."""
     from .classes import N_CLASSES, class_label

@@ -108,7 +108,10 @@ S_PLAYED = 30  # deals where the seat played tricks
 SEAT_LEN = 32
 A_CLASS = A_SEAT + MAX_PLAYERS * SEAT_LEN  # per hand class (P5, + the miss): hands played, looed
 N_CLASS_SLOTS = 13 * 6 + 1  # classes.N_CLASSES + 1 (checked in tests)
-A_LEN = A_CLASS + 2 * N_CLASS_SLOTS
+A_POS = A_CLASS + 2 * N_CLASS_SLOTS  # per position from the dealer's left (1..players; 0 unused):
+POS_NET, POS_NET_SQ, POS_LOOED, POS_IN = 0, 1, 2, 3  # net chips, its square, looed, in the deal
+POS_LEN = 4
+A_LEN = A_POS + (MAX_PLAYERS + 1) * POS_LEN
 
 # ---- counterfactual decisions (P4): float vector per (hand class, position) -------------
 ACTIONS = 4  # DECL_PASS, DECL_PLAY, DECL_MISS, DECL_DEFEND

@@ -352,3 +352,27 @@ def best_action_sweep(fig: Figure | SubFigure, sweep: pd.DataFrame, title: str |
         if isinstance(fig, Figure) and engine is None:
             fig.subplots_adjust(bottom=0.3, top=0.82)
     return axes
+
+
+def variant_bars(ax: Axes, table: pd.DataFrame, metric: str = "loo_rate", title: str | None = None) -> Axes:
+    """One horizontal bar per rule variant for ``metric`` with its 95% interval.
+
+    Parameters
+    ----------
+    ax : the Axes to draw on.
+    table : long-form variants table (columns row, metric, value, ci_low, ci_high).
+    metric : which metric to draw.
+    """
+    _require(table, ("row", "metric", "value", "ci_low", "ci_high"), "variants")
+    rows = table[table.metric == metric]
+    if rows.empty:
+        raise LooError(f"variants table has no metric {metric!r}")
+    y = np.arange(len(rows))[::-1]
+    values = rows.value.to_numpy(dtype=float)
+    err = np.vstack([values - rows.ci_low.to_numpy(dtype=float), rows.ci_high.to_numpy(dtype=float) - values])
+    ax.barh(y, values, xerr=err, color="tab:blue", alpha=0.8, capsize=3)
+    ax.set_yticks(y, rows.row.astype(str).tolist())
+    ax.set_xlabel(f"{metric} (95% CI)")
+    ax.set_title(title or f"{metric} by rule variant")
+    ax.grid(axis="x", alpha=0.3)
+    return ax

@@ -119,6 +119,13 @@ class Rules:
             values[k] = v
         return cls(**values)
 
+    @staticmethod
+    def coerce_option(name: str, value: Any) -> Any:
+        """One option's value in its type, or a LooError naming the option and what is allowed."""
+        if name not in OPTION_NAMES:
+            raise LooError(f"unknown option {name!r}: allowed {', '.join(OPTION_NAMES)}")
+        return _coerce(name, value)
+
     def replace(self, **overrides: Any) -> Rules:
         for k in overrides:
             if k not in OPTION_NAMES:

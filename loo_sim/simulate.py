@@ -83,13 +83,15 @@ def simulate(
     strength=None,
     chart: np.ndarray | None = None,
     by_class: bool = False,
+    batches: int = 0,
 ) -> SimResult:
     """Play ``deals`` independent deals and return their aggregates.
 
     Deal ``k`` is shuffled from the stream (seed, k) and dealt by seat ``k mod
     players`` (or by ``dealer`` when given), with ``carried`` chips in the pot. The
     result does not depend on ``threads`` or ``blocks_per_call``. Ctrl-C stops after
-    the current round and returns what finished, marked ``partial``.
+    the current round and returns what finished, marked ``partial``. With ``batches`` = B,
+    ``extra["batches"]`` also holds B interleaved partial totals (batch means).
     """
     from numba import set_num_threads
 
@@ -111,6 +113,8 @@ def simulate(
     rows = np.zeros((per_call, L.A_LEN), dtype=np.float64)
     result = SimResult(rules, table, seed, deals, float(carried), dealer, totals, threads=threads)
     result.extra["by_class"] = by_class
+    if batches:  # batch means: block b also adds into batch b mod batches (SEs of nonlinear metrics)
+        result.extra["batches"] = np.zeros((batches, L.A_LEN), dtype=np.float64)
     start = time.perf_counter()
     done_blocks = 0
     try:
@@ -121,6 +125,8 @@ def simulate(
                        by_class)  # fmt: skip
             for b in range(count):  # block order: the sum does not depend on the grouping
                 totals += rows[b]
+                if batches:
+                    result.extra["batches"][(done_blocks + b) % batches] += rows[b]
             done_blocks += count
             if progress is not None:
                 progress(int(totals[L.A_DEALS]), deals)

@@ -57,6 +57,7 @@ def test_aggregates_match_the_reference_engine_deal_by_deal(preset, overrides, p
     net_sq = np.zeros(n)
     tricks = np.zeros((n, rules.hand_size + 1))
     outcomes = np.zeros(4)
+    by_position = np.zeros((L.MAX_PLAYERS + 1, 3))  # net, looed, in the deal
     for k in range(deals):
         draws = [seat_draws(seed, k, s) if p.play == "random" else None for s, p in enumerate(table)]
         rec = play_deal_reference(rules, shuffled_deck(seed, k), k % n, carried, table, draws)
@@ -70,6 +71,8 @@ def test_aggregates_match_the_reference_engine_deal_by_deal(preset, overrides, p
             net_sq[s] += x * x
             if d != L.DECL_PASS and rec.tricks:
                 tricks[s, rec.tricks_won[s]] += 1
+            position = (s - k % n - 1) % n + 1
+            by_position[position] += (x, s in rec.looed, d != L.DECL_PASS)
     assert res.deals_done == deals
     assert np.array_equal(res.totals[L.A_OUTCOME : L.A_OUTCOME + 4], outcomes)
     for s in range(n):
@@ -78,6 +81,10 @@ def test_aggregates_match_the_reference_engine_deal_by_deal(preset, overrides, p
         assert np.array_equal(res.seat(s, L.S_TRICKS, rules.hand_size + 1), tricks[s])
         assert math.isclose(res.seat(s, L.S_NET)[0], net[s], rel_tol=1e-9, abs_tol=1e-6)
         assert math.isclose(res.seat(s, L.S_NET_SQ)[0], net_sq[s], rel_tol=1e-9, abs_tol=1e-6)
+    for position in range(1, n + 1):
+        got = res.totals[L.A_POS + position * L.POS_LEN : L.A_POS + (position + 1) * L.POS_LEN]
+        assert math.isclose(got[L.POS_NET], by_position[position, 0], rel_tol=1e-9, abs_tol=1e-6)
+        assert (got[L.POS_LOOED], got[L.POS_IN]) == tuple(by_position[position, 1:])
 
 
 @njit(cache=True)

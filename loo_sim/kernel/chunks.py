@@ -46,7 +46,7 @@ def add_classes(agg, ri, oi, sc):
 
 
 @njit(cache=True)
-def add_deal(agg, ri, oi, of, decl_count, trick_count):
+def add_deal(agg, ri, oi, of, decl_count, trick_count, dealer):
     """Reduce one deal's record into the aggregate row ``agg`` (the two count arrays
     are scratch)."""
     n = ri[L.R_PLAYERS]
@@ -81,6 +81,12 @@ def add_deal(agg, ri, oi, of, decl_count, trick_count):
         agg[base + L.S_DECL_NET + d] += net
         agg[base + L.S_DECL_NET_SQ + d] += net * net
         agg[base + L.S_DECL_LOOED + d] += looed
+        position = s - dealer if s > dealer else s - dealer + n  # 1 = the dealer's left ... n = the dealer
+        pos = L.A_POS + position * L.POS_LEN
+        agg[pos + L.POS_NET] += net
+        agg[pos + L.POS_NET_SQ] += net * net
+        agg[pos + L.POS_LOOED] += looed
+        agg[pos + L.POS_IN] += d != L.DECL_PASS
         if d != L.DECL_PASS:
             if outcome == L.OUT_PLAY:
                 agg[base + L.S_PLAYED] += 1.0
@@ -162,7 +168,7 @@ def run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, d
             for s in range(n):
                 seat_keys[s] = stream_key(seed, session, deal, np.uint64(1 + s))
         play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, L.NO_FORCING, 0)
-        add_deal(agg, ri, oi, of, decl_count, trick_count)
+        add_deal(agg, ri, oi, of, decl_count, trick_count, dealer)
         if by_class:
             add_classes(agg, ri, oi, sc)
 
