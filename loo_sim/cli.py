@@ -237,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         command.main(args=args, prog_name="loo-sim", standalone_mode=False)
     except LooError as e:
-        print(f"error: {e}", file=sys.stderr)
+        for line in str(e).splitlines() or [""]:  # a config error lists every problem, one a line
+            print(f"error: {line}", file=sys.stderr)
         return 2
     except (typer.Exit, typer.Abort) as e:
         return int(getattr(e, "exit_code", 1))

@@ -180,3 +180,40 @@ def pots_cmd(
         bankroll=None if bankroll is None else checks.chips("--bankroll", bankroll),
     )  # fmt: skip
     _run(study, out, threads)
+
+
+@app.command("report")
+def report_cmd(
+    config: Annotated[str, typer.Argument(help="The TOML config of the experiments.")],
+    out: Annotated[str, typer.Option(help="Directory of the report (index.md, index.html, one folder each).")] = (
+        "out/report"
+    ),
+    resume: Annotated[bool, typer.Option("--resume", help="Skip experiments already done with the same config.")] = (
+        False
+    ),
+    only: Annotated[list[str] | None, typer.Option(help="Run only this experiment (repeatable).")] = None,
+    threads: Annotated[str | None, typer.Option(help="Worker threads (default: all cores).")] = None,
+) -> None:
+    """Run every experiment of a TOML config (kinds simulate, miss, pots, variants) and write a
+    report a person reads (index.md, index.html) and a program loads (CSV, manifest.json).
+
+    Examples: `loo-sim report reports/miss.toml --out reports/miss`,
+    `loo-sim report my.toml --out out/my --resume`, `loo-sim report my.toml --only limited-vs-unlimited`.
+    """
+    from pathlib import Path
+
+    from numba import set_num_threads
+
+    from .outputs import prepare_out_dir
+    from .report import build_index, load_config, run_report
+    from .simulate import check_threads
+
+    cfg = load_config(config)
+    set_num_threads(check_threads(threads))
+    out_dir = prepare_out_dir(out)
+    manifest = run_report(cfg, Path(out_dir), resume=resume, only=only, echo=typer.echo)
+    build_index(cfg, Path(out_dir))
+    typer.echo(f"wrote {out_dir / 'index.md'}, {out_dir / 'index.html'} and {out_dir / 'manifest.json'}")
+    failed = [name for name, e in manifest["experiments"].items() if e.get("status") == "failed"]
+    if failed:
+        raise LooError(f"{len(failed)} experiment(s) failed: {', '.join(failed)} (see manifest.json)")

@@ -91,13 +91,18 @@ class Study:
             return [("kind", f"{self.kind!r} is not one of {', '.join(KINDS)}")]
         if self.preset not in PRESETS:
             out.append(("preset", f"{self.preset!r} is not one of {', '.join(PRESETS)}"))
+        before = len(out)
+        valid = {}
         for key, value in self.rules.items():
             if key not in OPTION_NAMES:
                 out.append((f"rules.{key}", f"unknown option; allowed {', '.join(OPTION_NAMES)}"))
-            else:
-                attempt(f"rules.{key}", lambda k=key, v=value: Rules.coerce_option(k, v))
-        rules = attempt("rules", self.base_rules) if not out else None
-        attempt("deals", lambda: checks.whole_number("deals", self.deals, 1))
+            elif attempt(f"rules.{key}", lambda k=key, v=value: Rules.coerce_option(k, v)) is not None or value is None:
+                valid[key] = value
+        if self.preset in PRESETS:  # the combinations (R11), with the options that are valid one by one
+            attempt("rules", lambda: Rules.preset(self.preset, **valid))
+        rules = self.base_rules() if len(out) == before else None
+        if self.kind != "pots":
+            attempt("deals", lambda: checks.whole_number("deals", self.deals, 1))
         attempt("seed", lambda: checks.whole_number("seed", self.seed, 0, 2**63 - 1))
         for i, c in enumerate(self.carried):
             attempt(f"carried[{i}]", lambda c=c: checks.chips("carried", c))
@@ -122,7 +127,7 @@ class Study:
             attempt("deals", lambda: checks.whole_number("deals", self.deals, 1, 100_000))
             if self.bankroll is not None:
                 attempt("bankroll", lambda: checks.chips("bankroll", self.bankroll))
-            if rules is not None and not out:
+            if rules is not None and len(out) == before:
                 attempt("compare", lambda: self.arms())
         if self.kind == "variants":
             if not self.rows:

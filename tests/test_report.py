@@ -1,0 +1,179 @@
+"""Batch reports: a config end to end, resume after a kill, every config error at once,
+a failing experiment that does not lose the others."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from loo_sim.cli import main
+from loo_sim.report import ConfigError, load_config, run_report
+
+CONFIG = """
+title = "A small study"
+description = "Four kinds on few deals."
+
+[defaults]
+preset = "three-card"
+deals = 20000
+seed = 5
+policy = "basic"
+
+[[experiments]]
+name = "sim"
+kind = "simulate"
+
+[[experiments]]
+name = "pots"
+kind = "pots"
+compare = ["penalty=limited,unlimited"]
+sessions = {sessions}
+deals = 40
+
+[[experiments]]
+name = "variants"
+kind = "variants"
+deals = 8192
+rows = [{{name = "three-card", preset = "three-card"}}, {{name = "limited", preset = "limited"}}]
+
+[[experiments]]
+name = "miss"
+kind = "miss"
+deals = 8192
+players = [4, 5]
+carried = [0, 12]
+"""
+
+
+def _config(tmp_path: Path, sessions: int = 300) -> Path:
+    path = tmp_path / "study.toml"
+    path.write_text(CONFIG.format(sessions=sessions))
+    return path
+
+
+def _csvs(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.glob("*/*.csv"))}
+
+
+def test_a_small_config_end_to_end(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["report", str(_config(tmp_path)), "--out", str(out)]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert {k: v["status"] for k, v in manifest["experiments"].items()} == dict.fromkeys(
+        ["sim", "pots", "variants", "miss"], "done"
+    )
+    for name, entry in manifest["experiments"].items():
+        assert len(entry["digest"]) == 16 and all((out / name / f).exists() for f in entry["files"])
+    html = (out / "index.html").read_text()
+    assert "<table>" in html and html.count("data:image/png;base64,") >= 7
+    assert "http://" not in html and "https://" not in html and "<script" not in html  # self-contained
+    md = (out / "index.md").read_text()
+    for name in ("sim", "pots", "variants", "miss"):
+        assert f"loo-sim report {tmp_path / 'study.toml'} --only {name}" in md
+        run = json.loads((out / name / "run.json").read_text())
+        assert run["seed"] == 5 and run["loo_sim_version"] and run["digest"] == manifest["experiments"][name]["digest"]
+    variants = (out / "variants" / "variants.csv").read_text().splitlines()
+    assert variants[0].startswith("row,metric,value,se,ci_low,ci_high")
+
+
+def test_resume_after_a_kill_gives_the_same_csvs_as_an_uninterrupted_run(tmp_path):
+    config = _config(tmp_path, sessions=6000)
+    whole = tmp_path / "whole"
+    assert main(["report", str(config), "--out", str(whole)]) == 0
+    killed = tmp_path / "killed"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    proc = subprocess.Popen([sys.executable, "-m", "loo_sim", "report", str(config), "--out", str(killed)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)  # fmt: skip
+    manifest = killed / "manifest.json"
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if manifest.exists() and "sim" in json.loads(manifest.read_text() or "{}").get("experiments", {}):
+            proc.send_signal(signal.SIGKILL)  # after the first experiment, while the next one runs
+            break
+        time.sleep(0.02)
+    proc.wait()
+    done = json.loads(manifest.read_text())["experiments"]
+    assert done["sim"]["status"] == "done" and len(done) < 4, "the kill must land before the last experiment"
+    resumed = subprocess.run([sys.executable, "-m", "loo_sim", "report", str(config), "--out", str(killed), "--resume"],
+                             capture_output=True, text=True, env=env)  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    assert "sim: unchanged since the last run, skipped" in resumed.stdout
+    assert _csvs(killed) == _csvs(whole)
+
+
+def test_resume_redoes_only_what_changed(tmp_path, capsys):
+    out = tmp_path / "out"
+    config = _config(tmp_path)
+    assert main(["report", str(config), "--out", str(out), "--only", "sim", "--only", "variants"]) == 0
+    config.write_text(config.read_text().replace("deals = 8192\nrows", "deals = 4096\nrows"))
+    capsys.readouterr()
+    assert main(["report", str(config), "--out", str(out), "--resume", "--only", "sim", "--only", "variants"]) == 0
+    text = capsys.readouterr().out
+    assert "sim: unchanged since the last run, skipped" in text and "variants (variants) ..." in text
+
+
+def test_a_config_with_several_errors_reports_all_of_them_and_runs_nothing(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("""
+[defaults]
+deals = 0
+colour = "red"
+[[experiments]]
+name = "a"
+kind = "simulate"
+rules = {penalty = "unlimted", players = 9}
+[[experiments]]
+name = "a"
+kind = "pots"
+compare = ["pentalty=1,2"]
+[[experiments]]
+name = "c"
+kind = "nonsense"
+""")
+    out = tmp_path / "out"
+    assert main(["report", str(bad), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    expected = [
+        "error: defaults.colour: unknown key",
+        "error: experiments[0].rules.penalty: 'unlimted' is not one of unlimited, limited",
+        "error: experiments[0].rules: players: 9 is not allowed",
+        "error: experiments[0].deals: 0 is not allowed",
+        "error: experiments[1].name: 'a' is used twice",
+        "error: experiments[1].compare: --compare 'pentalty=1,2': unknown option 'pentalty'",
+        "error: experiments[2].kind: 'nonsense' is not one of simulate, miss, pots, variants",
+    ]
+    for fragment in expected:
+        assert any(line.startswith(fragment) for line in err), fragment
+    assert all(line.startswith("error: ") for line in err)
+    assert not out.exists()
+    with pytest.raises(ConfigError) as info:
+        load_config(bad)
+    assert len(info.value.problems) >= 7
+
+
+def test_one_failing_experiment_does_not_lose_the_others(tmp_path, monkeypatch):
+    import loo_sim.report as report
+
+    real = report.run_study
+
+    def flaky(study, out=None, progress=True):
+        if study.kind == "pots":
+            raise RuntimeError("the disk caught fire")
+        return real(study, out, progress)
+
+    monkeypatch.setattr(report, "run_study", flaky)
+    config = load_config(_config(tmp_path))
+    out = tmp_path / "out"
+    lines = []
+    manifest = run_report(config, out, echo=lines.append, progress=False)
+    status = {k: v["status"] for k, v in manifest["experiments"].items()}
+    assert status == {"sim": "done", "pots": "failed", "variants": "done", "miss": "done"}
+    assert "the disk caught fire" in manifest["experiments"]["pots"]["error"]
+    assert any("FAILED" in line for line in lines)
+    report.build_index(config, out)
+    assert "the disk caught fire" in (out / "index.html").read_text()
