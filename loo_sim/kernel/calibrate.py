@@ -6,7 +6,7 @@ from numba import njit, prange
 
 from .. import layout as L
 from ..classes import MISS_ROW
-from .chunks import BLOCK, deck_cards_needed
+from .chunks import BLOCK, deal_scratch, deck_cards_needed
 from .classes import hand_class
 from .deal import play_deal
 from .krng import shuffle_prefix, stream_key
@@ -42,11 +42,7 @@ def calibrate_blocks(ri, rf, pol, polf, strength, chart, seed, session, n_blocks
         entries[b] = 0
         first = b * BLOCK
         n = ri[L.R_PLAYERS]
-        deck = np.zeros(52, dtype=np.int64)
-        sc = np.zeros(L.SC_LEN, dtype=np.int64)
-        seat_keys = np.zeros(n, dtype=np.uint64)
-        oi = np.zeros(L.O_LEN, dtype=np.int64)
-        of = np.zeros(L.F_LEN, dtype=np.float64)
+        deck, sc, seat_keys, oi, of = deal_scratch()
         need = deck_cards_needed(ri)
         for k in range(first, min(first + BLOCK, total)):
             shuffle_prefix(stream_key(seed, session, np.uint64(k), np.uint64(0)), deck, need)

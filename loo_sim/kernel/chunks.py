@@ -20,6 +20,17 @@ BLOCK = 4096
 
 
 @njit(cache=True)
+def deal_scratch():
+    """The per-deal working arrays of play_deal: deck, scratch, seat stream keys, record."""
+    deck = np.zeros(52, dtype=np.int64)
+    sc = np.zeros(L.SC_LEN, dtype=np.int64)
+    seat_keys = np.zeros(L.MAX_PLAYERS, dtype=np.uint64)
+    oi = np.zeros(L.O_LEN, dtype=np.int64)
+    of = np.zeros(L.F_LEN, dtype=np.float64)
+    return deck, sc, seat_keys, oi, of
+
+
+@njit(cache=True)
 def deck_cards_needed(ri):
     """How many deck positions a deal can use: hands, miss, indicator (all 52 with a stock)."""
     if ri[L.R_EXCHANGE] == 1:
@@ -142,11 +153,7 @@ def run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, d
     ``play`` = False shuffles and deals only (the bench's bare-deal baseline);
     ``by_class`` adds the hands played and looed by hand class."""
     n = ri[L.R_PLAYERS]
-    deck = np.zeros(52, dtype=np.int64)
-    sc = np.zeros(L.SC_LEN, dtype=np.int64)
-    seat_keys = np.zeros(n, dtype=np.uint64)
-    oi = np.zeros(L.O_LEN, dtype=np.int64)
-    of = np.zeros(L.F_LEN, dtype=np.float64)
+    deck, sc, seat_keys, oi, of = deal_scratch()
     decl_count = np.zeros(4, dtype=np.int64)
     trick_count = np.zeros(L.MAX_TRICKS + 1, dtype=np.int64)
     need = deck_cards_needed(ri)

@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit, prange
 
 from .. import layout as L
-from .chunks import BLOCK, deck_cards_needed
+from .chunks import BLOCK, deal_scratch, deck_cards_needed
 from .classes import hand_class
 from .deal import play_deal
 from .krng import shuffle_prefix, stream_key
@@ -42,11 +42,7 @@ def decision_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_blo
     any_random = _any_random(pol)
     for b in prange(n_blocks):
         out[b] = 0.0
-        deck = np.zeros(52, dtype=np.int64)
-        sc = np.zeros(L.SC_LEN, dtype=np.int64)
-        seat_keys = np.zeros(n, dtype=np.uint64)
-        oi = np.zeros(L.O_LEN, dtype=np.int64)
-        of = np.zeros(L.F_LEN, dtype=np.float64)
+        deck, sc, seat_keys, oi, of = deal_scratch()
         pay = np.zeros(L.ACTIONS, dtype=np.float64)
         first = (first_block + b) * BLOCK
         for k in range(first, min(first + BLOCK, total)):
@@ -101,11 +97,7 @@ def heuristic_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_bl
         for h in range(n_h):
             if variants[h, L.P_PLAY] == L.PL_RANDOM:
                 any_random = True
-        deck = np.zeros(52, dtype=np.int64)
-        sc = np.zeros(L.SC_LEN, dtype=np.int64)
-        seat_keys = np.zeros(n, dtype=np.uint64)
-        oi = np.zeros(L.O_LEN, dtype=np.int64)
-        of = np.zeros(L.F_LEN, dtype=np.float64)
+        deck, sc, seat_keys, oi, of = deal_scratch()
         first = (first_block + b) * BLOCK
         for k in range(first, min(first + BLOCK, total)):
             _prepare(ri, seed, session, k, deck, need, seat_keys, any_random)

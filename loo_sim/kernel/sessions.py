@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit, prange
 
 from .. import layout as L
-from .chunks import deck_cards_needed
+from .chunks import deal_scratch, deck_cards_needed
 from .deal import play_deal
 from .krng import below, shuffle_prefix, stream_key, word
 
@@ -142,11 +142,7 @@ def session_blocks(ri, rf, pol, polf, strength, chart, bankroll, share_final, se
         max_sum[b] = 0.0
         bal_hist[b] = 0.0
         bal_sum[b] = 0.0
-        deck = np.zeros(52, dtype=np.int64)
-        sc = np.zeros(L.SC_LEN, dtype=np.int64)
-        seat_keys = np.zeros(L.MAX_PLAYERS, dtype=np.uint64)
-        oi = np.zeros(L.O_LEN, dtype=np.int64)
-        of = np.zeros(L.F_LEN, dtype=np.float64)
+        deck, sc, seat_keys, oi, of = deal_scratch()
         balances = np.zeros((arms, L.MAX_PLAYERS), dtype=np.float64)
         maxlog = np.zeros(arms, dtype=np.float64)
         ruin = np.zeros(arms, dtype=np.float64)
@@ -206,11 +202,7 @@ def session_blocks(ri, rf, pol, polf, strength, chart, bankroll, share_final, se
 def record_session(ri, rf, pol, polf, strength, chart, bankroll, share_final, seed, session, deals, rec_oi, rec_of,
                    balances):  # fmt: skip
     """One session with every deal's record (tests, replays): returns its summary tuple."""
-    deck = np.zeros(52, dtype=np.int64)
-    sc = np.zeros(L.SC_LEN, dtype=np.int64)
-    seat_keys = np.zeros(L.MAX_PLAYERS, dtype=np.uint64)
-    oi = np.zeros(L.O_LEN, dtype=np.int64)
-    of = np.zeros(L.F_LEN, dtype=np.float64)
+    deck, sc, seat_keys, oi, of = deal_scratch()
     deal_stats = np.zeros((deals, L.DS_LEN), dtype=np.float64)
     pot_hist = np.zeros((deals, L.NB_POT), dtype=np.float64)
     pot_sum = np.zeros((deals, L.NB_POT), dtype=np.float64)
