@@ -41,6 +41,21 @@ SeatPolicyOpt = Annotated[
 ]
 
 
+BackendOpt = Annotated[str, typer.Option(help="Where the kernel runs: local (this process) or dask.")]
+SchedulerOpt = Annotated[
+    str | None, typer.Option(help="With --backend dask: address of an existing scheduler (default: a LocalCluster).")
+]
+WorkersOpt = Annotated[str | None, typer.Option(help="With --backend dask and no --scheduler: LocalCluster workers.")]
+
+
+def open_backend(backend: str, scheduler: str | None, workers: str | None):
+    """The backend the options ask for (close it when done)."""
+    from .backend import make_backend
+
+    n = None if workers is None else checks.whole_number("--workers", workers, 1, 512)
+    return make_backend(backend.strip().lower(), scheduler, n)
+
+
 def build_rules(preset: str, sets: list[str] | None) -> Rules:
     return Rules.preset(preset, **parse_set(sets))
 
@@ -132,6 +147,9 @@ def simulate_cmd(
     out: Annotated[str | None, typer.Option(help="Directory for summary.csv (long form) and run.json.")] = None,
     by_class: Annotated[bool, typer.Option("--by-class", help="Also the loo rate by hand class (P5).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Play many independent deals with the kernel and print rates, loo rates, trick counts and
     net chips per seat, each with its uncertainty.
@@ -151,8 +169,12 @@ def simulate_cmd(
     dealer_seat = None if dealer is None else checks.seat("--dealer", dealer, rules.players)
     table = parse_seat_policies(policy, seat_policy, rules.players)
     out_dir = prepare_out_dir(out) if out is not None else None
-    res = simulate(rules, table, n_deals, seed_value, pot, dealer_seat, n_threads, progress=TextProgress(),
-                   by_class=by_class)  # fmt: skip
+    runner = open_backend(backend, scheduler, workers)
+    try:
+        res = simulate(rules, table, n_deals, seed_value, pot, dealer_seat, n_threads, progress=TextProgress(),
+                       by_class=by_class, backend=runner)  # fmt: skip
+    finally:
+        runner.close()
     df = summary_table(res)
     classes = class_table(res) if by_class else None
     if res.partial:

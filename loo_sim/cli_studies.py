@@ -9,7 +9,18 @@ from typing import Annotated
 import typer
 
 from . import checks
-from .cli import PolicyOpt, PresetOpt, SeatPolicyOpt, SetOpt, app, build_rules
+from .cli import (
+    BackendOpt,
+    PolicyOpt,
+    PresetOpt,
+    SchedulerOpt,
+    SeatPolicyOpt,
+    SetOpt,
+    WorkersOpt,
+    app,
+    build_rules,
+    open_backend,
+)
 from .errors import LooError
 from .rules import parse_set
 
@@ -71,7 +82,7 @@ def calibrate_cmd(
         typer.echo(f"wrote {out_dir / 'strength.csv'}")
 
 
-def _run(study, out: str, threads: str | None) -> None:
+def _run(study, out: str, threads: str | None, backend: str, scheduler: str | None, workers: str | None) -> None:
     """Validate, run and write a study; print its summary (shared by miss and pots)."""
     from numba import set_num_threads
 
@@ -82,7 +93,11 @@ def _run(study, out: str, threads: str | None) -> None:
     study.check()
     set_num_threads(check_threads(threads))
     out_dir = prepare_out_dir(out)
-    output = run_study(study, out)
+    runner = open_backend(backend, scheduler, workers)
+    try:
+        output = run_study(study, out, backend=runner)
+    finally:
+        runner.close()
     names = write_study(out_dir, output)
     for warning in output.warnings:
         print(f"warning: {warning}", file=sys.stderr)
@@ -122,6 +137,9 @@ def miss_cmd(
     ] = "all",
     threads: Annotated[str | None, typer.Option(help="Worker threads (default: all cores).")] = None,
     out: Annotated[str, typer.Option(help="Directory for the charts, CSVs and summary.md.")] = "out/miss",
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Should a hand play, pass or take the miss? Counterfactual decision charts by hand
     class, a paired comparison of heuristics, and how the answer moves with the pot and
@@ -144,7 +162,7 @@ def miss_cmd(
         precision=limit, focal=checks.seat("--focal", focal, first_n),
         chart_seat=None if chart_seat.strip().lower() == "all" else checks.seat("--chart-seat", chart_seat, first_n),
     )  # fmt: skip
-    _run(study, out, threads)
+    _run(study, out, threads, backend, scheduler, workers)
 
 
 @app.command("pots")
@@ -163,6 +181,9 @@ def pots_cmd(
     seed: Annotated[str, typer.Option(help="Seed: deal j of session i comes from (seed, i, j) in every arm.")] = "0",
     threads: Annotated[str | None, typer.Option(help="Worker threads (default: all cores).")] = None,
     out: Annotated[str, typer.Option(help="Directory for the plots, CSVs and summary.md.")] = "out/pots",
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Sessions of many deals (R10): how pots grow, how large they get, who ends ahead, and
     the chance of ruin, for each arm of a comparison played on the same decks.
@@ -179,7 +200,7 @@ def pots_cmd(
         seed=checks.whole_number("--seed", seed, 0, 2**63 - 1),
         bankroll=None if bankroll is None else checks.chips("--bankroll", bankroll),
     )  # fmt: skip
-    _run(study, out, threads)
+    _run(study, out, threads, backend, scheduler, workers)
 
 
 @app.command("report")
@@ -193,6 +214,9 @@ def report_cmd(
     ),
     only: Annotated[list[str] | None, typer.Option(help="Run only this experiment (repeatable).")] = None,
     threads: Annotated[str | None, typer.Option(help="Worker threads (default: all cores).")] = None,
+    backend: Annotated[str | None, typer.Option(help="local or dask (default: the config's, else local).")] = None,
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Run every experiment of a TOML config (kinds simulate, miss, pots, variants) and write a
     report a person reads (index.md, index.html) and a program loads (CSV, manifest.json).
@@ -211,7 +235,11 @@ def report_cmd(
     cfg = load_config(config)
     set_num_threads(check_threads(threads))
     out_dir = prepare_out_dir(out)
-    manifest = run_report(cfg, Path(out_dir), resume=resume, only=only, echo=typer.echo)
+    runner = open_backend(backend or cfg.backend, scheduler or cfg.scheduler, workers)
+    try:
+        manifest = run_report(cfg, Path(out_dir), resume=resume, only=only, echo=typer.echo, backend=runner)
+    finally:
+        runner.close()
     build_index(cfg, Path(out_dir))
     typer.echo(f"wrote {out_dir / 'index.md'}, {out_dir / 'index.html'} and {out_dir / 'manifest.json'}")
     failed = [name for name, e in manifest["experiments"].items() if e.get("status") == "failed"]

@@ -23,8 +23,8 @@ from .rules import Rules
 
 ROUND_BLOCKS = 8  # kernel blocks per round: the stopping rule looks only at whole rounds
 MIN_HANDS = 30  # fewer hands in a cell: no verdict on its best action
-MISS_SESSION = 2**61  # the session part of decision runs' keys (deal k of seed s: (s, MISS_SESSION, k))
-HEURISTIC_SESSION = MISS_SESSION + 1  # heuristic comparisons: other deals, so a chart is judged out of sample
+from .tasks import HEURISTIC_SESSION, MISS_SESSION  # noqa: E402, F401 (the streams of these runs)
+
 ACTION_NAMES = L.DECL_NAMES  # pass, play, miss, defend
 
 
@@ -54,19 +54,22 @@ class HeuristicResult:
     extra: dict = field(default_factory=dict)
 
 
-def _rounds(deals: int, run_round: Callable[[int, int], None], done: Callable[[], bool] | None,
-            progress: Callable[[int, int], None] | None) -> tuple[int, bool]:  # fmt: skip
-    """Run whole rounds of ROUND_BLOCKS blocks until ``deals`` or ``done()``; returns the
-    deals played and whether Ctrl-C stopped it."""
+def _rounds(deals: int, task: Callable, static: tuple, reduce: Callable[[int, int, np.ndarray], None],
+            done: Callable[[], bool] | None, progress: Callable[[int, int], None] | None,
+            backend=None) -> tuple[int, bool]:  # fmt: skip
+    """Run ``task`` over whole rounds of ROUND_BLOCKS blocks (on ``backend``), reducing each
+    round's rows in order, until ``deals`` or ``done()``; returns the deals played and
+    whether Ctrl-C stopped it. The stopping point depends only on the rounds' results."""
+    from .backend import LocalBackend, chunk_ranges
     from .kernel.chunks import BLOCK
 
-    n_blocks = (deals + BLOCK - 1) // BLOCK
+    backend = backend or LocalBackend()
+    chunks = chunk_ranges((deals + BLOCK - 1) // BLOCK, ROUND_BLOCKS)
     block = 0
     try:
-        while block < n_blocks:
-            count = min(ROUND_BLOCKS, n_blocks - block)
-            run_round(block, count)
-            block += count
+        for (first, count), rows in zip(chunks, backend.map_chunks(task, static, chunks)):
+            reduce(first, count, rows)
+            block = first + count
             if progress is not None:
                 progress(min(block * BLOCK, deals), deals)
             if done is not None and done():
@@ -85,23 +88,22 @@ def decisions(
     focal: Sequence[int] | None = None,
     strength=None,
     progress: Callable[[int, int], None] | None = None,
+    backend=None,
 ) -> DecisionResult:
     """For each deal (dealer rotating) and each focal seat with a real choice, the focal
     payoff of every declaration on offer, the rest of the deal replayed as it falls."""
-    from .kernel.counterfactual import decision_blocks
+    from .tasks import decision_task
 
     focal_seats = np.array(list(range(rules.players)) if focal is None else list(focal), dtype=np.int64)
     args = kernel_args(rules, table, strength)
     totals = np.zeros((N_CLASSES, L.MAX_PLAYERS + 1, L.CF_LEN), dtype=np.float64)
-    rows = np.zeros((ROUND_BLOCKS, *totals.shape), dtype=np.float64)
 
-    def run_round(first: int, count: int) -> None:
-        decision_blocks(*args, np.uint64(seed), np.uint64(MISS_SESSION), first, count, deals, float(carried),
-                        focal_seats, rows)  # fmt: skip
+    def reduce(first: int, count: int, rows: np.ndarray) -> None:
         for b in range(count):
             totals[...] += rows[b]
 
-    played, partial = _rounds(deals, run_round, None, progress)
+    static = (*args, seed, deals, float(carried), focal_seats)
+    played, partial = _rounds(deals, decision_task, static, reduce, None, progress, backend)
     return DecisionResult(rules, list(table), list(focal_seats), float(carried), seed, played, totals, partial)
 
 
@@ -201,11 +203,12 @@ def heuristics(
     chart: np.ndarray | None = None,
     precision: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    backend=None,
 ) -> HeuristicResult:
     """Each candidate declaration policy played by the focal seat on the same deals
     (candidate 0 is the baseline of the paired differences). With ``precision``, stop
     after the first whole round where every difference's 95% half-width is below it."""
-    from .kernel.counterfactual import heuristic_blocks
+    from .tasks import heuristic_task
 
     if not 0 <= focal < rules.players:
         raise LooError(f"focal seat {focal} does not exist; allowed 0..{rules.players - 1}")
@@ -216,14 +219,11 @@ def heuristics(
     args = kernel_args(rules, list(table), strength, chart)
     cand = kernel_args(rules, list(candidates), strength, chart)
     totals = np.zeros((len(candidates), L.H_LEN), dtype=np.float64)
-    rows = np.zeros((ROUND_BLOCKS, *totals.shape), dtype=np.float64)
     played = [0]
 
-    def run_round(first: int, count: int) -> None:
+    def reduce(first: int, count: int, rows: np.ndarray) -> None:
         from .kernel.chunks import BLOCK
 
-        heuristic_blocks(*args, np.uint64(seed), np.uint64(HEURISTIC_SESSION), first, count, deals, float(carried),
-                         focal, cand.pol, cand.polf, rows)  # fmt: skip
         for b in range(count):
             totals[...] += rows[b]
         played[0] = min((first + count) * BLOCK, deals)
@@ -235,7 +235,8 @@ def heuristics(
         halves = [Z95 * mean_se(totals[h, L.H_DIFF], totals[h, L.H_DIFF_SQ], n)[1] for h in range(1, len(candidates))]
         return all(x < precision for x in halves)
 
-    n, partial = _rounds(deals, run_round, done, progress)
+    static = (*args, seed, deals, float(carried), focal, cand.pol, cand.polf)
+    n, partial = _rounds(deals, heuristic_task, static, reduce, done, progress, backend)
     res = HeuristicResult(rules, list(table), focal, list(names), float(carried), seed, n, totals, partial)
     res.extra["precision"] = precision
     return res

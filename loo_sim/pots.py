@@ -85,10 +85,11 @@ def make_arms(
 
 
 def run_pots(arms: Sequence[Arm], sessions: int, deals: int, seed: int,
-             progress: Callable[[int, int], None] | None = None) -> PotsResult:  # fmt: skip
+             progress: Callable[[int, int], None] | None = None, backend=None) -> PotsResult:  # fmt: skip
     """Play ``sessions`` sessions of ``deals`` deals for every arm, session i of every arm
     on the same decks; stream the aggregates (Ctrl-C keeps what finished: partial)."""
-    from .kernel.sessions import session_blocks
+    from .backend import LocalBackend, chunk_ranges
+    from .tasks import pots_shapes, pots_task
 
     A = len(arms)
     n_max = L.MAX_PLAYERS
@@ -104,26 +105,20 @@ def run_pots(arms: Sequence[Arm], sessions: int, deals: int, seed: int,
     chart = np.stack([x.chart for x in args])
     bankroll = np.array([a.rules.bankroll if a.rules.bankroll is not None else -1.0 for a in arms], dtype=np.float64)
     share = np.array([a.rules.final_pot is FinalPot.SHARE for a in arms], dtype=np.bool_)
-    per_round = 2
-    shapes = dict(scal=(A, L.S_LEN), deal_stats=(A, deals, L.DS_LEN), pot_hist=(A, deals, L.NB_POT),
-                  pot_sum=(A, deals, L.NB_POT), max_hist=(A, L.NB_POT), max_sum=(A, L.NB_POT),
-                  bal_hist=(A, n_max, 2 * L.NB_POT), bal_sum=(A, n_max, 2 * L.NB_POT))  # fmt: skip
-    totals = {k: np.zeros(v) for k, v in shapes.items()}
-    rows = {k: np.zeros((per_round, *v)) for k, v in shapes.items()}
+    backend = backend or LocalBackend()
     n_blocks = (sessions + L.SESSION_BLOCK - 1) // L.SESSION_BLOCK
-    done = 0
+    chunks = chunk_ranges(n_blocks, 2)
+    static = (ri, rf, pol, polf, strength, chart, bankroll, share, seed, sessions, deals)
+    shapes = pots_shapes(A, deals)
+    totals = {k: np.zeros(shape) for k, shape in shapes.items()}
     partial = False
     try:
-        while done < n_blocks:
-            count = min(per_round, n_blocks - done)
-            session_blocks(ri, rf, pol, polf, strength, chart, bankroll, share, np.uint64(seed), done, count,
-                           sessions, deals, *rows.values())  # fmt: skip
-            for b in range(count):  # block order: the sums do not depend on threads
-                for k in totals:
+        for (first, count), rows in zip(chunks, backend.map_chunks(pots_task, static, chunks)):
+            for b in range(count):  # block order: the sums do not depend on threads or workers
+                for k in shapes:
                     totals[k] += rows[k][b]
-            done += count
             if progress is not None:
-                progress(min(done * L.SESSION_BLOCK, sessions), sessions)
+                progress(min((first + count) * L.SESSION_BLOCK, sessions), sessions)
     except KeyboardInterrupt:
         partial = True
     played = int(totals["scal"][0, L.S_SESSIONS])

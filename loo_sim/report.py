@@ -47,6 +47,8 @@ class Config:
     title: str
     description: str
     experiments: list[Experiment]
+    backend: str = "local"  # where the kernel runs: local or dask (the numbers are the same)
+    scheduler: str | None = None  # dask: an existing scheduler's address
 
 
 def _study_from(kind: str, values: dict[str, Any]) -> Study:
@@ -80,8 +82,12 @@ def load_config(path: str | Path) -> Config:
     except tomllib.TOMLDecodeError as e:
         raise LooError(f"config {str(path)!r} is not valid TOML: {e}") from None
     problems: list[str] = []
-    for key in set(data) - {"title", "description", "defaults", "experiments"}:
-        problems.append(f"{key}: unknown key; allowed title, description, defaults, experiments")
+    for key in set(data) - {"title", "description", "defaults", "experiments", "backend", "scheduler"}:
+        problems.append(f"{key}: unknown key; allowed title, description, backend, scheduler, defaults, experiments")
+    if data.get("backend", "local") not in ("local", "dask"):
+        problems.append(f"backend: {data.get('backend')!r} is not one of local, dask")
+    if "scheduler" in data and not isinstance(data["scheduler"], str):
+        problems.append("scheduler: expected an address string, e.g. 'tcp://10.0.0.5:8786'")
     defaults = data.get("defaults", {})
     if not isinstance(defaults, dict):
         problems.append("defaults: expected a table")
@@ -129,7 +135,8 @@ def load_config(path: str | Path) -> Config:
         experiments.append(Experiment(str(name), str(exp.get("title", name)), study))
     if problems:
         raise ConfigError(problems)
-    return Config(path, str(data.get("title", path.stem)), str(data.get("description", "")), experiments)
+    return Config(path, str(data.get("title", path.stem)), str(data.get("description", "")), experiments,
+                  str(data.get("backend", "local")), data.get("scheduler"))  # fmt: skip
 
 
 # ---- running -------------------------------------------------------------------------------
@@ -145,7 +152,7 @@ def read_manifest(out: Path) -> dict[str, Any]:
 
 
 def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[str] | None = None,
-               echo: Callable[[str], None] = print, progress: bool = True) -> dict[str, Any]:  # fmt: skip
+               echo: Callable[[str], None] = print, progress: bool = True, backend=None) -> dict[str, Any]:  # fmt: skip
     """Run the experiments (all, or ``only`` these names); returns the manifest."""
     from . import __version__
 
@@ -169,7 +176,7 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
         command = f"loo-sim report {config.path} --only {exp.name} --out {out}"
         try:
             target.mkdir(parents=True, exist_ok=True)
-            output = run_study(exp.study, str(target), progress=progress)
+            output = run_study(exp.study, str(target), progress=progress, backend=backend)
             output.info["report_command"] = command
             files = write_study(target, output)
             entry = dict(status="partial" if output.partial else "done", digest=digest, files=files,

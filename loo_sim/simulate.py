@@ -21,7 +21,6 @@ from . import layout as L
 from .boundary import kernel_args
 from .errors import LooError
 from .policies import Policy, parse_table
-from .rng import MASK64, NO_SESSION
 from .rules import Rules
 
 MAX_SEED = 2**63 - 1
@@ -84,6 +83,7 @@ def simulate(
     chart: np.ndarray | None = None,
     by_class: bool = False,
     batches: int = 0,
+    backend=None,
 ) -> SimResult:
     """Play ``deals`` independent deals and return their aggregates.
 
@@ -95,7 +95,9 @@ def simulate(
     """
     from numba import set_num_threads
 
-    from .kernel.chunks import BLOCK, run_blocks
+    from .backend import LocalBackend, chunk_ranges
+    from .kernel.chunks import BLOCK
+    from .tasks import simulate_task
 
     deals = check_deals(deals)
     seed = check_seed(seed)
@@ -107,27 +109,23 @@ def simulate(
     table = parse_table(policy, rules.players)
     args = kernel_args(rules, table, strength, chart)
     set_num_threads(threads)
+    backend = backend or LocalBackend()
     n_blocks = (deals + BLOCK - 1) // BLOCK
     per_call = blocks_per_call or max(4 * threads, 16)
     totals = np.zeros(L.A_LEN, dtype=np.float64)
-    rows = np.zeros((per_call, L.A_LEN), dtype=np.float64)
     result = SimResult(rules, table, seed, deals, float(carried), dealer, totals, threads=threads)
     result.extra["by_class"] = by_class
     if batches:  # batch means: block b also adds into batch b mod batches (SEs of nonlinear metrics)
         result.extra["batches"] = np.zeros((batches, L.A_LEN), dtype=np.float64)
     start = time.perf_counter()
-    done_blocks = 0
+    chunks = chunk_ranges(n_blocks, per_call)
+    static = (*args, seed, deals, 0 if dealer is None else dealer, dealer is None, float(carried), play, by_class)
     try:
-        while done_blocks < n_blocks:
-            count = min(per_call, n_blocks - done_blocks)
-            run_blocks(*args, np.uint64(seed), np.uint64(NO_SESSION & MASK64), done_blocks, count, deals,
-                       0 if dealer is None else dealer, dealer is None, float(carried), rows, play,
-                       by_class)  # fmt: skip
-            for b in range(count):  # block order: the sum does not depend on the grouping
+        for (first, count), rows in zip(chunks, backend.map_chunks(simulate_task, static, chunks)):
+            for b in range(count):  # block order: the sum does not depend on the grouping or the backend
                 totals += rows[b]
                 if batches:
-                    result.extra["batches"][(done_blocks + b) % batches] += rows[b]
-            done_blocks += count
+                    result.extra["batches"][(first + b) % batches] += rows[b]
             if progress is not None:
                 progress(int(totals[L.A_DEALS]), deals)
     except KeyboardInterrupt:

@@ -212,11 +212,12 @@ class StudyOutput:
     partial: bool = False
 
 
-def run_study(study: Study, out: str | None = None, progress: bool = True) -> StudyOutput:
-    """Validate and run one study (numba's threads as set by the caller)."""
+def run_study(study: Study, out: str | None = None, progress: bool = True, backend=None) -> StudyOutput:
+    """Validate and run one study (numba's threads as set by the caller; ``backend``:
+    where the kernel runs, this process by default)."""
     study.check()
     runner = {"simulate": _run_simulate, "miss": _run_miss, "pots": _run_pots, "variants": _run_variants}
-    output = runner[study.kind](study, out, progress)
+    output = runner[study.kind](study, out, progress, backend)
     from . import __version__
 
     output.info = {
@@ -258,6 +259,12 @@ def _figure(size: tuple[float, float]):
     return Figure(figsize=size, layout="constrained")
 
 
+def _threads() -> int:
+    from numba import get_num_threads
+
+    return get_num_threads()
+
+
 def _progress(enabled: bool, label: str = "deals"):
     from .simulate import TextProgress
 
@@ -265,7 +272,7 @@ def _progress(enabled: bool, label: str = "deals"):
 
 
 # ---- simulate -----------------------------------------------------------------------------
-def _run_simulate(study: Study, out: str | None, progress: bool) -> StudyOutput:
+def _run_simulate(study: Study, out: str | None, progress: bool, backend) -> StudyOutput:
     from .analysis import class_table, format_summary, position_table, summary_table
     from .simulate import simulate
 
@@ -278,9 +285,10 @@ def _run_simulate(study: Study, out: str | None, progress: bool) -> StudyOutput:
         study.seed,
         study.carried[0],
         study.dealer,
-        threads=None,
+        threads=_threads(),
         progress=_progress(progress),
         by_class=study.by_class,
+        backend=backend,
     )
     tables = {"summary": summary_table(res), "positions": position_table(res)}
     if study.by_class:
@@ -311,7 +319,7 @@ def _run_simulate(study: Study, out: str | None, progress: bool) -> StudyOutput:
 
 
 # ---- miss ---------------------------------------------------------------------------------
-def _run_miss(study: Study, out: str | None, progress: bool) -> StudyOutput:
+def _run_miss(study: Study, out: str | None, progress: bool, backend) -> StudyOutput:
     from .miss import best_actions, chart_table, decisions, heuristic_table, heuristics, summary_markdown, sweep_frames
     from .plots import best_action_sweep, decision_chart, decision_chart_size, heuristic_bars
 
@@ -324,7 +332,14 @@ def _run_miss(study: Study, out: str | None, progress: bool) -> StudyOutput:
     rules = rules_by_n[main_n]
     chart_seats = None if study.chart_seat is None else [study.chart_seat]
     chart_res = decisions(
-        rules, tables_by_n[main_n], study.deals, study.seed, main_pot, focal=chart_seats, progress=_progress(progress)
+        rules,
+        tables_by_n[main_n],
+        study.deals,
+        study.seed,
+        main_pot,
+        focal=chart_seats,
+        progress=_progress(progress),
+        backend=backend,
     )
     chart_df = chart_table(chart_res)
     names = [*HEURISTICS, "chart (best action of this chart)"]
@@ -341,6 +356,7 @@ def _run_miss(study: Study, out: str | None, progress: bool) -> StudyOutput:
         chart=best_actions(chart_res),
         precision=study.precision,
         progress=_progress(progress),
+        backend=backend,
     )
     heur_df = heuristic_table(heur)
     runs = []
@@ -350,7 +366,9 @@ def _run_miss(study: Study, out: str | None, progress: bool) -> StudyOutput:
                 runs.append(chart_res)
             else:
                 seats = None if chart_seats is None else [s for s in chart_seats if s < n]
-                runs.append(decisions(rules_by_n[n], tables_by_n[n], study.deals, study.seed, pot, focal=seats))
+                runs.append(
+                    decisions(rules_by_n[n], tables_by_n[n], study.deals, study.seed, pot, focal=seats, backend=backend)
+                )
     shares, sweep_classes = sweep_frames(runs)
     tables = {"chart": chart_df, "heuristics": heur_df, "sweep": shares, "sweep_classes": sweep_classes}
     n_rows = int(chart_df[chart_df.position == "all"].hand_class.nunique())
@@ -384,7 +402,7 @@ def _run_miss(study: Study, out: str | None, progress: bool) -> StudyOutput:
 
 
 # ---- pots ---------------------------------------------------------------------------------
-def _run_pots(study: Study, out: str | None, progress: bool) -> StudyOutput:
+def _run_pots(study: Study, out: str | None, progress: bool, backend) -> StudyOutput:
     import numpy as np
 
     from . import layout as L
@@ -402,7 +420,9 @@ def _run_pots(study: Study, out: str | None, progress: bool) -> StudyOutput:
     )
 
     arms = study.arms()
-    res = run_pots(arms, study.sessions, study.deals, study.seed, progress=_progress(progress, "sessions"))
+    res = run_pots(
+        arms, study.sessions, study.deals, study.seed, progress=_progress(progress, "sessions"), backend=backend
+    )
     tables = {
         "pot_by_deal": pot_by_deal(res),
         "max_pot": max_pot_ccdf(res),
@@ -444,7 +464,7 @@ def _run_pots(study: Study, out: str | None, progress: bool) -> StudyOutput:
 
 
 # ---- variants -------------------------------------------------------------------------------
-def _run_variants(study: Study, out: str | None, progress: bool) -> StudyOutput:
+def _run_variants(study: Study, out: str | None, progress: bool, backend) -> StudyOutput:
     from .plots import variant_bars
     from .simulate import simulate
     from .variants import variant_rows, variants_summary
@@ -461,8 +481,10 @@ def _run_variants(study: Study, out: str | None, progress: bool) -> StudyOutput:
                     study.deals,
                     study.seed,
                     study.carried[0],
+                    threads=_threads(),
                     batches=20,
                     progress=_progress(progress),
+                    backend=backend,
                 ),
             )
         )

@@ -1,7 +1,8 @@
 """Benchmarks of loo_sim, reported as ratios measured in one run (never asserted in tests).
 
 For three-card / 5 players / basic and five-card / 5 players / basic it prints:
-kernel deals/s on 1 and 2 threads (and the 2/1 ratio), the reference engine's rate and
+kernel deals/s on 1 and 2 threads (and the 2/1 ratio), a Dask LocalCluster of two worker
+processes beside them (and how long its first task takes), the reference engine's rate and
 the kernel/reference ratio, the bare-deal rate (shuffle and deal only) and the
 full/bare ratio, and the peak memory of a whole `simulate` process at 10^6 and 10^8
 deals (10^7 with --quick). Run: bash scripts/dev.sh bench [--quick]
@@ -26,6 +27,22 @@ def kernel_rate(preset: str, policy: str, deals: int, threads: int, play: bool =
     simulate(rules, policy, 4096, seed=99, threads=threads, play=play)  # compile / warm up
     res = simulate(rules, policy, deals, seed=1, threads=threads, play=play)
     return res.deals_done / res.elapsed_s
+
+
+def dask_rate(preset: str, policy: str, deals: int, workers: int = 2) -> tuple[float, float]:
+    """(deals/s of a warm LocalCluster of ``workers`` processes, seconds its first task took)."""
+    from loo_sim import Rules
+    from loo_sim.backend import make_backend
+    from loo_sim.simulate import simulate
+
+    rules = Rules.preset(preset)
+    backend = make_backend("dask", workers=workers)
+    try:
+        first = simulate(rules, policy, 4096, seed=99, backend=backend, blocks_per_call=1)  # workers load the kernel
+        res = simulate(rules, policy, deals, seed=1, backend=backend)
+        return res.deals_done / res.elapsed_s, first.elapsed_s
+    finally:
+        backend.close()
 
 
 def reference_rate(preset: str, policy: str, seconds: float = 3.0) -> float:
@@ -71,6 +88,7 @@ def main() -> None:
         two = kernel_rate(preset, policy, args.deals, 2)
         bare = kernel_rate(preset, policy, args.deals * 4, 1, play=False)
         ref = reference_rate(preset, policy)
+        dask, dask_first = dask_rate(preset, policy, args.deals)
         mem_small, _ = peak_memory_mb(preset, 10**6)
         mem_big, big_s = peak_memory_mb(preset, big)
         report[preset] = {
@@ -78,6 +96,8 @@ def main() -> None:
             "kernel_2_threads_deals_per_s": two,
             "threads_2_over_1": two / one,
             "reference_deals_per_s": ref,
+            "dask_local_cluster_2_workers_deals_per_s": dask,
+            "dask_first_task_s": dask_first,
             "kernel_over_reference": one / ref,
             "bare_deal_per_s": bare,
             "full_over_bare_cost": bare / one,
@@ -91,6 +111,8 @@ def main() -> None:
         print(f"  kernel, 1 thread     {one / 1e6:8.2f} M deals/s")
         print(f"  kernel, 2 threads    {two / 1e6:8.2f} M deals/s   (2 threads / 1 = {two / one:.2f}x)")
         print(f"  reference engine     {ref / 1e3:8.2f} k deals/s   (kernel / reference = {one / ref:,.0f}x)")
+        print(f"  Dask LocalCluster, 2 worker processes {dask / 1e6:6.2f} M deals/s   ({dask / two:.2f}x local "
+              f"2 threads; its first task took {dask_first:.1f} s)")  # fmt: skip
         print(
             f"  bare deal (shuffle+deal) {bare / 1e6:6.2f} M deals/s   (full deal costs {bare / one:.2f}x a bare one)"
         )

@@ -161,10 +161,10 @@ def test_one_failing_experiment_does_not_lose_the_others(tmp_path, monkeypatch):
 
     real = report.run_study
 
-    def flaky(study, out=None, progress=True):
+    def flaky(study, out=None, progress=True, backend=None):
         if study.kind == "pots":
             raise RuntimeError("the disk caught fire")
-        return real(study, out, progress)
+        return real(study, out, progress, backend)
 
     monkeypatch.setattr(report, "run_study", flaky)
     config = load_config(_config(tmp_path))

@@ -1,0 +1,78 @@
+"""The Dask backend: the same numbers as the local one, even when a worker dies."""
+
+import os
+import signal
+
+import numpy as np
+import pytest
+
+from loo_sim import Rules
+from loo_sim.backend import DaskBackend, LocalBackend, make_backend
+from loo_sim.errors import LooError
+from loo_sim.miss import decisions, heuristics
+from loo_sim.policies import Policy, parse_table
+from loo_sim.pots import Arm, run_pots
+from loo_sim.simulate import simulate
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    backend = make_backend("dask", workers=2)
+    yield backend
+    backend.close()
+
+
+def test_simulate_miss_and_pots_give_identical_aggregates_on_a_local_cluster(cluster):
+    rules = Rules.preset("three-card")
+    table = parse_table(["basic", "cautious/random", "always", "nothing-takes-miss", "ev"], 5)
+    local, dask = LocalBackend(), cluster
+    a = simulate(rules, table, 200_000, seed=3, backend=local, by_class=True)
+    b = simulate(rules, table, 200_000, seed=3, backend=dask, by_class=True)
+    assert np.array_equal(a.totals, b.totals)
+    a = decisions(rules, table, 40_000, 1, backend=local)
+    b = decisions(rules, table, 40_000, 1, backend=dask)
+    assert np.array_equal(a.totals, b.totals)
+    names = ["basic", "cautious", "ev"]
+    cands = [Policy.parse(x) for x in names]
+    a = heuristics(rules, table, 0, cands, names, 300_000, 2, precision=0.05, backend=local)
+    b = heuristics(rules, table, 0, cands, names, 300_000, 2, precision=0.05, backend=dask)
+    assert a.deals == b.deals < 300_000 and np.array_equal(a.totals, b.totals)  # the stopping rule too
+    arms = [Arm("limited", rules.replace(penalty="limited"), table), Arm("unlimited", rules, table)]
+    a = run_pots(arms, 300, 30, 4, backend=local)
+    b = run_pots(arms, 300, 30, 4, backend=dask)
+    for field in ("scal", "deal_stats", "pot_hist", "pot_sum", "max_hist", "bal_hist"):
+        assert np.array_equal(getattr(a, field), getattr(b, field)), field
+
+
+def test_killing_a_worker_mid_run_still_gives_identical_results(cluster):
+    rules = Rules.preset("five-card")
+    expected = simulate(rules, "basic", 1_500_000, seed=9, blocks_per_call=4)
+    pids = cluster.client.run(os.getpid)
+    killed = []
+
+    def kill_one(done, total):
+        if not killed:  # after the first chunk came back, with the others in flight
+            victim = sorted(pids)[0]
+            os.kill(pids[victim], signal.SIGKILL)
+            killed.append(victim)
+
+    got = simulate(rules, "basic", 1_500_000, seed=9, blocks_per_call=4, backend=cluster, progress=kill_one)
+    assert killed and got.deals_done == expected.deals_done
+    assert np.array_equal(got.totals, expected.totals)
+
+
+def test_bad_backend_options_are_clear():
+    with pytest.raises(LooError, match="local, dask"):
+        make_backend("spark")
+    with pytest.raises(LooError, match="--scheduler goes with --backend dask"):
+        make_backend("local", scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(LooError, match="cannot reach"):
+        DaskBackend(scheduler="tcp://127.0.0.1:9", timeout="2s")
+
+
+def test_without_dask_the_message_says_how_to_install_it(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if the extra were not installed
+    with pytest.raises(LooError, match=r"pip install 'loo-sim\[dask\]'"):
+        make_backend("dask")
