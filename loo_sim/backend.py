@@ -23,6 +23,7 @@ class LocalBackend:
     """Chunks run one after another in this process (each one parallel over blocks)."""
 
     name = "local"
+    chunk_scale = 1  # chunks as the caller sizes them
 
     def map_chunks(self, task: Callable, static: tuple, chunks: Sequence[tuple[int, int]]) -> Iterator[Any]:
         for first, count in chunks:
@@ -36,6 +37,7 @@ class DaskBackend:
     """Chunks run as Dask tasks; results come back, and are reduced, in chunk order."""
 
     name = "dask"
+    chunk_scale = 4  # larger chunks: a task should run long against its scheduling cost
 
     def __init__(self, scheduler: str | None = None, workers: int | None = None, window: int = 64,
                  timeout: str = "20s") -> None:  # fmt: skip
@@ -53,7 +55,9 @@ class DaskBackend:
             import os
 
             n = workers or os.cpu_count() or 1
-            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+            # one process a core, each kernel call on one numba thread: no oversubscription
+            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                                        env={"NUMBA_NUM_THREADS": "1"})  # fmt: skip
             self.client = Client(self.cluster)
         self.window = window  # chunks in flight at once (bounded memory on the client)
 

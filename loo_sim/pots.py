@@ -107,7 +107,7 @@ def run_pots(arms: Sequence[Arm], sessions: int, deals: int, seed: int,
     share = np.array([a.rules.final_pot is FinalPot.SHARE for a in arms], dtype=np.bool_)
     backend = backend or LocalBackend()
     n_blocks = (sessions + L.SESSION_BLOCK - 1) // L.SESSION_BLOCK
-    chunks = chunk_ranges(n_blocks, 2)
+    chunks = chunk_ranges(n_blocks, 2 * backend.chunk_scale)
     static = (ri, rf, pol, polf, strength, chart, bankroll, share, seed, sessions, deals)
     shapes = pots_shapes(A, deals)
     totals = {k: np.zeros(shape) for k, shape in shapes.items()}

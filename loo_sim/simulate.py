@@ -111,7 +111,7 @@ def simulate(
     set_num_threads(threads)
     backend = backend or LocalBackend()
     n_blocks = (deals + BLOCK - 1) // BLOCK
-    per_call = blocks_per_call or max(4 * threads, 16)
+    per_call = blocks_per_call or max(4 * threads, 16) * backend.chunk_scale
     totals = np.zeros(L.A_LEN, dtype=np.float64)
     result = SimResult(rules, table, seed, deals, float(carried), dealer, totals, threads=threads)
     result.extra["by_class"] = by_class
