@@ -53,9 +53,6 @@ class StrengthTable:
     deals: int
     seed: int
 
-    def p_loo(self, cls: int, seats: int) -> float:
-        return float(self.probs[cls, seats, 0])
-
 
 def rules_key(rules: Rules) -> str:
     """A hash of the options that change how deals are played (and the scheme)."""
