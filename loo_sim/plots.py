@@ -35,9 +35,12 @@ _SWEEP_COLUMNS = ("players", "carried", "action", "share")
 
 
 def _require(df: pd.DataFrame, columns: Iterable[str], what: str) -> None:
+    """A table to plot must have these columns and at least one row."""
     missing = [c for c in columns if c not in df.columns]
     if missing:
         raise LooError(f"{what} table lacks column(s) {', '.join(missing)}; it has {', '.join(map(str, df.columns))}")
+    if df.empty:
+        raise LooError(f"{what} table is empty; nothing to plot")
 
 
 def _as_bool(values: pd.Series) -> np.ndarray:
@@ -245,8 +248,6 @@ def heuristic_bars(
         If a required column is missing or the table is empty.
     """
     _require(heuristics, _HEURISTIC_COLUMNS, "heuristics")
-    if heuristics.empty:
-        raise LooError("heuristics table is empty; nothing to plot")
     names = [str(h) for h in heuristics["heuristic"]]
     diff = heuristics["diff_vs_baseline"].to_numpy(dtype=float)
     lo = heuristics["diff_ci_low"].to_numpy(dtype=float)
@@ -314,8 +315,6 @@ def best_action_sweep(fig: Figure | SubFigure, sweep: pd.DataFrame, title: str |
         If a required column is missing or the table is empty.
     """
     _require(sweep, _SWEEP_COLUMNS, "sweep")
-    if sweep.empty:
-        raise LooError("sweep table is empty; nothing to plot")
     data = sweep.assign(action=sweep["action"].astype(str))
     actions = _action_order(data["action"])
     colours = _action_colours(actions)

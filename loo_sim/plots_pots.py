@@ -56,8 +56,6 @@ _POT_YLABEL = "pot at the start of the deal (chips)"
 def _checked(df: pd.DataFrame, columns: Iterable[str], what: str) -> pd.DataFrame:
     """The table with its arm column as text, after checking columns, rows and numeric columns."""
     _require(df, columns, what)
-    if df.empty:
-        raise LooError(f"{what} table is empty; nothing to plot")
     numeric = [c for c in columns if c != "arm"]
     out = df.assign(arm=df["arm"].astype(str))
     for col in numeric:
