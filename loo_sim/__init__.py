@@ -1,10 +1,10 @@
 """loo_sim: a Monte Carlo strategy analyzer for Loo (Lanterloo)."""
 
-from .api import play_deal, play_deals
-from .errors import LooError
-from .policies import Policy
-from .record import DealRecord
-from .rules import Rules
+from loo_sim.errors import LooError
+from loo_sim.game.policy import Policy
+from loo_sim.game.record import DealRecord
+from loo_sim.game.rules import Rules
+from loo_sim.run.api import play_deal, play_deals, play_session
+from loo_sim.version import __version__
 
-__version__ = "0.1.0"
-__all__ = ["DealRecord", "LooError", "Policy", "Rules", "play_deal", "play_deals", "__version__"]
+__all__ = ["DealRecord", "LooError", "Policy", "Rules", "play_deal", "play_deals", "play_session", "__version__"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .errors import LooError
+from loo_sim.errors import LooError
 
 
 def whole_number(name: str, value: Any, low: int, high: int | None = None) -> int:
@@ -51,3 +51,22 @@ def chips(name: str, value: Any) -> float:
     if not math.isfinite(amount) or amount < 0:
         raise LooError(f"{name}: {value!r} is not allowed; allowed a finite number >= 0")
     return amount
+
+
+MAX_SEED = 2**63 - 1  # seeds are the first word of the counter-based streams (rng.py)
+
+
+def seed(value: Any, name: str = "seed") -> int:
+    return whole_number(name, value, 0, MAX_SEED)
+
+
+def deals(value: Any, name: str = "deals") -> int:
+    return whole_number(name, value, 1)
+
+
+def threads(value: Any, name: str = "threads") -> int:
+    """1..the cores numba may use; None means all of them."""
+    import numba
+
+    limit = numba.config.NUMBA_NUM_THREADS
+    return limit if value is None else whole_number(name, value, 1, limit)

@@ -21,7 +21,7 @@ CONFIGS = [("three-card", "basic"), ("five-card", "basic")]
 
 def kernel_rate(preset: str, policy: str, deals: int, threads: int, play: bool = True) -> float:
     from loo_sim import Rules
-    from loo_sim.simulate import simulate
+    from loo_sim.run.simulate import simulate
 
     rules = Rules.preset(preset)
     simulate(rules, policy, 4096, seed=99, threads=threads, play=play)  # compile / warm up
@@ -32,8 +32,8 @@ def kernel_rate(preset: str, policy: str, deals: int, threads: int, play: bool =
 def dask_rate(preset: str, policy: str, deals: int, workers: int = 2) -> tuple[float, float]:
     """(deals/s of a warm LocalCluster of ``workers`` processes, seconds its first task took)."""
     from loo_sim import Rules
-    from loo_sim.backend import make_backend
-    from loo_sim.simulate import simulate
+    from loo_sim.run.backend import make_backend
+    from loo_sim.run.simulate import simulate
 
     rules = Rules.preset(preset)
     backend = make_backend("dask", workers=workers)
@@ -47,8 +47,8 @@ def dask_rate(preset: str, policy: str, deals: int, workers: int = 2) -> tuple[f
 
 def reference_rate(preset: str, policy: str, seconds: float = 3.0) -> float:
     from loo_sim import Rules
-    from loo_sim.policies import parse_table
-    from loo_sim.reference import play_deal_reference
+    from loo_sim.engine.deal import play_deal_reference
+    from loo_sim.game.policy import parse_table
     from loo_sim.rng import shuffled_deck
 
     rules = Rules.preset(preset)
@@ -67,7 +67,7 @@ def peak_memory_mb(preset: str, deals: int) -> tuple[float, float]:
     code = (
         "import resource, time\n"
         "from loo_sim import Rules\n"
-        "from loo_sim.simulate import simulate\n"
+        "from loo_sim.run.simulate import simulate\n"
         f"t = time.perf_counter(); simulate(Rules.preset({preset!r}), 'basic', {deals}, seed=1)\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, time.perf_counter() - t)\n"
     )

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 
 from loo_sim import Rules
-from loo_sim.rules import PRESETS
-from loo_sim.strength import DEFAULT_DEALS, DEFAULT_SEED, SHIPPED, calibrate, calibrate_counts, rules_key
+from loo_sim.game.rules import PRESETS
+from loo_sim.run.strength import DEFAULT_DEALS, DEFAULT_SEED, SHIPPED, calibrate, calibrate_counts, rules_key
 
 
 def main() -> None:

@@ -8,11 +8,11 @@ import random
 import numpy as np
 
 from loo_sim import LooError, Rules
-from loo_sim import layout as L
-from loo_sim.cards import PAM, make_card
-from loo_sim.classes import N_CLASSES
-from loo_sim.policies import DECLARE_FAMILIES, EXCHANGE_FAMILIES, PLAY_FAMILIES, Policy
-from loo_sim.strength import SHAPE, StrengthTable
+from loo_sim.game.cards import PAM, make_card
+from loo_sim.game.classes import N_CLASSES
+from loo_sim.game.policy import DECLARE_FAMILIES, EXCHANGE_FAMILIES, PLAY_FAMILIES, Policy
+from loo_sim.kernel import abi as L
+from loo_sim.run.strength import SHAPE, StrengthTable
 
 OVERRIDE_CHOICES = {
     "players": [3, 4, 5, 6, 7, 8],

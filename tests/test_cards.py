@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo_sim.cards import (
+from loo_sim.errors import LooError
+from loo_sim.game.cards import (
     PAM,
     card_str,
     deck_str,
@@ -16,7 +17,6 @@ from loo_sim.cards import (
     rank_of,
     suit_of,
 )
-from loo_sim.errors import LooError
 
 # R1: suits C D H S (clubs, diamonds, hearts, spades), ranks 2..A, ace high.
 SUIT_LETTERS = "CDHS"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from loo_sim.cards import card_str, deck_str
 from loo_sim.cli import main
+from loo_sim.game.cards import card_str, deck_str
 from loo_sim.rng import shuffled_deck
 
 PRESET_NAMES = [

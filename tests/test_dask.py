@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 
 from loo_sim import Rules
-from loo_sim.backend import DaskBackend, LocalBackend, make_backend
+from loo_sim.analysis.miss import decisions, heuristics
+from loo_sim.analysis.pots import Arm, run_pots
 from loo_sim.errors import LooError
-from loo_sim.miss import decisions, heuristics
-from loo_sim.policies import Policy, parse_table
-from loo_sim.pots import Arm, run_pots
-from loo_sim.simulate import simulate
+from loo_sim.game.policy import Policy, parse_table
+from loo_sim.run.backend import DaskBackend, LocalBackend, make_backend
+from loo_sim.run.simulate import simulate
 
 
 @pytest.fixture(scope="module")

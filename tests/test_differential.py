@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from loo_sim import play_deals
-from loo_sim.rules import PRESETS
+from loo_sim.game.rules import PRESETS
 
 from .conftest import load_conformance
 from .dealgen import random_deals

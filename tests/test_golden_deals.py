@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from loo_sim import Rules, play_deal
-from loo_sim.cards import card_str
+from loo_sim.game.cards import card_str
 from tests.deckbuild import build_deck, cards
 
 

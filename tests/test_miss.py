@@ -7,12 +7,7 @@ import numpy as np
 import pytest
 
 from loo_sim import Rules
-from loo_sim import layout as L
-from loo_sim.analysis import class_table
-from loo_sim.cards import suit_of
-from loo_sim.classes import MISS_ROW, N_CLASSES, N_COLS, ROW_TOP, hand_class
-from loo_sim.kernel.chunks import BLOCK
-from loo_sim.miss import (
+from loo_sim.analysis.miss import (
     HEURISTIC_SESSION,
     MISS_SESSION,
     ROUND_BLOCKS,
@@ -21,12 +16,17 @@ from loo_sim.miss import (
     heuristic_table,
     heuristics,
 )
-from loo_sim.policies import Policy, parse_table
-from loo_sim.ranking import TrumpState
-from loo_sim.reference import play_deal_reference
+from loo_sim.analysis.simulate import class_table
+from loo_sim.engine.deal import play_deal_reference
+from loo_sim.game.cards import suit_of
+from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS, ROW_TOP, hand_class
+from loo_sim.game.policy import Policy, parse_table
+from loo_sim.game.ranking import TrumpState
+from loo_sim.kernel import abi as L
+from loo_sim.kernel.chunks import BLOCK
 from loo_sim.rng import seat_draws, shuffled_deck
-from loo_sim.simulate import simulate
-from loo_sim.strength import cache_dir, calibrate_counts, load, strength_for
+from loo_sim.run.simulate import simulate
+from loo_sim.run.strength import cache_dir, calibrate_counts, load, strength_for
 
 ACTIONS = L.DECL_NAMES
 

@@ -10,8 +10,8 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from loo_sim import plots  # noqa: E402
 from loo_sim.errors import LooError  # noqa: E402
+from loo_sim.plots import decisions as plots  # noqa: E402
 
 
 def _chart_rows(position, rows):
@@ -291,6 +291,6 @@ def test_importing_plots_does_not_import_pyplot():
     import subprocess
     import sys
 
-    code = "import sys, loo_sim.plots; print('matplotlib.pyplot' in sys.modules)"
+    code = "import sys, loo_sim.plots.decisions; print('matplotlib.pyplot' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

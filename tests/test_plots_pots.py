@@ -14,7 +14,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from loo_sim import LooError  # noqa: E402
-from loo_sim import plots_pots as plots  # noqa: E402
+from loo_sim.plots import sessions as plots  # noqa: E402
 
 UNLIMITED = "penalty=unlimited, policy=ev"
 LIMITED = "penalty=limited"

@@ -4,7 +4,7 @@ basic; one policy for all seats or one per seat; --seat-policy SEAT=POLICY)."""
 import pytest
 
 from loo_sim.errors import LooError
-from loo_sim.policies import Policy, parse_seat_policies, parse_table
+from loo_sim.game.policy import Policy, parse_seat_policies, parse_table
 
 # POLICIES.md P3 (the families with a fixed written name).
 DECLARE = ["always", "basic", "cautious", "nothing-takes-miss"]

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from loo_sim import Rules
-from loo_sim import layout as L
-from loo_sim.policies import parse_table
-from loo_sim.pots import Arm, arm_stats, make_arms, parse_compare, pot_by_deal, record_sessions, run_pots
-from loo_sim.session import play_session
+from loo_sim.analysis.pots import Arm, arm_stats, make_arms, parse_compare, pot_by_deal, record_sessions, run_pots
+from loo_sim.game.policy import parse_table
+from loo_sim.kernel import abi as L
+from loo_sim.run.api import play_session
 
 CASES = [
     ("three-card", {}, "basic", 12),

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from loo_sim import DealRecord, LooError, Rules, play_deal
-from loo_sim.cards import card_str
-from loo_sim.rules import PRESETS
+from loo_sim.game.cards import card_str
+from loo_sim.game.rules import PRESETS
 from tests.legality import PAM_CARD, PlayContext, TrumpView, why_illegal, winning_index
 
 SUITS = "CDHS"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from loo_sim.cli import main
-from loo_sim.report import ConfigError, load_config, run_report
+from loo_sim.report.batch import ConfigError, load_config, run_report
 
 CONFIG = """
 title = "A small study"
@@ -157,7 +157,7 @@ kind = "nonsense"
 
 
 def test_one_failing_experiment_does_not_lose_the_others(tmp_path, monkeypatch):
-    import loo_sim.report as report
+    import loo_sim.report.batch as report
 
     real = report.run_study
 

@@ -4,7 +4,7 @@ of R1 and R11 (messages that name the option and the allowed values)."""
 import pytest
 
 from loo_sim.errors import LooError
-from loo_sim.rules import PRESETS, AntePayer, BoldStand, FinalPot, Lead, Penalty, Rules, Trump, Void
+from loo_sim.game.rules import PRESETS, AntePayer, BoldStand, FinalPot, Lead, Penalty, Rules, Trump, Void
 
 # ---- The R11 table, copied by hand from RULES.md ----------------------------------------
 COLUMNS = ("three-card", "five-card", "irish", "irish-classic", "classic-limited")

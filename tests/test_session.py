@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loo_sim.errors import LooError
+from loo_sim.game.rules import PRESETS, Rules
 from loo_sim.rng import shuffled_deck
-from loo_sim.rules import PRESETS, Rules
-from loo_sim.session import play_session
+from loo_sim.run.api import play_session
 
 ALL_PRESETS = sorted(PRESETS)
 

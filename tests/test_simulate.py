@@ -10,14 +10,14 @@ from numba import njit
 from scipy.stats import chi2
 
 from loo_sim import Rules
-from loo_sim import layout as L
-from loo_sim.analysis import summary_table
+from loo_sim.analysis.simulate import summary_table
 from loo_sim.cli import main
+from loo_sim.engine.deal import play_deal_reference
+from loo_sim.game.policy import parse_table
+from loo_sim.kernel import abi as L
 from loo_sim.kernel.krng import shuffle_prefix, stream_key
-from loo_sim.policies import parse_table
-from loo_sim.reference import play_deal_reference
 from loo_sim.rng import NO_SESSION, seat_draws, shuffled_deck
-from loo_sim.simulate import simulate
+from loo_sim.run.simulate import simulate
 
 
 def test_same_seed_same_aggregates_whatever_threads_and_chunks():

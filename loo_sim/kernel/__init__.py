@@ -5,12 +5,15 @@
 - ``deal``: one deal, step by step like ``reference.py`` (deal, declare, exchange,
   flush, tricks, score), written into a record vector (``layout.py``)
 - ``chunks``: many deals in parallel blocks, each reduced to aggregates
-- ``records``: kernel vectors <-> ``DealRecord``
+- ``abi``: the named slots of the vectors that cross into the kernel
+- ``classes``, ``counterfactual``, ``sessions``, ``calibrate``: hand classes and the
+  block drivers of the studies
 
-numba's on-disk cache checks only the source file of the function it compiled, not the
-files it calls into, so a change in ``deal.py`` would leave a stale ``chunks.py``
-binary. The cache therefore lives in a directory named by a hash of all kernel
-sources: any change there starts a fresh cache.
+The kernel imports only the ``game`` layer (for constants). numba's on-disk cache checks
+only the source file of the function it compiled, not the files it calls into or the
+constants it froze from other modules, so a change in ``deal.py`` or ``game/classes.py``
+would leave a stale binary. The cache therefore lives in a directory named by a hash of
+every kernel and game source: any change there starts a fresh cache.
 """
 
 import hashlib
@@ -22,7 +25,7 @@ def _configure_cache() -> None:
     from numba.core import config
 
     here = Path(__file__).resolve().parent
-    sources = sorted(here.glob("*.py")) + [here.parent / "layout.py"]
+    sources = sorted(here.glob("*.py")) + sorted((here.parent / "game").glob("*.py"))
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:16]
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "loo_sim", "numba"

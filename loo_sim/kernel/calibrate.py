@@ -4,12 +4,12 @@ number of seats in the deal (POLICIES.md P3, P5), and how often seats enter a de
 import numpy as np
 from numba import njit, prange
 
-from .. import layout as L
-from ..classes import MISS_ROW
-from .chunks import BLOCK, deal_scratch, deck_cards_needed
-from .classes import hand_class
-from .deal import play_deal
-from .krng import shuffle_prefix, stream_key
+from loo_sim.game.classes import MISS_ROW
+from loo_sim.kernel import abi as L
+from loo_sim.kernel.chunks import BLOCK, deal_scratch, deck_cards_needed
+from loo_sim.kernel.classes import hand_class
+from loo_sim.kernel.deal import play_deal
+from loo_sim.kernel.krng import shuffle_prefix, stream_key
 
 
 @njit(cache=True)

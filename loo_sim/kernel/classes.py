@@ -4,9 +4,19 @@ the decision chart's best-action policy) in numba; mirrors ``classes.py`` and
 
 from numba import njit
 
-from .. import layout as L
-from ..classes import COL_NONE, MISS_ROW, N_COLS, ROW_NONE, ROW_ONE_LOW, ROW_THREE, ROW_TOP, ROW_TWO_PLAIN, ROW_UNKNOWN
-from .bits import ACE_BITS, PAM, has, highest_power, lsb, msb, popcount, trump_mask, trump_order
+from loo_sim.game.classes import (
+    COL_NONE,
+    MISS_ROW,
+    N_COLS,
+    ROW_NONE,
+    ROW_ONE_LOW,
+    ROW_THREE,
+    ROW_TOP,
+    ROW_TWO_PLAIN,
+    ROW_UNKNOWN,
+)
+from loo_sim.kernel import abi as L
+from loo_sim.kernel.bits import ACE_BITS, PAM, has, highest_power, lsb, msb, popcount, trump_mask, trump_order
 
 
 @njit(cache=True, inline="always")
@@ -72,7 +82,7 @@ def expected_chips(probs, pot, h, penalty):
 @njit(cache=True)
 def declare_calibrated(family, seat, hand, t, pam, may_pass, miss_on_offer, dealer_case, polf, strength, chart,
                        position, already_in, later, players, pot, h, penalty, p_in):  # fmt: skip
-    """policies.declare for threshold, ev and chart: returns a DECL_* code, or -1 for
+    """engine.policies.declare for threshold, ev and chart: returns a DECL_* code, or -1 for
     "decide as basic" (chart, where its best action is not on offer)."""
     cls = hand_class(hand, t, pam)
     if family == L.D_CHART:

@@ -8,8 +8,8 @@ canonical deal order and writes the deal record into ``oi``/``of`` (slots in
 import numpy as np
 from numba import njit
 
-from .. import layout as L
-from .bits import (
+from loo_sim.kernel import abi as L
+from loo_sim.kernel.bits import (
     ACE_BITS,
     CARD,
     FACE_BITS,
@@ -31,14 +31,14 @@ from .bits import (
     suit_ranks,
     trump_mask,
 )
-from .classes import declare_calibrated
-from .krng import draw_below
+from loo_sim.kernel.classes import declare_calibrated
+from loo_sim.kernel.krng import draw_below
 
 
 # ---- declaring (P2, P3) ---------------------------------------------------------------
 @njit(cache=True)
 def declare(family, hand, t, pam, may_pass, miss_on_offer, dealer_case):
-    """policies.declare in ints: returns a DECL_* code."""
+    """engine.policies.declare in ints: returns a DECL_* code."""
     tm = trump_mask(t, pam)
     if family == L.D_ALWAYS or family == L.D_NOTHING:
         if dealer_case != 0:
@@ -84,7 +84,7 @@ def flush_odd_cards(hand, pam):
 
 @njit(cache=True)
 def discards(family, hand, t, pam, stock_size):
-    """policies.choose_discards in masks: the cards thrown."""
+    """engine.policies.choose_discards in masks: the cards thrown."""
     if family == L.X_NONE:
         return 0
     tm = trump_mask(t, pam)
@@ -185,7 +185,7 @@ def follow_options(hand, led, winning, beat, led_is_trump, t, pam, void):
 
 @njit(cache=True)
 def choose_card(family, legal, n_played, beat, t, pam, key, counters, seat):
-    """policies.choose_card in masks (``beat``: the cards that would win as things stand)."""
+    """engine.policies.choose_card in masks (``beat``: the cards that would win as things stand)."""
     if family == L.PL_RANDOM:
         k = draw_below(key, counters[seat], popcount(legal))
         counters[seat] += 1

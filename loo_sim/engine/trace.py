@@ -1,0 +1,87 @@
+"""A readable trace of one deal, for ``loo-sim replay`` (text only, no I/O)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from loo_sim.game.cards import SUITS, card_str
+from loo_sim.game.policy import Policy
+from loo_sim.game.record import DealRecord
+from loo_sim.game.rules import Rules
+
+SUIT_NAMES = {"C": "clubs ♣", "D": "diamonds ♦", "H": "hearts ♥", "S": "spades ♠"}
+
+
+def chips(x: float) -> str:
+    """Chips as a person writes them: 12, 4.5, 3.3333."""
+    if float(x).is_integer():
+        return str(int(x))
+    return f"{x:.4f}".rstrip("0")
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return " ".join(card_str(c) for c in cards)
+
+
+def render_deal(rules: Rules, rec: DealRecord, policies: Sequence[Policy], title: str = "") -> str:
+    tr = rec.trace
+    assert tr is not None, "render_deal needs a record with its trace"
+    n = rules.players
+    order = [(tr.dealer + 1 + i) % n for i in range(n)]
+    out: list[str] = []
+    pot_kind = "single pot (clean, R8)" if rec.single_pot else ("clean pot" if tr.carried == 0 else "pot carried in")
+    out.append(f"{title}{n} players, dealer seat {tr.dealer}, {pot_kind}: carried {chips(tr.carried)}")
+    antes = ", ".join(f"seat {s} {chips(a)}" for s, a in enumerate(rec.antes) if a)
+    out.append(f"Antes: {antes or 'none'} -> pot {chips(rec.pot_start)}")
+    out.append("")
+    out.append("Hands as dealt (declaring order, from the dealer's left):")
+    for s in order:
+        tag = " (dealer)" if s == tr.dealer else ""
+        out.append(f"  seat {s}{tag:<9} {_cards(tr.hands[s]):<15}  policy {policies[s]}")
+    if tr.miss:
+        out.append(f"  miss            {_cards(tr.miss)}")
+    if tr.reveal_trick is not None:
+        out.append("Trumps unknown: the next card is turned at the first renounce (R6 first_renounce).")
+    elif rec.indicator is not None:
+        out.append(f"Indicator {card_str(rec.indicator)}: trumps are {SUIT_NAMES[rec.trump or 'C']} (R6 turn_up)")
+    elif rec.single_pot or rules.trump == "first_renounce":
+        never = " Nobody renounced: trumps were never revealed." if rec.tricks else ""
+        out.append(f"Trumps unknown until the first renounce (R6 first_renounce).{never}")
+    elif rec.trump is not None:
+        out.append(f"Trumps: {SUIT_NAMES[rec.trump]}, the suit of the first card led (R6 first_lead).")
+    else:
+        out.append("Trumps: the first card led would set them (R6 first_lead); no card was led.")
+    out.append("")
+    out.append("Declarations:")
+    for s in order:
+        d = rec.declarations[s]
+        note = {"miss": " (takes the miss blind)", "defend": " (defends with the miss, R8)"}.get(d, "")
+        out.append(f"  seat {s}: {d}{note}")
+    if tr.outcome == "nobody":
+        out.append("Nobody is in: the whole pot is carried to the next deal (R4).")
+    elif tr.outcome == "lone":
+        out.append(f"Seat {tr.lone_seat} is alone in the deal and takes the pot without play (R4/R8).")
+    for seat, thrown, drawn in tr.exchanges:
+        out.append(f"Exchange: seat {seat} throws {_cards(thrown)}, draws {_cards(drawn)}")
+    if tr.outcome == "flush":
+        out.append(f"Flush: seat {rec.flush_winner} shows the best flush and takes the pot (R9).")
+    if rec.tricks:
+        out.append("")
+        out.append("Tricks (seat card, in play order):")
+        for i, t in enumerate(rec.tricks):
+            played = ", ".join(f"{s} {card_str(c)}" for s, c in t.cards)
+            extra = " [Pam be civil]" if i in tr.civil_tricks else ""
+            out.append(f"  {i + 1}. seat {t.leader} leads: {played} -> seat {t.winner}{extra}")
+            if tr.reveal_trick == i and rec.indicator is not None:
+                out.append(f"     renounce: indicator {card_str(rec.indicator)} turned, trumps are "
+                           f"{SUIT_NAMES[SUITS[rec.indicator // 13]]}; this trick is judged with them")  # fmt: skip
+    out.append("")
+    out.append("  seat  declared  tricks  shares  antes  penalty     net")
+    for s in range(n):
+        looed = " looed" if s in rec.looed else ""
+        out.append(
+            f"  {s:>4}  {rec.declarations[s]:<8}  {rec.tricks_won[s]:>6}  {chips(rec.shares[s]):>6}"
+            f"  {chips(rec.antes[s]):>5}  {chips(rec.penalties[s]):>7}  {chips(rec.net()[s]):>6}{looed}"
+        )
+    out.append(f"Pot carried to the next deal: {chips(rec.pot_next)}")
+    return "\n".join(out)

@@ -1,0 +1,105 @@
+"""Policies as data (POLICIES.md P1-P3): a :class:`Policy` is three family names
+(declare / play / exchange) and the threshold parameters. How each family decides is
+in ``engine/policies.py`` (readable) and ``kernel/`` (fast), which must agree."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from loo_sim.errors import LooError
+
+DECLARE_FAMILIES = ("always", "basic", "cautious", "nothing-takes-miss", "threshold", "ev")
+CALIBRATED = ("threshold", "ev", "chart")  # families that read strength tables or a chart
+PLAY_FAMILIES = ("basic", "high", "low", "random")
+EXCHANGE_FAMILIES = ("basic", "none", "keep-trumps", "flush-chase")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """One seat's policy: ``DECLARE[/PLAY[/EXCHANGE]]`` (omitted parts are ``basic``)."""
+
+    declare: str = "basic"
+    play: str = "basic"
+    exchange: str = "basic"
+    play_at: float = 0.0  # threshold: play when P(at least one trick) >= play_at
+    miss_below: float = 0.0  # threshold: take the miss when P(at least one trick) < miss_below
+
+    @classmethod
+    def parse(cls, text: str | Policy) -> Policy:
+        if isinstance(text, Policy):
+            return text
+        parts = [p.strip().lower() for p in str(text).strip().split("/")]
+        if len(parts) > 3 or not parts[0]:
+            raise LooError(f"policy {text!r}: expected DECLARE[/PLAY[/EXCHANGE]], e.g. cautious/high/keep-trumps")
+        parts += ["basic"] * (3 - len(parts))
+        declare_part, _, params = parts[0].partition(":")
+        parts[0] = declare_part
+        for part, allowed, what in zip(
+            parts, (DECLARE_FAMILIES, PLAY_FAMILIES, EXCHANGE_FAMILIES), ("declaration", "play", "exchange")
+        ):
+            if part not in allowed:
+                raise LooError(f"policy {text!r}: unknown {what} family {part!r}; allowed {', '.join(allowed)}")
+        if declare_part == "threshold":
+            play_at, miss_below = _threshold_params(text, params)
+            return cls(parts[0], parts[1], parts[2], play_at, miss_below)
+        if params:
+            raise LooError(f"policy {text!r}: only threshold takes parameters (threshold:play=P,miss=M)")
+        return cls(*parts)
+
+    def __str__(self) -> str:
+        declare = self.declare
+        if declare == "threshold":
+            declare = f"threshold:play={self.play_at:g},miss={self.miss_below:g}"
+        return f"{declare}/{self.play}/{self.exchange}"
+
+    @property
+    def is_deterministic(self) -> bool:
+        return self.play != "random"
+
+
+def _threshold_params(text: object, params: str) -> tuple[float, float]:
+    values: dict[str, float] = {}
+    for item in filter(None, (p.strip() for p in params.split(","))):
+        key, _, value = item.partition("=")
+        if key not in ("play", "miss") or not value:
+            raise LooError(f"policy {text!r}: threshold takes play=P,miss=M (probabilities 0..1)")
+        try:
+            number = float(value)
+        except ValueError:
+            raise LooError(f"policy {text!r}: {key}={value!r} is not a number; allowed 0..1") from None
+        if not 0.0 <= number <= 1.0:
+            raise LooError(f"policy {text!r}: {key}={value} is not allowed; allowed 0..1")
+        values[key] = number
+    if set(values) != {"play", "miss"}:
+        raise LooError(f"policy {text!r}: threshold needs both play=P and miss=M, e.g. threshold:play=0.6,miss=0.3")
+    return values["play"], values["miss"]
+
+
+def parse_table(policy: str | Policy | Sequence[str | Policy] | None, players: int) -> list[Policy]:
+    """One policy for the whole table, or one per seat (seat 0 first)."""
+    if policy is None:
+        policy = "basic"
+    if isinstance(policy, (str, Policy)):
+        return [Policy.parse(policy)] * players
+    table = [Policy.parse(p) for p in policy]
+    if len(table) != players:
+        raise LooError(f"policy: {len(table)} policies given for {players} players; give one, or one per seat")
+    return table
+
+
+def parse_seat_policies(default: str | None, seat_items: Sequence[str] | None, players: int) -> list[Policy]:
+    """CLI form: ``--policy P`` for all, then ``--seat-policy SEAT=P`` overrides."""
+    table = parse_table(default or "basic", players)
+    for item in seat_items or ():
+        if "=" not in item:
+            raise LooError(f"--seat-policy {item!r}: expected SEAT=POLICY, e.g. 2=cautious")
+        seat_text, text = item.split("=", 1)
+        try:
+            seat = int(seat_text)
+        except ValueError:
+            raise LooError(f"--seat-policy {item!r}: seat {seat_text!r} is not a number 0..{players - 1}") from None
+        if not 0 <= seat < players:
+            raise LooError(f"--seat-policy {item!r}: seat {seat} is not a seat; allowed 0..{players - 1}")
+        table[seat] = Policy.parse(text)
+    return table

@@ -1,0 +1,153 @@
+"""Named slots of the small int/float vectors that cross the boundary into the kernel
+(DESIGN.md property 2: the kernel sees arrays and ints only).
+
+``Rules.to_array()`` fills the R_* slots, ``boundary.kernel_args`` the policy codes, and
+the kernel writes one deal's record into the O_* / F_* slots.
+"""
+
+from loo_sim.game.decl import DECL_NAMES, OUTCOME_NAMES, Decl, Outcome  # noqa: F401 (codes and their names)
+from loo_sim.game.record import EXACT_LIMIT, OVERFLOW_LIMIT  # noqa: F401 (R3, for the kernel)
+
+MAX_PLAYERS = 8
+MAX_TRICKS = 5
+
+# ---- rules: int vector -------------------------------------------------------------
+R_PLAYERS, R_HAND, R_MISS, R_TRUMP, R_ANTE_EACH, R_LIMITED, R_BOLD, R_SINGLE_POT = range(8)
+R_DEFENDS, R_LEAD, R_VOID, R_PAM, R_CIVIL, R_EXCHANGE, R_FLUSH, R_CLUB_LAW = range(8, 16)
+R_LEN = 16
+# ---- rules: float vector -------------------------------------------------------------
+RF_ANTE, RF_PENALTY = 0, 1
+RF_P_IN = 2  # from the strength table: the share of seats that enter a deal (threshold, ev)
+RF_LEN = 3
+
+TRUMP_CODES = {"turn_up": 0, "first_lead": 1, "first_renounce": 2}
+TURN_UP, FIRST_LEAD, FIRST_RENOUNCE = 0, 1, 2
+BOLD_CODES = {"off": 0, "last_and_dealer": 1, "everyone": 2}
+BOLD_OFF, BOLD_LAST, BOLD_EVERYONE = 0, 1, 2
+LEAD_CODES = {"free": 0, "ace": 1, "trump": 2, "classic": 3}
+LEAD_FREE, LEAD_ACE, LEAD_TRUMP, LEAD_CLASSIC = 0, 1, 2, 3
+VOID_CODES = {"must_trump": 0, "trump_to_win": 1}
+VOID_MUST, VOID_TO_WIN = 0, 1
+
+# ---- policies: int matrix [seat, part] --------------------------------------------------
+P_DECLARE, P_PLAY, P_EXCHANGE = 0, 1, 2
+DECLARE_CODES = {"always": 0, "basic": 1, "cautious": 2, "nothing-takes-miss": 3, "threshold": 4, "ev": 5, "chart": 6}
+D_ALWAYS, D_BASIC, D_CAUTIOUS, D_NOTHING, D_THRESHOLD, D_EV, D_CHART = 0, 1, 2, 3, 4, 5, 6
+PF_PLAY_AT, PF_MISS_BELOW = 0, 1  # policy floats [seat, slot] (threshold)
+PF_LEN = 2
+PLAY_CODES = {"basic": 0, "high": 1, "low": 2, "random": 3}
+PL_BASIC, PL_HIGH, PL_LOW, PL_RANDOM = 0, 1, 2, 3
+EXCHANGE_CODES = {"basic": 0, "none": 1, "keep-trumps": 2, "flush-chase": 3}
+X_BASIC, X_NONE, X_KEEP, X_FLUSH = 0, 1, 2, 3
+
+# ---- declarations and outcomes ----------------------------------------------------------
+DECL_PASS, DECL_PLAY, DECL_MISS, DECL_DEFEND = (int(d) for d in (Decl.PASS, Decl.PLAY, Decl.MISS, Decl.DEFEND))
+CALIBRATION_SESSION = 2**62  # the session part of the calibration runs' stream keys
+NO_FORCING = -1  # forced_seat when no declaration is forced (counterfactual replays force one)
+OUT_PLAY, OUT_LONE, OUT_NOBODY, OUT_FLUSH = (int(o) for o in Outcome)
+
+# ---- one deal's record: int vector --------------------------------------------------------
+O_TRUMP = 0  # -1 unknown
+O_INDICATOR = 1  # -1 not turned
+O_SINGLE = 2
+O_FLUSH_WINNER = 3  # -1 none
+O_OUTCOME = 4
+O_NTRICKS = 5
+O_NIN = 6  # seats in the deal
+O_DEFENDER = 7  # -1 none
+O_REVEAL = 8  # trick after which trumps were turned, -1 none
+O_T_DECL = 9  # trump suit known at the declarations, -1 unknown (hand classes use it)
+O_DECL = 16  # [MAX_PLAYERS]
+O_WON = O_DECL + MAX_PLAYERS  # tricks won [MAX_PLAYERS]
+O_LOOED = O_WON + MAX_PLAYERS  # 0/1 [MAX_PLAYERS]
+O_FLUSH_HELD = O_LOOED + MAX_PLAYERS  # 0/1: in the deal and holding a flush at the show
+O_OPTIONS = O_FLUSH_HELD + MAX_PLAYERS  # [MAX_PLAYERS] legal declarations, bit 1 << DECL_*
+O_LEADER = O_OPTIONS + MAX_PLAYERS  # [MAX_TRICKS]
+O_WINNER = O_LEADER + MAX_TRICKS  # [MAX_TRICKS]
+O_SEATS = O_WINNER + MAX_TRICKS  # [MAX_TRICKS * MAX_PLAYERS] seats in play order
+O_CARDS = O_SEATS + MAX_TRICKS * MAX_PLAYERS  # [MAX_TRICKS * MAX_PLAYERS] cards in play order
+O_LEN = O_CARDS + MAX_TRICKS * MAX_PLAYERS
+# ---- one deal's record: float vector ------------------------------------------------------
+F_POT_START, F_POT_NEXT = 0, 1
+F_SHARES = 2
+F_PENALTIES = F_SHARES + MAX_PLAYERS
+F_ANTES = F_PENALTIES + MAX_PLAYERS
+F_LEN = F_ANTES + MAX_PLAYERS
+
+# ---- the kernel's per-deal scratch: int vector ------------------------------------------
+SC_HANDS = 0  # [MAX_PLAYERS] hands in play (masks)
+SC_ORDER = SC_HANDS + MAX_PLAYERS  # [MAX_PLAYERS] seats from the dealer's left
+SC_IN_DEAL = SC_ORDER + MAX_PLAYERS  # [MAX_PLAYERS] seats in the deal, in order
+SC_DEALT = SC_IN_DEAL + MAX_PLAYERS  # [MAX_PLAYERS + 1] hands as dealt, then the miss
+SC_COUNTERS = SC_DEALT + MAX_PLAYERS + 1  # [MAX_PLAYERS] draws used from each seat's stream
+SC_LEN = SC_COUNTERS + MAX_PLAYERS
+
+# ---- aggregates of a block of deals: float vector (kernel/chunks.py) --------------------
+A_DEALS = 0
+A_OUTCOME = 1  # [4] play, lone, nobody, flush
+A_SINGLE = 5
+A_POT_START, A_POT_START_SQ = 6, 7
+A_POT_NEXT, A_POT_NEXT_SQ = 8, 9
+A_LOOED_HIST = 10  # [MAX_PLAYERS + 1] deals by number of looed players
+# per-deal counts over seats, for standard errors of the all-seat rows (deals are the
+# independent units, seats of one deal are not): sums of x*x, x*y, y*y
+A_DECL_SQ = 20  # [4] (seats declaring d)^2
+A_TRICKS_XX = 24  # [MAX_TRICKS + 1] (seats winning k tricks)^2
+A_TRICKS_XY = 30  # [MAX_TRICKS + 1] (seats winning k tricks) * (seats playing tricks)
+A_PLAYED_YY = 36  # (seats playing tricks)^2
+A_FLUSH_XX, A_FLUSH_XY, A_FLUSH_YY = 37, 38, 39  # x = seats holding a flush, y = seats at the show
+A_SEAT = 40  # per seat, SEAT_LEN slots each:
+S_DECL = 0  # [4] declarations
+S_TRICKS = 4  # [MAX_TRICKS + 1] tricks won, over deals where the seat played tricks
+S_LOOED = 10
+S_NET, S_NET_SQ = 11, 12
+S_DECL_NET = 13  # [4] net chips by declaration
+S_DECL_NET_SQ = 17  # [4]
+S_DECL_LOOED = 21  # [4]
+S_FLUSH_SHOWN, S_FLUSH_HELD = 25, 26  # in the deal at a flush show / holding a flush there
+S_PLAYED = 30  # deals where the seat played tricks
+SEAT_LEN = 32
+A_CLASS = A_SEAT + MAX_PLAYERS * SEAT_LEN  # per hand class (P5, + the miss): hands played, looed
+N_CLASS_SLOTS = 13 * 6 + 1  # classes.N_CLASSES + 1 (checked in tests)
+A_POS = A_CLASS + 2 * N_CLASS_SLOTS  # per position from the dealer's left (1..players; 0 unused):
+POS_NET, POS_NET_SQ, POS_LOOED, POS_IN = 0, 1, 2, 3  # net chips, its square, looed, in the deal
+POS_LEN = 4
+A_LEN = A_POS + (MAX_PLAYERS + 1) * POS_LEN
+
+# ---- counterfactual decisions (P4): float vector per (hand class, position) -------------
+ACTIONS = 4  # DECL_PASS, DECL_PLAY, DECL_MISS, DECL_DEFEND
+PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))  # action pairs (a, b), a < b
+CF_N = 0  # [ACTIONS] deals where the action was on offer
+CF_SUM = CF_N + ACTIONS  # [ACTIONS] focal payoff
+CF_SQ = CF_SUM + ACTIONS
+CF_PAIR_N = CF_SQ + ACTIONS  # [PAIRS] deals where both were on offer
+CF_PAIR_SUM = CF_PAIR_N + len(PAIRS)  # payoff(a) - payoff(b)
+CF_PAIR_SQ = CF_PAIR_SUM + len(PAIRS)
+CF_CHOSEN = CF_PAIR_SQ + len(PAIRS)  # [ACTIONS] what the seat's own policy chose
+CF_LEN = CF_CHOSEN + ACTIONS
+
+# ---- heuristic comparison (P4): float vector per heuristic ------------------------------
+H_SUM, H_SQ, H_LOOED, H_MISS, H_DIFF, H_DIFF_SQ = range(6)  # vs heuristic 0
+H_LEN = 6
+
+# ---- sessions (R10) ------------------------------------------------------------------------
+SESSION_BLOCK = 64  # sessions per kernel block
+NB_POT = 544  # pot bins: <1, 16 per decade from 1 to 1e16, one per decade beyond
+# per arm, per block: scalars
+S_SESSIONS, S_DEALS, S_RUINED, S_OVERFLOW, S_INEXACT, S_FINAL_POT = range(6)
+S_MAXLOG, S_MAXLOG_SQ = 6, 7  # log10 of the largest pot of a session
+S_LOOED_HIST = 8  # [MAX_PLAYERS + 1] deals by number of looed players
+S_BAL = S_LOOED_HIST + MAX_PLAYERS + 1  # [MAX_PLAYERS] final net balance
+S_BAL_SQ = S_BAL + MAX_PLAYERS
+S_RUINED_SEAT = S_BAL_SQ + MAX_PLAYERS  # [MAX_PLAYERS] who was ruined
+# paired against arm 0 (same decks): differences of per-session values
+P_BAL = S_RUINED_SEAT + MAX_PLAYERS  # [MAX_PLAYERS]
+P_BAL_SQ = P_BAL + MAX_PLAYERS
+P_MAXLOG, P_MAXLOG_SQ, P_RUIN, P_RUIN_SQ, P_LOOED, P_LOOED_SQ = range(
+    P_BAL_SQ + MAX_PLAYERS, P_BAL_SQ + MAX_PLAYERS + 6
+)
+S_LEN = P_LOOED_SQ + 1
+# per arm, per block, per deal index
+DS_RUNNING, DS_LOOED, DS_LOOED_SQ, DS_SINGLE, DS_NOBODY, DS_LONE, DS_FLUSH = range(7)
+DS_ANTES, DS_PENALTIES, DS_SHARES, DS_GROWTH, DS_INEXACT_FIRST, DS_OVERFLOW_AT = range(7, 13)
+DS_LEN = 13

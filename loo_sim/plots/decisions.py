@@ -1,0 +1,377 @@
+"""Plots of analysis tables (DESIGN.md: functions take an Axes and return it; no file I/O).
+
+Every function draws onto an Axes or Figure the caller made and returns what it drew on;
+none of them creates a figure window or writes a file. Only the object API of matplotlib
+is used, so importing this module never needs a display (``pyplot`` is not imported).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+from matplotlib import colormaps
+from matplotlib.axes import Axes
+from matplotlib.colors import Normalize
+from matplotlib.figure import Figure, SubFigure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
+
+from loo_sim.errors import LooError
+
+ACTIONS: tuple[str, ...] = ("pass", "play", "miss", "defend")
+"""Column order of the decision chart and line order of the sweep."""
+
+ACTION_COLOURS: dict[str, str] = {"pass": "tab:gray", "play": "tab:blue", "miss": "tab:orange", "defend": "tab:green"}
+"""One colour per action, the same in every panel and plot."""
+
+GID_BEST_SIGNIFICANT = "best-significant"
+GID_BEST_UNCERTAIN = "best-uncertain"
+
+_CHART_COLUMNS = ("hand_class", "label", "position", "action", "mean", "best", "significant")
+_HEURISTIC_COLUMNS = ("heuristic", "diff_vs_baseline", "diff_ci_low", "diff_ci_high", "miss_rate")
+_SWEEP_COLUMNS = ("players", "carried", "action", "share")
+
+
+def _require(df: pd.DataFrame, columns: Iterable[str], what: str) -> None:
+    """A table to plot must have these columns and at least one row."""
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise LooError(f"{what} table lacks column(s) {', '.join(missing)}; it has {', '.join(map(str, df.columns))}")
+    if df.empty:
+        raise LooError(f"{what} table is empty; nothing to plot")
+
+
+def _as_bool(values: pd.Series) -> np.ndarray:
+    """Booleans that may have come back from a CSV as text ("True"/"False") or 0/1."""
+    if values.dtype == bool:
+        return values.to_numpy()
+    text = values.astype(str).str.strip().str.lower()
+    return text.isin(("true", "1", "1.0", "yes")).to_numpy()
+
+
+def _action_order(actions: Iterable[str]) -> list[str]:
+    present = list(dict.fromkeys(str(a) for a in actions))
+    return [a for a in ACTIONS if a in present] + sorted(a for a in present if a not in ACTIONS)
+
+
+def _action_colours(actions: list[str]) -> dict[str, str]:
+    extra = iter(("tab:red", "tab:purple", "tab:brown", "tab:pink", "tab:olive", "tab:cyan"))
+    return {a: ACTION_COLOURS.get(a) or next(extra, "black") for a in actions}
+
+
+def decision_chart_size(n_rows: int, n_cols: int = 4) -> tuple[float, float]:
+    """Figure size (inches) that fits a decision chart of ``n_rows`` hand classes.
+
+    Parameters
+    ----------
+    n_rows : int
+        Number of hand-class rows in the chart.
+    n_cols : int, default 4
+        Number of action columns.
+
+    Returns
+    -------
+    tuple of float
+        ``(width, height)`` for ``Figure(figsize=...)``; the height grows with the rows.
+    """
+    return 4.5 + 1.1 * max(n_cols, 1), 1.6 + 0.3 * max(n_rows, 1)
+
+
+def decision_chart(
+    ax: Axes,
+    chart: pd.DataFrame,
+    position: str | int = "all",
+    title: str | None = None,
+) -> Axes:
+    """Heatmap of mean payoff by hand class and declaration, with the best action marked.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes to draw on; a colorbar is added next to it on the same figure. Size the
+        figure with :func:`decision_chart_size` so the rows stay readable.
+    chart : pandas.DataFrame
+        Decision-chart table with at least the columns ``hand_class``, ``label``,
+        ``position``, ``action``, ``mean``, ``best`` and ``significant`` (one row per hand
+        class, position and action on offer).
+    position : str or int, default "all"
+        Which position's rows to draw: ``"all"`` or a seat number 1..8. Compared as
+        text, so positions read back from a CSV as strings match.
+    title : str, optional
+        Axes title; default ``"Best declaration by hand class (position {position})"``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``. The best cell of each row is a :class:`~matplotlib.patches.Rectangle` in
+        ``ax.patches`` with gid ``"best-significant"`` (solid) or ``"best-uncertain"``
+        (dashed, with a "?": no significant winner over the runner-up). Cells of actions
+        not on offer are masked and drawn grey.
+
+    Raises
+    ------
+    LooError
+        If a column is missing, no row has that position, or a (class, action) pair
+        appears twice for the position.
+    """
+    _require(chart, _CHART_COLUMNS, "decision chart")
+    actions = _action_order(chart["action"])
+    pos_text = chart["position"].astype(str).str.strip()
+    rows = chart[pos_text == str(position).strip()]
+    if rows.empty:
+        have = ", ".join(dict.fromkeys(pos_text))
+        raise LooError(f"decision chart has no rows for position {position!r}; positions present: {have}")
+    rows = rows.assign(
+        action=rows["action"].astype(str),
+        _best=_as_bool(rows["best"]),
+        _sig=_as_bool(rows["significant"]),
+    )
+    dupes = rows.duplicated(["hand_class", "action"])
+    if dupes.any():
+        first = rows[dupes].iloc[0]
+        raise LooError(
+            f"decision chart has more than one row for hand class {first['hand_class']}, "
+            f"action {first['action']!r} at position {position!r}"
+        )
+
+    classes = rows.drop_duplicates("hand_class").sort_values("hand_class", kind="stable")
+    row_of = {hc: i for i, hc in enumerate(classes["hand_class"])}
+    col_of = {a: j for j, a in enumerate(actions)}
+    values = np.full((len(row_of), len(actions)), np.nan)
+    for hc, act, mean in zip(rows["hand_class"], rows["action"], rows["mean"]):
+        values[row_of[hc], col_of[act]] = float(mean)
+    grid = np.ma.masked_invalid(values)
+
+    finite = values[np.isfinite(values)]
+    lim = float(np.max(np.abs(finite))) if finite.size else 1.0
+    lim = lim if lim > 0 else 1.0
+    norm = Normalize(vmin=-lim, vmax=lim)  # symmetric limits: 0 sits at the centre of the colormap
+    cmap = colormaps["RdBu"].with_extremes(bad="0.85")
+    image = ax.imshow(grid, cmap=cmap, norm=norm, aspect="auto", interpolation="nearest")
+    cbar = ax.figure.colorbar(image, ax=ax, fraction=0.08, pad=0.03)
+    cbar.set_label("mean net chips per deal")
+
+    ax.set_xticks(range(len(actions)), labels=actions)
+    ax.set_yticks(range(len(row_of)), labels=[str(lb) for lb in classes["label"]])
+    ax.xaxis.tick_top()
+    ax.tick_params(axis="both", length=0)
+    ax.tick_params(axis="y", labelsize="small")
+    ax.set_xticks(np.arange(-0.5, len(actions)), minor=True)
+    ax.set_yticks(np.arange(-0.5, len(row_of)), minor=True)
+    ax.grid(which="minor", color="white", linewidth=1.0)
+    ax.tick_params(which="minor", length=0)
+
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            v = values[i, j]
+            if np.isfinite(v):
+                colour = "white" if abs(v) > 0.6 * lim else "black"
+                ax.text(
+                    j,
+                    i,
+                    f"{v:.1f}" if round(v, 1) != 0 else "0.0",
+                    ha="center",
+                    va="center",
+                    fontsize="x-small",
+                    color=colour,
+                )
+
+    best = rows[rows["_best"]]
+    for hc, act, sig in zip(best["hand_class"], best["action"], best["_sig"]):
+        i, j = row_of[hc], col_of[act]
+        ax.add_patch(
+            Rectangle(
+                (j - 0.5, i - 0.5),
+                1.0,
+                1.0,
+                fill=False,
+                edgecolor="black",
+                linewidth=2.5 if sig else 1.6,
+                linestyle="-" if sig else "--",
+                gid=GID_BEST_SIGNIFICANT if sig else GID_BEST_UNCERTAIN,
+                zorder=3,
+            )
+        )
+        if not sig:
+            ax.text(j + 0.42, i - 0.38, "?", ha="right", va="top", fontsize="small", fontweight="bold", zorder=4)
+
+    ax.set_xlim(-0.5, len(actions) - 0.5)
+    ax.set_ylim(len(row_of) - 0.5, -0.5)
+    ax.set_title(title if title is not None else f"Best declaration by hand class (position {position})")
+    ax.annotate(
+        "solid box: best action, significantly better than the runner-up\n"
+        "dashed box + ?: best, but not significantly better\n"
+        "grey: action not on offer",
+        xy=(0.0, 0.0),
+        xycoords="axes fraction",
+        xytext=(0, -6),
+        textcoords="offset points",
+        ha="left",
+        va="top",
+        fontsize="x-small",
+    )
+    return ax
+
+
+def heuristic_bars(
+    ax: Axes,
+    heuristics: pd.DataFrame,
+    baseline: str = "basic",
+    title: str | None = None,
+) -> Axes:
+    """Horizontal bars of each heuristic's paired difference in net chips vs a baseline.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes to draw on.
+    heuristics : pandas.DataFrame
+        One row per heuristic with at least ``heuristic``, ``diff_vs_baseline``,
+        ``diff_ci_low``, ``diff_ci_high`` (paired 95% interval) and ``miss_rate``.
+        The baseline's own row (difference 0) is drawn like the others.
+    baseline : str, default "basic"
+        Name of the baseline heuristic, used in the axis label and to grey its bar.
+    title : str, optional
+        Axes title; default ``"Heuristics vs {baseline}"``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``, whose ``patches`` are the bars, one per heuristic in table order (first
+        at the top); each bar's width is its ``diff_vs_baseline``.
+
+    Raises
+    ------
+    LooError
+        If a required column is missing or the table is empty.
+    """
+    _require(heuristics, _HEURISTIC_COLUMNS, "heuristics")
+    names = [str(h) for h in heuristics["heuristic"]]
+    diff = heuristics["diff_vs_baseline"].to_numpy(dtype=float)
+    lo = heuristics["diff_ci_low"].to_numpy(dtype=float)
+    hi = heuristics["diff_ci_high"].to_numpy(dtype=float)
+    miss = heuristics["miss_rate"].to_numpy(dtype=float)
+    xerr = np.vstack([np.nan_to_num(np.clip(diff - lo, 0, None)), np.nan_to_num(np.clip(hi - diff, 0, None))])
+    colours = ["0.6" if n == baseline else ("tab:green" if d >= 0 else "tab:red") for n, d in zip(names, diff)]
+
+    y = np.arange(len(names))
+    ax.barh(y, diff, xerr=xerr, color=colours, height=0.6, error_kw={"ecolor": "black", "capsize": 3, "lw": 1})
+    ax.axvline(0.0, color="black", linewidth=0.8)
+    ax.set_yticks(y, labels=names)
+    ax.set_ylim(len(names) - 0.5, -0.5)  # first heuristic on top
+    ax.set_xlabel(f"net chips per deal vs {baseline} (paired, 95% CI)")
+    ax.set_title(title if title is not None else f"Heuristics vs {baseline}")
+
+    ends_lo = np.where(np.isfinite(lo), np.minimum(lo, diff), diff)
+    ends_hi = np.where(np.isfinite(hi), np.maximum(hi, diff), diff)
+    left = float(np.nanmin(np.append(ends_lo, 0.0)))
+    right = float(np.nanmax(np.append(ends_hi, 0.0)))
+    span = right - left if right > left else 1.0
+    ax.set_xlim(left - (0.45 * span if left < 0 else 0.05 * span), right + (0.45 * span if right > 0 else 0.3 * span))
+
+    for name, yi, d, a, b, m in zip(names, y, diff, ends_lo, ends_hi, miss):
+        miss_text = f"miss {m:.0%}" if np.isfinite(m) else "miss n/a"
+        value_text = "baseline" if name == baseline else f"{d:+.2f}"
+        outward = d >= 0
+        ax.annotate(
+            f"{value_text}  ({miss_text})",
+            xy=(b if outward else a, yi),
+            xytext=(4 if outward else -4, 0),
+            textcoords="offset points",
+            ha="left" if outward else "right",
+            va="center",
+            fontsize="small",
+        )
+    ax.grid(axis="x", alpha=0.3)
+    return ax
+
+
+def best_action_sweep(fig: Figure | SubFigure, sweep: pd.DataFrame, title: str | None = None) -> list[Axes]:
+    """Small multiples: share of decisions whose best action is each action, vs chips carried.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure or SubFigure
+        Figure to add the panels to (it should be empty); one panel per number of
+        players, in one row, sharing the y axis.
+    sweep : pandas.DataFrame
+        Columns ``players`` (int), ``carried`` (chips carried into the deal), ``action``
+        and ``share`` (0..1); ``n`` (decisions counted) may be present and is not drawn.
+    title : str, optional
+        Figure title; default ``"Best action vs chips carried into the deal"``.
+
+    Returns
+    -------
+    list of matplotlib.axes.Axes
+        The panels, in increasing number of players. Each has one line (with markers)
+        per action present in it; colours are the same in every panel, and the figure
+        has a single legend.
+
+    Raises
+    ------
+    LooError
+        If a required column is missing or the table is empty.
+    """
+    _require(sweep, _SWEEP_COLUMNS, "sweep")
+    data = sweep.assign(action=sweep["action"].astype(str))
+    actions = _action_order(data["action"])
+    colours = _action_colours(actions)
+    players = sorted(pd.unique(data["players"]))
+
+    axes = list(fig.subplots(1, len(players), sharey=True, squeeze=False)[0])
+    for ax, p in zip(axes, players):
+        panel = data[data["players"] == p]
+        for act in actions:
+            line = panel[panel["action"] == act].sort_values("carried", kind="stable")
+            if line.empty:
+                continue
+            ax.plot(
+                line["carried"].to_numpy(dtype=float),
+                line["share"].to_numpy(dtype=float),
+                marker="o",
+                markersize=4,
+                color=colours[act],
+                label=act,
+            )
+        ax.set_title(f"{p} players")
+        ax.set_xlabel("chips carried into the deal")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylim(-0.02, 1.02)
+    axes[0].set_ylabel("share of decisions where best")
+
+    handles = [Line2D([], [], color=colours[a], marker="o", markersize=4, label=a) for a in actions]
+    fig.suptitle(title if title is not None else "Best action vs chips carried into the deal")
+    engine = fig.get_layout_engine() if hasattr(fig, "get_layout_engine") else None
+    if engine is not None and type(engine).__name__ == "ConstrainedLayoutEngine":
+        fig.legend(handles=handles, loc="outside lower center", ncol=len(actions), title="best action")
+    else:
+        fig.legend(handles=handles, loc="lower center", ncol=len(actions), title="best action", fontsize="small")
+        if isinstance(fig, Figure) and engine is None:
+            fig.subplots_adjust(bottom=0.3, top=0.82)
+    return axes
+
+
+def variant_bars(ax: Axes, table: pd.DataFrame, metric: str = "loo_rate", title: str | None = None) -> Axes:
+    """One horizontal bar per rule variant for ``metric`` with its 95% interval.
+
+    Parameters
+    ----------
+    ax : the Axes to draw on.
+    table : long-form variants table (columns row, metric, value, ci_low, ci_high).
+    metric : which metric to draw.
+    """
+    _require(table, ("row", "metric", "value", "ci_low", "ci_high"), "variants")
+    rows = table[table.metric == metric]
+    if rows.empty:
+        raise LooError(f"variants table has no metric {metric!r}")
+    y = np.arange(len(rows))[::-1]
+    values = rows.value.to_numpy(dtype=float)
+    err = np.vstack([values - rows.ci_low.to_numpy(dtype=float), rows.ci_high.to_numpy(dtype=float) - values])
+    ax.barh(y, values, xerr=err, color="tab:blue", alpha=0.8, capsize=3)
+    ax.set_yticks(y, rows.row.astype(str).tolist())
+    ax.set_xlabel(f"{metric} (95% CI)")
+    ax.set_title(title or f"{metric} by rule variant")
+    ax.grid(axis="x", alpha=0.3)
+    return ax

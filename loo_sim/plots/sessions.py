@@ -1,0 +1,404 @@
+"""Plots of session tables (pot by deal, largest pots, final balances); the same rules as
+``plots.py``: functions draw on an Axes or Figure the caller made and return it, no file
+I/O, no pyplot."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure, SubFigure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
+from matplotlib.ticker import Locator, NullLocator
+
+from loo_sim.errors import LooError
+from loo_sim.plots.decisions import _require
+
+# ---- pots and balances over sessions ---------------------------------------------------------------
+
+ARM_COLOURS: tuple[str, ...] = (
+    "tab:blue",
+    "tab:orange",
+    "tab:green",
+    "tab:red",
+    "tab:purple",
+    "tab:brown",
+    "tab:pink",
+    "tab:gray",
+    "tab:olive",
+    "tab:cyan",
+)
+"""Colour of the i-th arm (in order of first appearance in a table), cycling after ten."""
+
+BALANCE_LINTHRESH = 10.0
+"""Half-width (chips) of the linear part of the symlog balance axis."""
+
+GID_POT_MEDIAN = "pot-median"
+GID_POT_BAND_50 = "pot-band-50"
+GID_POT_BAND_90 = "pot-band-90"
+GID_SESSIONS_RUNNING = "sessions-running"
+GID_BALANCE_BOX = "balance-box"
+GID_BALANCE_WHISKER = "balance-whisker"
+GID_BALANCE_MEDIAN = "balance-median"
+GID_BALANCE_MEAN = "balance-mean"
+GID_ZERO_LINE = "zero-line"
+
+_QUANTILE_COLUMNS = ("q05", "q25", "q50", "q75", "q95")
+_POT_COLUMNS = ("arm", "deal", "sessions", *_QUANTILE_COLUMNS)
+_CCDF_COLUMNS = ("arm", "pot", "share_at_least")
+_BALANCE_COLUMNS = ("arm", "seat", "mean", "ci_low", "ci_high", *_QUANTILE_COLUMNS)
+_POT_YLABEL = "pot at the start of the deal (chips)"
+
+
+def _checked(df: pd.DataFrame, columns: Iterable[str], what: str) -> pd.DataFrame:
+    """The table with its arm column as text, after checking columns, rows and numeric columns."""
+    _require(df, columns, what)
+    numeric = [c for c in columns if c != "arm"]
+    out = df.assign(arm=df["arm"].astype(str))
+    for col in numeric:
+        converted = pd.to_numeric(out[col], errors="coerce")
+        bad = converted.isna() & out[col].notna()
+        if bad.any():
+            raise LooError(f"{what} table: column {col} has non-numeric value {out[col][bad].iloc[0]!r}")
+        out[col] = converted.astype(float)
+    return out
+
+
+def _arm_order(arms: pd.Series) -> list[str]:
+    return list(dict.fromkeys(arms))
+
+
+def _arm_colours(arms: list[str]) -> dict[str, str]:
+    return {a: ARM_COLOURS[i % len(ARM_COLOURS)] for i, a in enumerate(arms)}
+
+
+def _no_duplicates(df: pd.DataFrame, key: str, what: str) -> None:
+    dupes = df.duplicated(["arm", key])
+    if dupes.any():
+        first = df[dupes].iloc[0]
+        raise LooError(f"{what} table has more than one row for arm {first['arm']!r}, {key} {first[key]:g}")
+
+
+class _SymlogDecadeLocator(Locator):
+    """Major ticks of a symlog axis: 0 and +-10**e beyond the linear part, thinned to round
+    steps of e (1, 2, 5, 10, 20, 50, ...) so an axis spanning a hundred decades keeps a
+    handful of readable ticks and none crowd the linear part around 0."""
+
+    def __init__(self, linthresh: float, numticks: int = 6) -> None:
+        self.linthresh = linthresh
+        self.numticks = numticks
+
+    def __call__(self) -> np.ndarray:
+        vmin, vmax = self.axis.get_view_interval()
+        return self.tick_values(vmin, vmax)
+
+    def tick_values(self, vmin: float, vmax: float) -> np.ndarray:
+        lo, hi = sorted((float(vmin), float(vmax)))
+        first = int(np.ceil(np.log10(self.linthresh)))
+        top = max(abs(lo), abs(hi))
+        last = int(np.floor(np.log10(top))) if np.isfinite(top) and top >= 10.0**first else first - 1
+        if last < first:  # only the linear part is in view
+            return np.array(sorted({lo, 0.0, hi}))
+        step = next(m * 10**k for k in range(4) for m in (1, 2, 5) if (last - first + 1) / (m * 10**k) <= self.numticks)
+        exps = [e for e in range(first, last + 1) if step == 1 or e % step == 0]
+        ticks = [0.0] + [10.0**e for e in exps] + [-(10.0**e) for e in exps]
+        return np.array(sorted(t for t in ticks if lo <= t <= hi))
+
+
+def _grid_shape(n: int) -> tuple[int, int]:
+    """(rows, columns): one row up to three panels, else the squarest grid that holds them."""
+    if n <= 3:
+        return 1, max(n, 1)
+    cols = int(np.ceil(np.sqrt(n)))
+    return int(np.ceil(n / cols)), cols
+
+
+def pot_fan_chart(fig: Figure | SubFigure, pot_by_deal: pd.DataFrame, title: str | None = None) -> list[Axes]:
+    """Small multiples: median and 50% / 90% bands of the pot at the start of each deal, per arm.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure or SubFigure
+        Figure to add the panels to (it should be empty): one panel per arm, in one row
+        for up to three arms, else in a grid (unused grid cells are removed).
+    pot_by_deal : pandas.DataFrame
+        Columns ``arm`` (text), ``deal`` (0-based deal index), ``sessions`` (sessions
+        still running at that deal) and ``q05``, ``q25``, ``q50``, ``q75``, ``q95``
+        (quantiles over those sessions of the pot at the start of the deal, chips).
+    title : str, optional
+        Figure title; default ``"Pot at the start of each deal"``.
+
+    Returns
+    -------
+    list of matplotlib.axes.Axes
+        The panels, one per arm in order of first appearance, titled with the arm name.
+        Each holds the median as a line (gid ``"pot-median"``, y data = ``q50`` in deal
+        order) and two filled bands, q25..q75 (gid ``"pot-band-50"``) and the lighter
+        q05..q95 (gid ``"pot-band-90"``). The y axis is logarithmic when every quantile
+        of the panel is positive and ``q95.max() / q05.min() > 100``, else linear. When
+        ``sessions`` falls below its value at the panel's first deal (sessions stopped by
+        ruin or overflow), a twin y axis on the right (in ``fig.axes`` but not in the
+        returned list) shows the share of sessions still running as a thin dashed line
+        (gid ``"sessions-running"``). The figure has a single legend.
+
+    Raises
+    ------
+    LooError
+        If a required column is missing or not numeric, the table is empty, or an
+        (arm, deal) pair appears twice.
+    """
+    data = _checked(pot_by_deal, _POT_COLUMNS, "pot-by-deal")
+    _no_duplicates(data, "deal", "pot-by-deal")
+    arms = _arm_order(data["arm"])
+    colours = _arm_colours(arms)
+
+    n_rows, n_cols = _grid_shape(len(arms))
+    grid = fig.subplots(n_rows, n_cols, squeeze=False)
+    cells = [ax for row in grid for ax in row]
+    for spare in cells[len(arms) :]:
+        spare.remove()
+    axes = cells[: len(arms)]
+
+    any_stopped = False
+    for ax, arm in zip(axes, arms):
+        panel = data[data["arm"] == arm].sort_values("deal", kind="stable")
+        x = panel["deal"].to_numpy()
+        q = {c: panel[c].to_numpy() for c in _QUANTILE_COLUMNS}
+        colour = colours[arm]
+        ax.fill_between(x, q["q05"], q["q95"], color=colour, alpha=0.18, linewidth=0, gid=GID_POT_BAND_90)
+        ax.fill_between(x, q["q25"], q["q75"], color=colour, alpha=0.4, linewidth=0, gid=GID_POT_BAND_50)
+        ax.plot(x, q["q50"], color=colour, linewidth=1.8, marker="o" if len(x) == 1 else None, gid=GID_POT_MEDIAN)
+
+        values = np.concatenate(list(q.values()))
+        values = values[np.isfinite(values)]
+        low, high = np.nanmin(q["q05"], initial=np.inf), np.nanmax(q["q95"], initial=-np.inf)
+        if values.size and (values > 0).all() and 0 < low < np.inf and high / low > 100:
+            ax.set_yscale("log")
+        ax.set_title(arm)
+        ax.set_xlabel("deal (0-based index)")
+        ax.set_ylabel(_POT_YLABEL)
+        ax.grid(alpha=0.3)
+        if len(x) > 1:
+            ax.set_xlim(float(x[0]), float(x[-1]))
+
+        sessions = panel["sessions"].to_numpy()
+        first = sessions[0]
+        if np.isfinite(first) and first > 0 and np.nanmin(sessions) < first:
+            any_stopped = True
+            twin = ax.twinx()
+            twin.plot(x, sessions / first, color="0.35", linewidth=0.9, linestyle="--", gid=GID_SESSIONS_RUNNING)
+            twin.set_ylim(0.0, 1.05)
+            twin.set_ylabel("share of sessions still running", fontsize="small", color="0.35")
+            twin.tick_params(axis="y", labelsize="small", colors="0.35")
+
+    handles = [
+        Line2D([], [], color="0.2", linewidth=1.8, label="median"),
+        Rectangle((0, 0), 1, 1, color="0.2", alpha=0.4, linewidth=0, label="middle 50% of sessions"),
+        Rectangle((0, 0), 1, 1, color="0.2", alpha=0.18, linewidth=0, label="middle 90% of sessions"),
+    ]
+    if any_stopped:
+        handles.append(Line2D([], [], color="0.35", linewidth=0.9, linestyle="--", label="share still running"))
+    fig.suptitle(title if title is not None else "Pot at the start of each deal")
+    engine = fig.get_layout_engine() if hasattr(fig, "get_layout_engine") else None
+    if engine is not None and type(engine).__name__ == "ConstrainedLayoutEngine":
+        fig.legend(handles=handles, loc="outside lower center", ncol=len(handles))
+    else:
+        fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize="small")
+        if isinstance(fig, Figure) and engine is None:
+            fig.subplots_adjust(
+                bottom=0.22 if n_rows == 1 else 0.12,
+                top=0.85 if n_rows == 1 else 0.9,
+                hspace=0.5,
+                wspace=0.55 if any_stopped else 0.3,
+            )
+    return axes
+
+
+def max_pot_ccdf(ax: Axes, ccdf: pd.DataFrame, title: str | None = None) -> Axes:
+    """Log-log step lines: share of sessions whose largest pot reached at least x, per arm.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes to draw on.
+    ccdf : pandas.DataFrame
+        Columns ``arm``, ``pot`` (chips, > 0) and ``share_at_least`` (share of the arm's
+        sessions whose largest pot was at least ``pot``, in (0, 1]). Rows whose pot or
+        share is not positive cannot be shown on log axes and are left out.
+    title : str, optional
+        Axes title; default ``"Largest pot of a session"``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``, with one line per arm in order of first appearance (labelled with the arm
+        name, points in increasing pot; each share holds from its pot to the next one),
+        log scales on both axes and a legend.
+
+    Raises
+    ------
+    LooError
+        If a required column is missing or not numeric, the table is empty, or no row
+        has a positive pot and share.
+    """
+    data = _checked(ccdf, _CCDF_COLUMNS, "largest-pot ccdf")
+    pot = data["pot"].to_numpy()
+    share = data["share_at_least"].to_numpy()
+    data = data[np.isfinite(pot) & np.isfinite(share) & (pot > 0) & (share > 0)]
+    if data.empty:
+        raise LooError("largest-pot ccdf table has no row with a positive pot and share; nothing to plot on log axes")
+    arms = _arm_order(data["arm"])
+    colours = _arm_colours(arms)
+    for arm in arms:
+        line = data[data["arm"] == arm].sort_values("pot", kind="stable")
+        ax.plot(
+            line["pot"].to_numpy(),
+            line["share_at_least"].to_numpy(),
+            drawstyle="steps-post",
+            color=colours[arm],
+            linewidth=1.6,
+            label=arm,
+        )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    lowest = float(data["share_at_least"].min())
+    ax.set_ylim(min(lowest, 1.0) / 1.5, max(float(data["share_at_least"].max()), 1.0) * 1.15)
+    ax.set_xlabel("largest pot of a session (chips)")
+    ax.set_ylabel("share of sessions with a largest pot \u2265 x")
+    ax.set_title(title if title is not None else "Largest pot of a session")
+    ax.grid(which="major", alpha=0.3)
+    ax.legend(title="arm", fontsize="small")
+    return ax
+
+
+def balance_distribution(ax: Axes, balances: pd.DataFrame, title: str | None = None) -> Axes:
+    """Box-and-whisker plot of each seat's final net balance over a session, arms side by side.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes to draw on.
+    balances : pandas.DataFrame
+        One row per arm and seat with at least ``arm``, ``seat`` (int), ``mean``,
+        ``ci_low``, ``ci_high`` (95% interval of the mean) and the quantiles ``q05``,
+        ``q25``, ``q50``, ``q75``, ``q95`` of the final net balance (chips); ``sessions``,
+        ``se`` and ``sd`` may be present and are not drawn.
+    title : str, optional
+        Axes title; default ``"Final net balance by seat"``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``. Seats run along x in increasing order (tick labels ``"seat 0"``, ...),
+        with the arms side by side within a seat in order of first appearance, one
+        colour per arm. Each (arm, seat) with finite quartiles is a
+        :class:`~matplotlib.patches.Rectangle` in ``ax.patches`` (gid ``"balance-box"``)
+        from q25 to q75, with whiskers to q05 and q95, a black median tick, and the mean
+        as a point with its 95% interval as an error bar (left out where not finite).
+        The y axis is ``symlog`` (linear within +-10 chips) with major ticks at 0 and at
+        round steps of decades (at most about six a side, so a range of 1e100 chips stays
+        readable) and no minor ticks; a horizontal line marks 0 (gid ``"zero-line"``).
+
+    Raises
+    ------
+    LooError
+        If a required column is missing or not numeric, the table is empty, or an
+        (arm, seat) pair appears twice.
+    """
+    data = _checked(balances, _BALANCE_COLUMNS, "balances")
+    _no_duplicates(data, "seat", "balances")
+    arms = _arm_order(data["arm"])
+    colours = _arm_colours(arms)
+    seats = sorted(pd.unique(data["seat"]))
+    seat_pos = {s: i for i, s in enumerate(seats)}
+    slot = 0.8 / len(arms)
+    width = 0.75 * slot
+
+    for k, arm in enumerate(arms):
+        colour = colours[arm]
+        rows = data[data["arm"] == arm]
+        for _, row in rows.iterrows():
+            x = seat_pos[row["seat"]] - 0.4 + (k + 0.5) * slot
+            q05, q25, q50, q75, q95 = (float(row[c]) for c in _QUANTILE_COLUMNS)
+            if np.isfinite(q25) and np.isfinite(q75):
+                ax.add_patch(
+                    Rectangle(
+                        (x - width / 2, q25),
+                        width,
+                        q75 - q25,
+                        facecolor=colour,
+                        alpha=0.45,
+                        edgecolor=colour,
+                        linewidth=1.2,
+                        gid=GID_BALANCE_BOX,
+                        zorder=2,
+                    )
+                )
+                for end, edge in ((q05, q25), (q95, q75)):
+                    if np.isfinite(end):
+                        ax.plot([x, x], [edge, end], color=colour, linewidth=1.0, gid=GID_BALANCE_WHISKER, zorder=2)
+                        ax.plot(
+                            [x - width / 4, x + width / 4],
+                            [end, end],
+                            color=colour,
+                            linewidth=1.0,
+                            gid=GID_BALANCE_WHISKER,
+                            zorder=2,
+                        )
+            if np.isfinite(q50):
+                ax.plot(
+                    [x - width / 2, x + width / 2],
+                    [q50, q50],
+                    color="black",
+                    linewidth=1.6,
+                    gid=GID_BALANCE_MEDIAN,
+                    zorder=3,
+                )
+            mean, lo, hi = float(row["mean"]), float(row["ci_low"]), float(row["ci_high"])
+            if np.isfinite(mean):
+                err = None
+                if np.isfinite(lo) and np.isfinite(hi):
+                    err = [[max(mean - lo, 0.0)], [max(hi - mean, 0.0)]]
+                bars = ax.errorbar(
+                    [x],
+                    [mean],
+                    yerr=err,
+                    fmt="D",
+                    markersize=4,
+                    color="black",
+                    markerfacecolor="white",
+                    elinewidth=1.0,
+                    capsize=2,
+                    zorder=4,
+                )
+                bars.lines[0].set_gid(GID_BALANCE_MEAN)
+
+    ax.axhline(0.0, color="black", linewidth=0.8, zorder=1, gid=GID_ZERO_LINE)
+    ax.set_yscale("symlog", linthresh=BALANCE_LINTHRESH)
+    ax.yaxis.set_major_locator(_SymlogDecadeLocator(BALANCE_LINTHRESH))
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.set_xticks(range(len(seats)), labels=[f"seat {int(s) if float(s).is_integer() else s}" for s in seats])
+    ax.set_xlim(-0.5, len(seats) - 0.5)
+    ax.set_ylabel("final net balance (chips)")
+    ax.set_title(title if title is not None else "Final net balance by seat")
+    ax.grid(axis="y", alpha=0.3)
+
+    handles = [Rectangle((0, 0), 1, 1, facecolor=colours[a], alpha=0.45, edgecolor=colours[a], label=a) for a in arms]
+    handles += [
+        Line2D([], [], color="black", linewidth=1.6, label="median (box: 25-75%, whiskers: 5-95%)"),
+        Line2D(
+            [],
+            [],
+            color="black",
+            linestyle="none",
+            marker="D",
+            markersize=4,
+            markerfacecolor="white",
+            label="mean, 95% CI",
+        ),
+    ]
+    ax.legend(handles=handles, fontsize="small")
+    return ax

@@ -1,0 +1,111 @@
+"""The Python API: play one deal or many, with the engine of your choice."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from loo_sim import checks
+from loo_sim.engine.deal import play_deal_reference
+from loo_sim.engine.session import SessionResult
+from loo_sim.engine.session import play_session as engine_session
+from loo_sim.errors import LooError
+from loo_sim.game.cards import parse_deck
+from loo_sim.game.policy import Policy, parse_table
+from loo_sim.game.record import DealRecord
+from loo_sim.game.rules import Rules
+from loo_sim.rng import NO_SESSION, seat_draws
+from loo_sim.run.strength import resolve_strength
+
+ENGINES = ("kernel", "reference")
+
+PolicyArg = str | Policy | Sequence[str | Policy]
+
+
+def play_deal(
+    rules: Rules,
+    deck: str | Sequence[str | int],
+    dealer: int = 0,
+    carried: float = 0.0,
+    policy: PolicyArg = "basic",
+    *,
+    seed: int = 0,
+    deal_index: int = 0,
+    session: int = NO_SESSION,
+    strength=None,
+    chart=None,
+) -> DealRecord:
+    """Play one deal.
+
+    Parameters
+    ----------
+    rules : the rule set (``Rules.preset(...)``).
+    deck : 52 cards in canonical deal order (R2): a list of card strings/ints or one
+        space-separated string.
+    dealer : the dealer's seat.
+    carried : chips carried in from the last deal (0 = a clean pot).
+    policy : one written policy for every seat, or one per seat (seat 0 first).
+    seed, deal_index, session : the key of the seats' own random streams (used only by
+        the play family ``random``).
+
+    Played by the reference engine, so the record carries its ``trace`` (hands as dealt,
+    the miss, exchanges) for replays.
+    """
+    return play_deals(rules, [deck], [dealer], [carried], policy, engine="reference", seed=seed,
+                      first_index=deal_index, session=session, strength=strength, chart=chart)[0]  # fmt: skip
+
+
+def play_deals(
+    rules: Rules,
+    decks: Sequence[str | Sequence[str | int]],
+    dealers: Sequence[int] | None = None,
+    carried: Sequence[float] | None = None,
+    policy: PolicyArg = "basic",
+    *,
+    engine: str = "kernel",
+    seed: int = 0,
+    first_index: int = 0,
+    session: int = NO_SESSION,
+    strength=None,
+    chart=None,
+) -> list[DealRecord]:
+    """Play many independent deals; deal ``i`` uses random streams keyed by
+    ``(seed, first_index + i)``. ``dealers`` and ``carried`` default to seat 0 and 0.
+
+    ``engine="kernel"`` (the default, fast) and ``engine="reference"`` (readable; its
+    records carry a ``trace`` of hands, miss and exchanges) give the same records.
+    """
+    if not isinstance(rules, Rules):
+        raise LooError("rules: expected a Rules object, e.g. Rules.preset('three-card')")
+    if engine not in ENGINES:
+        raise LooError(f"engine {engine!r} is not available; allowed {', '.join(ENGINES)}")
+    n = len(decks)
+    dealers = [0] * n if dealers is None else list(dealers)
+    carried = [0.0] * n if carried is None else list(carried)
+    if len(dealers) != n or len(carried) != n:
+        raise LooError(f"play_deals: {n} decks but {len(dealers)} dealers and {len(carried)} carried pots")
+    table = parse_table(policy, rules.players)
+    cards = [parse_deck(deck) for deck in decks]
+    seats = [checks.seat("dealer", d, rules.players) for d in dealers]
+    pots = [checks.chips("carried", c) for c in carried]
+    strength = resolve_strength(rules, table, strength)
+    if chart is None and any(p.declare == "chart" for p in table):
+        raise LooError("policy family 'chart' needs a decision chart (from loo-sim miss)")
+    if engine == "kernel":
+        from loo_sim.run.records import play_deals_kernel  # numba compiles on first use
+
+        return play_deals_kernel(rules, cards, seats, pots, table, seed, first_index, session, strength, chart)
+    out = []
+    for i in range(n):
+        draws = [seat_draws(seed, first_index + i, s, session) if p.play == "random" else None
+                 for s, p in enumerate(table)]  # fmt: skip
+        out.append(play_deal_reference(rules, cards[i], seats[i], pots[i], table, draws, strength, chart))
+    return out
+
+
+def play_session(rules: Rules, policy: PolicyArg = "basic", deals: int = 10, seed: int = 0, session: int = 0,
+                 dealer: int | None = None, strength=None) -> SessionResult:  # fmt: skip
+    """Play one session (R10) with the reference engine; ``threshold`` and ``ev`` seats read
+    the strength table of ``rules`` (shipped, cached or calibrated now) unless one is given.
+    See ``engine.session.play_session``."""
+    table = parse_table(policy, rules.players) if isinstance(rules, Rules) else policy
+    return engine_session(rules, table, deals, seed, session, dealer, resolve_strength(rules, table, strength))

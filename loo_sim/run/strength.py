@@ -1,0 +1,221 @@
+"""Strength tables (POLICIES.md P3): P(k tricks | hand class, seats in the deal) for one
+rule set, estimated by simulation. ``threshold`` and ``ev`` decide from them.
+
+Where a table comes from, in order: the tables shipped with the package
+(``loo_sim/data/strength.npz``: the presets at 3-8 players), the user cache
+(``$LOO_SIM_CACHE`` or ``~/.cache/loo_sim/strength``, keyed by a hash of the rules), or
+a calibration run now (saved to the cache). ``loo-sim calibrate --force`` recomputes.
+
+Calibration. For each m = 2..8 seats in the deal, deals of the same rules at a table
+of m seats where everyone plays (``always``): each hand adds one count to (its class
+at the declaration, m, tricks won). The hands of players who pass are unseen cards, so a
+deal with m seats in it deals like an m-seat table (only the stock is larger). A hand's
+chance is thus that against m hands taken at random, without the selection of who
+enters; with m = players it is exactly the loo rate of the class under ``always``. The
+miss is a random unseen hand: its row pools all classes. The entry rate ``p_in`` (how
+many later seats to expect) comes from a run of the real table with ``basic`` play.
+A (class, m) cell with fewer than ``MIN_OBS`` hands borrows the class's distribution over
+all m, else that of its row (same trump holding, any plain card) at m, then over all m.
+Pots are clean, except with ``single_pot`` (a clean pot is then a single pot,
+where nobody decides anything): one ante is carried in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS
+from loo_sim.game.policy import CALIBRATED
+from loo_sim.game.rules import Rules
+from loo_sim.kernel import abi as L
+from loo_sim.run.args import kernel_args
+
+SCHEME = 1  # bump when the grid or the calibration method changes: old tables stop matching
+DEFAULT_DEALS = 500_000  # per seat count m = 2..8, and for the entry rate
+DEFAULT_SEED = 20260101
+MIN_OBS = 50
+SHAPE = (N_CLASSES + 1, L.MAX_PLAYERS + 1, L.MAX_TRICKS + 1)
+SHIPPED = Path(__file__).resolve().parent.parent / "data" / "strength.npz"
+SESSION_OPTIONS = ("bankroll", "final_pot")  # not part of a deal: they do not change a table
+
+
+@dataclass(frozen=True)
+class StrengthTable:
+    probs: np.ndarray  # SHAPE: P(k tricks | class, seats in the deal); row MISS_ROW: the miss
+    counts: np.ndarray  # SHAPE: the hands counted
+    p_in: float  # share of seats that enter a deal (how many later seats to expect)
+    key: str
+    deals: int
+    seed: int
+
+
+def rules_key(rules: Rules) -> str:
+    """A hash of the options that change how deals are played (and the scheme)."""
+    options = {k: v for k, v in rules.to_dict().items() if k not in SESSION_OPTIONS}
+    text = json.dumps({"scheme": SCHEME, "rules": options}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("LOO_SIM_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "loo_sim"
+    )
+    return Path(base) / "strength"
+
+
+def finalize(counts: np.ndarray, hand_size: int) -> np.ndarray:
+    """Probabilities from counts, with the fallbacks for thin cells."""
+    probs = np.zeros(SHAPE, dtype=np.float64)
+    by_seats = counts[:MISS_ROW].sum(axis=0)  # all classes, per seat count
+    overall = by_seats.sum(axis=0)
+    for cls in range(SHAPE[0]):
+        pooled = counts[cls].sum(axis=0)
+        row = counts[cls - cls % N_COLS : cls - cls % N_COLS + N_COLS] if cls < MISS_ROW else counts[cls : cls + 1]
+        for m in range(2, L.MAX_PLAYERS + 1):
+            for source in (counts[cls, m], pooled, row[:, m].sum(axis=0), row.sum(axis=(0, 1)), by_seats[m], overall):
+                if source.sum() >= MIN_OBS:
+                    probs[cls, m] = source / source.sum()
+                    break
+            else:
+                probs[cls, m, 0] = 1.0  # nothing observed at all: assume the worst
+    probs[:, :, hand_size + 1 :] = 0.0
+    return probs
+
+
+def calibration_carried(rules: Rules) -> float:
+    return float(max(rules.ante, 1.0)) if rules.single_pot else 0.0
+
+
+def _run_calibration(rules: Rules, seats: int, policy: str, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    from loo_sim.game.policy import parse_table
+    from loo_sim.kernel.calibrate import calibrate_blocks
+    from loo_sim.kernel.chunks import BLOCK
+
+    args = kernel_args(rules, parse_table(policy, seats))  # one policy row per seat; always/basic need no table
+    args.ri[L.R_PLAYERS] = seats  # may be 2: a deal with just two hands in it
+    n_blocks = (deals + BLOCK - 1) // BLOCK
+    counts = np.zeros((n_blocks, *SHAPE), dtype=np.int64)
+    entries = np.zeros((n_blocks, 2), dtype=np.int64)
+    calibrate_blocks(*args, np.uint64(seed), np.uint64(L.CALIBRATION_SESSION + seats), n_blocks, deals,
+                     calibration_carried(rules), counts, entries)  # fmt: skip
+    return counts.sum(axis=0), entries.sum(axis=0)
+
+
+def calibrate_counts(rules: Rules, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED) -> np.ndarray:
+    """Trick counts [class, m, k] from ``deals`` deals at each m = 2..8 seats, everyone
+    playing (they do not depend on ``rules.players``)."""
+    total = np.zeros(SHAPE, dtype=np.int64)
+    for seats in range(2, L.MAX_PLAYERS + 1):
+        counts, _ = _run_calibration(rules, seats, "always", deals, seed)
+        total[:, seats, :] += counts[:, seats, :]
+    total[MISS_ROW] = total[:MISS_ROW].sum(axis=0)  # the miss: a random unseen hand
+    return total
+
+
+def entry_rate(rules: Rules, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED) -> float:
+    """The share of seats that come into a deal at the real table under ``basic``."""
+    _, entries = _run_calibration(rules, rules.players, "basic", deals, seed)
+    return float(entries[0] / entries[1])
+
+
+def calibrate(
+    rules: Rules, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED, threads: int | None = None,
+    counts: np.ndarray | None = None,
+) -> StrengthTable:  # fmt: skip
+    """Estimate the strength table of ``rules`` (``counts`` from an earlier
+    ``calibrate_counts`` of the same rules at any player count may be reused)."""
+    if threads is not None:  # otherwise the caller's setting stands (the caller owns numba's threads)
+        from numba import set_num_threads
+
+        from loo_sim import checks
+
+        set_num_threads(checks.threads(threads))
+    if counts is None:
+        counts = calibrate_counts(rules, deals, seed)
+    p_in = entry_rate(rules, deals, seed)
+    return StrengthTable(finalize(counts, rules.hand_size), counts, p_in, rules_key(rules), deals, seed)
+
+
+def save(table: StrengthTable, path: Path) -> None:
+    import io
+
+    from loo_sim.atomic import atomic_write_bytes
+
+    buf = io.BytesIO()
+    np.savez_compressed(buf, counts=table.counts, p_in=table.p_in, deals=table.deals, seed=table.seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(path, buf.getvalue())
+
+
+def _from_counts(key: str, counts: np.ndarray, p_in: float, deals: int, seed: int, hand_size: int) -> StrengthTable:
+    return StrengthTable(finalize(counts, hand_size), counts, float(p_in), key, int(deals), int(seed))
+
+
+def load(rules: Rules, use_shipped: bool = True) -> StrengthTable | None:
+    """The shipped or cached table of ``rules``, or None."""
+    key = rules_key(rules)
+    if use_shipped and SHIPPED.exists():
+        with np.load(SHIPPED) as shipped:
+            if f"{key}_counts" in shipped:
+                return _from_counts(key, shipped[f"{key}_counts"], shipped[f"{key}_p_in"],
+                                    shipped[f"{key}_deals"], shipped[f"{key}_seed"], rules.hand_size)  # fmt: skip
+    path = cache_dir() / f"{key}.npz"
+    if path.exists():
+        try:
+            with np.load(path) as cached:
+                return _from_counts(key, cached["counts"], cached["p_in"], cached["deals"], cached["seed"],
+                                    rules.hand_size)  # fmt: skip
+        except (OSError, KeyError, ValueError):
+            return None  # a damaged cache file is recomputed
+    return None
+
+
+def source_of(rules: Rules) -> str:
+    """Where the table of ``rules`` would come from now: shipped, cache, or none."""
+    key = rules_key(rules)
+    if SHIPPED.exists():
+        with np.load(SHIPPED) as shipped:
+            if f"{key}_counts" in shipped:
+                return "shipped"
+    return "cache" if (cache_dir() / f"{key}.npz").exists() else "none"
+
+
+def strength_for(rules: Rules, force: bool = False, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED,
+                 verbose: bool = False) -> StrengthTable:  # fmt: skip
+    """The strength table of ``rules``: shipped, cached, or calibrated now and cached."""
+    if not force:
+        table = load(rules)
+        if table is not None:
+            return table
+    if verbose:
+        print(f"calibrating strength tables for these rules ({deals:,} deals) ...", flush=True)
+    start = time.perf_counter()
+    table = calibrate(rules, deals, seed)
+    try:
+        save(table, cache_dir() / f"{table.key}.npz")
+    except OSError as e:
+        if verbose:
+            print(f"note: could not cache the table ({e}); it will be recomputed next time")
+    if verbose:
+        print(f"calibrated in {time.perf_counter() - start:.1f} s")
+    return table
+
+
+def needs_strength(policies) -> bool:
+    """Whether any of these policies decides from a strength table (threshold, ev)."""
+    return any(p.declare in CALIBRATED and p.declare != "chart" for p in policies)
+
+
+def resolve_strength(rules: Rules, policies, given: StrengthTable | None = None) -> StrengthTable | None:
+    """The strength table a run of ``policies`` needs: ``given`` if any, else the shipped,
+    cached or newly calibrated table of ``rules``; None when no seat reads one."""
+    if given is not None:
+        return given
+    return strength_for(rules) if needs_strength(policies) else None

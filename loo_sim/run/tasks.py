@@ -1,0 +1,67 @@
+"""Chunk tasks: one call of a kernel over blocks first..first+count-1, returning the
+aggregate rows of each block (the caller adds them in block order). Plain top-level
+functions of arrays and numbers, so a Dask worker can run them (backend.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from loo_sim.game.classes import N_CLASSES
+from loo_sim.kernel import abi as L
+from loo_sim.rng import MASK64, NO_SESSION
+
+MISS_SESSION = 2**61  # the session part of decision runs' keys (deal k of seed s: (s, MISS_SESSION, k))
+HEURISTIC_SESSION = MISS_SESSION + 1  # heuristic comparisons: other deals, so a chart is judged out of sample
+
+
+def simulate_task(ri, rf, pol, polf, strength, chart, seed, total, dealer, rotate, carried, play, by_class,
+                  first, count):  # fmt: skip
+    from loo_sim.kernel.chunks import run_blocks
+
+    rows = np.zeros((count, L.A_LEN), dtype=np.float64)
+    run_blocks(ri, rf, pol, polf, strength, chart, np.uint64(seed), np.uint64(NO_SESSION & MASK64), first, count,
+               total, dealer, rotate, carried, rows, play, by_class)  # fmt: skip
+    return rows
+
+
+def decision_task(ri, rf, pol, polf, strength, chart, seed, total, carried, focal_seats, first, count):
+    from loo_sim.kernel.counterfactual import decision_blocks
+
+    rows = np.zeros((count, N_CLASSES, L.MAX_PLAYERS + 1, L.CF_LEN), dtype=np.float64)
+    decision_blocks(ri, rf, pol, polf, strength, chart, np.uint64(seed), np.uint64(MISS_SESSION), first, count,
+                    total, carried, focal_seats, rows)  # fmt: skip
+    return rows
+
+
+def heuristic_task(ri, rf, pol, polf, strength, chart, seed, total, carried, focal, variants, variants_f,
+                   first, count):  # fmt: skip
+    from loo_sim.kernel.counterfactual import heuristic_blocks
+
+    rows = np.zeros((count, variants.shape[0], L.H_LEN), dtype=np.float64)
+    heuristic_blocks(ri, rf, pol, polf, strength, chart, np.uint64(seed), np.uint64(HEURISTIC_SESSION), first, count,
+                     total, carried, focal, variants, variants_f, rows)  # fmt: skip
+    return rows
+
+
+def pots_shapes(arms: int, deals: int) -> dict[str, tuple[int, ...]]:
+    """The aggregates of one block of sessions, in PotsResult's order."""
+    n, nb = L.MAX_PLAYERS, L.NB_POT
+    return {
+        "scal": (arms, L.S_LEN),
+        "deal_stats": (arms, deals, L.DS_LEN),
+        "pot_hist": (arms, deals, nb),
+        "pot_sum": (arms, deals, nb),
+        "max_hist": (arms, nb),
+        "max_sum": (arms, nb),
+        "bal_hist": (arms, n, 2 * nb),
+        "bal_sum": (arms, n, 2 * nb),
+    }
+
+
+def pots_task(ri, rf, pol, polf, strength, chart, bankroll, share, seed, total, deals, first, count):
+    from loo_sim.kernel.sessions import session_blocks
+
+    rows = {k: np.zeros((count, *shape), dtype=np.float64) for k, shape in pots_shapes(ri.shape[0], deals).items()}
+    session_blocks(ri, rf, pol, polf, strength, chart, bankroll, share, np.uint64(seed), first, count, total, deals,
+                   *rows.values())  # fmt: skip
+    return rows
