@@ -70,7 +70,8 @@ def test_a_small_config_end_to_end(tmp_path, capsys):
     for name, entry in manifest["experiments"].items():
         assert len(entry["digest"]) == 16 and all((out / name / f).exists() for f in entry["files"])
     html = (out / "index.html").read_text()
-    assert "<table>" in html and html.count("data:image/png;base64,") >= 7
+    csvs = sum(len([f for f in e["files"] if f.endswith(".csv")]) for e in manifest["experiments"].values())
+    assert html.count("<table") == csvs and html.count("data:image/png;base64,") >= 7
     assert "http://" not in html and "https://" not in html and "<script" not in html  # self-contained
     md = (out / "index.md").read_text()
     for name in ("sim", "pots", "variants", "miss"):
@@ -177,3 +178,20 @@ def test_one_failing_experiment_does_not_lose_the_others(tmp_path, monkeypatch):
     assert any("FAILED" in line for line in lines)
     report.build_index(config, out)
     assert "the disk caught fire" in (out / "index.html").read_text()
+
+
+def test_index_html_renders_summaries_as_markdown_and_escapes_raw_html(tmp_path):
+    """summary.md goes through a markdown parser with raw HTML off: bullets become list
+    items, bold and code render, and a tag written into a summary arrives as text."""
+    from loo_sim.report.html import render_html
+
+    out = tmp_path / "out"
+    assert main(["report", str(_config(tmp_path)), "--out", str(out), "--only", "sim"]) == 0
+    config = load_config(_config(tmp_path))
+    summary = out / "sim" / "summary.md"
+    summary.write_text("# Title\n\n- one **bold** and `code`\n- two <script>alert(1)</script>\n")
+    manifest = json.loads((out / "manifest.json").read_text())
+    page = render_html(config, out, manifest)
+    assert "<h3>Title</h3>" in page  # headings pushed two levels below the experiment's h2
+    assert "<li>one <strong>bold</strong> and <code>code</code></li>" in page
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
