@@ -291,6 +291,30 @@ def test_importing_plots_does_not_import_pyplot():
     import subprocess
     import sys
 
-    code = "import sys, loo_sim.plots.decisions; print('matplotlib.pyplot' in sys.modules)"
+    code = "import sys, loo_sim.plots.decisions, loo_sim.plots.sessions; print('matplotlib.pyplot' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_drawing_and_saving_a_png_need_neither_pyplot_nor_a_backend(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    code = f"""
+import sys
+from pathlib import Path
+import pandas as pd
+from matplotlib.figure import Figure
+from loo_sim.plots import decisions
+from loo_sim.report.outputs import save_png
+fig = Figure(layout="constrained")
+decisions.variant_bars(fig.add_subplot(), pd.DataFrame(
+    dict(row=["a", "b"], metric="loo_rate", value=[0.2, 0.3], ci_low=[0.1, 0.2], ci_high=[0.3, 0.4])))
+save_png(fig, Path({str(tmp_path / "v.png")!r}))
+print('matplotlib.pyplot' in sys.modules)
+"""
+    env = {**os.environ, "MPLBACKEND": "TkAgg"}  # an interactive backend, unusable here, is never started
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert out.stdout.strip() == "False"
+    assert (tmp_path / "v.png").read_bytes().startswith(b"\x89PNG")
