@@ -11,7 +11,9 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from loo_sim.errors import LooError  # noqa: E402
+from loo_sim.game.decl import Decl  # noqa: E402
 from loo_sim.plots import decisions as plots  # noqa: E402
+from loo_sim.plots._common import DECL_COLOURS  # noqa: E402
 
 
 def _chart_rows(position, rows):
@@ -252,7 +254,7 @@ def test_best_action_sweep(sweep):
         expected = sweep[(sweep.players == players) & (sweep.action == "play")].sort_values("carried")["share"]
         assert list(play.get_ydata()) == pytest.approx(expected.tolist())
         assert play.get_marker() == "o"
-    assert len(set(colours)) == 4
+    assert colours == [DECL_COLOURS[d] for d in Decl]  # one colour per declaration, in Decl order
     # shared y axis, one legend for the figure
     assert axes[0].get_shared_y_axes().joined(axes[0], axes[2])
     assert len(fig.legends) == 1

@@ -1,5 +1,5 @@
 """Plots of session tables (pot by deal, largest pots, final balances); the same rules as
-``plots.py``: functions draw on an Axes or Figure the caller made and return it, no file
+``decisions.py``: functions draw on an Axes or Figure the caller made and return it, no file
 I/O, no pyplot."""
 
 from __future__ import annotations
@@ -15,23 +15,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import Locator, NullLocator
 
 from loo_sim.errors import LooError
-from loo_sim.plots.decisions import _require
-
-# ---- pots and balances over sessions ---------------------------------------------------------------
-
-ARM_COLOURS: tuple[str, ...] = (
-    "tab:blue",
-    "tab:orange",
-    "tab:green",
-    "tab:red",
-    "tab:purple",
-    "tab:brown",
-    "tab:pink",
-    "tab:gray",
-    "tab:olive",
-    "tab:cyan",
-)
-"""Colour of the i-th arm (in order of first appearance in a table), cycling after ten."""
+from loo_sim.plots._common import arm_colours, figure_legend, require
 
 BALANCE_LINTHRESH = 10.0
 """Half-width (chips) of the linear part of the symlog balance axis."""
@@ -55,7 +39,7 @@ _POT_YLABEL = "pot at the start of the deal (chips)"
 
 def _checked(df: pd.DataFrame, columns: Iterable[str], what: str) -> pd.DataFrame:
     """The table with its arm column as text, after checking columns, rows and numeric columns."""
-    _require(df, columns, what)
+    require(df, columns, what)
     numeric = [c for c in columns if c != "arm"]
     out = df.assign(arm=df["arm"].astype(str))
     for col in numeric:
@@ -69,10 +53,6 @@ def _checked(df: pd.DataFrame, columns: Iterable[str], what: str) -> pd.DataFram
 
 def _arm_order(arms: pd.Series) -> list[str]:
     return list(dict.fromkeys(arms))
-
-
-def _arm_colours(arms: list[str]) -> dict[str, str]:
-    return {a: ARM_COLOURS[i % len(ARM_COLOURS)] for i, a in enumerate(arms)}
 
 
 def _no_duplicates(df: pd.DataFrame, key: str, what: str) -> None:
@@ -153,7 +133,7 @@ def pot_fan_chart(fig: Figure | SubFigure, pot_by_deal: pd.DataFrame, title: str
     data = _checked(pot_by_deal, _POT_COLUMNS, "pot-by-deal")
     _no_duplicates(data, "deal", "pot-by-deal")
     arms = _arm_order(data["arm"])
-    colours = _arm_colours(arms)
+    colours = arm_colours(arms)
 
     n_rows, n_cols = _grid_shape(len(arms))
     grid = fig.subplots(n_rows, n_cols, squeeze=False)
@@ -202,18 +182,14 @@ def pot_fan_chart(fig: Figure | SubFigure, pot_by_deal: pd.DataFrame, title: str
     if any_stopped:
         handles.append(Line2D([], [], color="0.35", linewidth=0.9, linestyle="--", label="share still running"))
     fig.suptitle(title if title is not None else "Pot at the start of each deal")
-    engine = fig.get_layout_engine() if hasattr(fig, "get_layout_engine") else None
-    if engine is not None and type(engine).__name__ == "ConstrainedLayoutEngine":
-        fig.legend(handles=handles, loc="outside lower center", ncol=len(handles))
-    else:
-        fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize="small")
-        if isinstance(fig, Figure) and engine is None:
-            fig.subplots_adjust(
-                bottom=0.22 if n_rows == 1 else 0.12,
-                top=0.85 if n_rows == 1 else 0.9,
-                hspace=0.5,
-                wspace=0.55 if any_stopped else 0.3,
-            )
+    figure_legend(
+        fig,
+        handles,
+        bottom=0.22 if n_rows == 1 else 0.12,
+        top=0.85 if n_rows == 1 else 0.9,
+        hspace=0.5,
+        wspace=0.55 if any_stopped else 0.3,
+    )
     return axes
 
 
@@ -251,7 +227,7 @@ def max_pot_ccdf(ax: Axes, ccdf: pd.DataFrame, title: str | None = None) -> Axes
     if data.empty:
         raise LooError("largest-pot ccdf table has no row with a positive pot and share; nothing to plot on log axes")
     arms = _arm_order(data["arm"])
-    colours = _arm_colours(arms)
+    colours = arm_colours(arms)
     for arm in arms:
         line = data[data["arm"] == arm].sort_values("pot", kind="stable")
         ax.plot(
@@ -311,7 +287,7 @@ def balance_distribution(ax: Axes, balances: pd.DataFrame, title: str | None = N
     data = _checked(balances, _BALANCE_COLUMNS, "balances")
     _no_duplicates(data, "seat", "balances")
     arms = _arm_order(data["arm"])
-    colours = _arm_colours(arms)
+    colours = arm_colours(arms)
     seats = sorted(pd.unique(data["seat"]))
     seat_pos = {s: i for i, s in enumerate(seats)}
     slot = 0.8 / len(arms)
