@@ -67,7 +67,9 @@ def _no_duplicates(df: pd.DataFrame, key: str, what: str) -> None:
 class _SymlogDecadeLocator(Locator):
     """Major ticks of a symlog axis: 0 and +-10**e beyond the linear part, thinned to round
     steps of e (1, 2, 5, 10, 20, 50, ...) so an axis spanning a hundred decades keeps a
-    handful of readable ticks and none crowd the linear part around 0."""
+    handful of readable ticks and none crowd the linear part around 0. (matplotlib's
+    ``SymmetricalLogLocator`` was tried: on such an axis it ticks +-10 next to 0, where the
+    labels overlap, and uneven decades such as 1e39 and 1e77.)"""
 
     def __init__(self, linthresh: float, numticks: int = 6) -> None:
         self.linthresh = linthresh
