@@ -11,7 +11,9 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from loo_sim.errors import LooError  # noqa: E402
+from loo_sim.game.decl import Decl  # noqa: E402
 from loo_sim.plots import decisions as plots  # noqa: E402
+from loo_sim.plots._common import DECL_COLOURS  # noqa: E402
 
 
 def _chart_rows(position, rows):
@@ -252,7 +254,7 @@ def test_best_action_sweep(sweep):
         expected = sweep[(sweep.players == players) & (sweep.action == "play")].sort_values("carried")["share"]
         assert list(play.get_ydata()) == pytest.approx(expected.tolist())
         assert play.get_marker() == "o"
-    assert len(set(colours)) == 4
+    assert colours == [DECL_COLOURS[d] for d in Decl]  # one colour per declaration, in Decl order
     # shared y axis, one legend for the figure
     assert axes[0].get_shared_y_axes().joined(axes[0], axes[2])
     assert len(fig.legends) == 1
@@ -291,6 +293,30 @@ def test_importing_plots_does_not_import_pyplot():
     import subprocess
     import sys
 
-    code = "import sys, loo_sim.plots.decisions; print('matplotlib.pyplot' in sys.modules)"
+    code = "import sys, loo_sim.plots.decisions, loo_sim.plots.sessions; print('matplotlib.pyplot' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_drawing_and_saving_a_png_need_neither_pyplot_nor_a_backend(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    code = f"""
+import sys
+from pathlib import Path
+import pandas as pd
+from matplotlib.figure import Figure
+from loo_sim.plots import decisions
+from loo_sim.report.outputs import save_png
+fig = Figure(layout="constrained")
+decisions.variant_bars(fig.add_subplot(), pd.DataFrame(
+    dict(row=["a", "b"], metric="loo_rate", value=[0.2, 0.3], ci_low=[0.1, 0.2], ci_high=[0.3, 0.4])))
+save_png(fig, Path({str(tmp_path / "v.png")!r}))
+print('matplotlib.pyplot' in sys.modules)
+"""
+    env = {**os.environ, "MPLBACKEND": "TkAgg"}  # an interactive backend, unusable here, is never started
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert out.stdout.strip() == "False"
+    assert (tmp_path / "v.png").read_bytes().startswith(b"\x89PNG")

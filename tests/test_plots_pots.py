@@ -11,7 +11,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.collections import PolyCollection  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.patches import Rectangle  # noqa: E402
+from matplotlib.patches import PathPatch  # noqa: E402
 
 from loo_sim import LooError  # noqa: E402
 from loo_sim.plots import sessions as plots  # noqa: E402
@@ -237,8 +237,16 @@ def balances() -> pd.DataFrame:
     return pd.DataFrame(_balance_rows(LIMITED, 10.0) + _balance_rows(UNLIMITED, 1e95, seats=(2, 1, 0)))
 
 
-def _boxes(ax) -> list[Rectangle]:
-    return [p for p in ax.patches if isinstance(p, Rectangle) and p.get_gid() == "balance-box"]
+def _boxes(ax) -> list[PathPatch]:
+    return [p for p in ax.patches if isinstance(p, PathPatch) and p.get_gid() == "balance-box"]
+
+
+def _box_bounds(box: PathPatch) -> tuple[float, float, float, float]:
+    """(x centre, width, bottom, top) of a box, in data coordinates."""
+    xy = box.get_path().vertices
+    assert box.get_transform() == box.axes.transData
+    x0, x1, y0, y1 = xy[:, 0].min(), xy[:, 0].max(), xy[:, 1].min(), xy[:, 1].max()
+    return float((x0 + x1) / 2), float(x1 - x0), float(y0), float(y1)
 
 
 def test_balance_distribution_boxes(balances):
@@ -253,12 +261,13 @@ def test_balance_distribution_boxes(balances):
 
     centre = {}
     for box in boxes:
-        x = box.get_x() + box.get_width() / 2
+        x, width, bottom, top = _box_bounds(box)
+        assert 0 < width < 0.4
         seat = int(round(x))
         # which arm: the row of this seat whose lower quartile the box starts at (they differ by arm)
-        (row,) = [r for r in balances.itertuples() if r.seat == seat and np.isclose(box.get_y(), r.q25, rtol=1e-12)]
-        assert box.get_y() == pytest.approx(row.q25, rel=1e-12)
-        assert box.get_height() == pytest.approx(row.q75 - row.q25, rel=1e-12)
+        (row,) = [r for r in balances.itertuples() if r.seat == seat and np.isclose(bottom, r.q25, rtol=1e-12)]
+        assert bottom == pytest.approx(row.q25, rel=1e-12)
+        assert top - bottom == pytest.approx(row.q75 - row.q25, rel=1e-12)
         centre[(row.arm, seat)] = x
     assert len(centre) == 6
     # arms side by side within a seat, in order of first appearance, inside the seat's slot
@@ -267,7 +276,7 @@ def test_balance_distribution_boxes(balances):
     # one colour per arm
     colour = {}
     for box in boxes:
-        arm = [a for (a, s), x in centre.items() if x == box.get_x() + box.get_width() / 2][0]
+        arm = [a for (a, s), x in centre.items() if x == _box_bounds(box)[0]][0]
         colour.setdefault(arm, set()).add(tuple(box.get_facecolor()))
     assert all(len(c) == 1 for c in colour.values())
     assert colour[LIMITED] != colour[UNLIMITED]
@@ -317,9 +326,30 @@ def test_balance_distribution_small_balances_and_missing_values(balances):
     ax = Figure().add_subplot()
     plots.balance_distribution(ax, limited)
     assert len(_boxes(ax)) == 2
+    assert len(_by_gid(ax.lines, "balance-whisker")) == 2 * 4
+    assert len(_by_gid(ax.lines, "balance-median")) == 3  # seat 2 keeps its median without a box
     assert len(_by_gid(ax.lines, "balance-mean")) == 2
     ticks = ax.get_yticks()
     assert {-10.0, 0.0, 10.0} <= set(ticks)
+    _png(ax.figure)
+
+
+def test_balance_distribution_leaves_out_what_is_not_finite(balances):
+    limited = balances[balances["arm"] == LIMITED].copy()
+    limited.loc[limited["seat"] == 0, "q05"] = np.nan
+    limited.loc[limited["seat"] == 1, ["q05", "q95"]] = np.nan
+    limited.loc[limited["seat"] == 1, "q75"] = 1e6  # this box reaches past every other value
+    limited.loc[limited["seat"] == 2, "q50"] = np.nan
+    ax = Figure().add_subplot()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plots.balance_distribution(ax, limited)
+    assert len(_boxes(ax)) == 3
+    whiskers = _by_gid(ax.lines, "balance-whisker")
+    assert len(whiskers) == 3 * 4 - 2 - 4  # seat 0 lost its lower whisker and cap, seat 1 both pairs
+    assert all(np.isfinite(line.get_ydata()).all() for line in whiskers)
+    assert len(_by_gid(ax.lines, "balance-median")) == 2
+    assert ax.get_ylim()[1] >= 1e6  # a box without whiskers is still in view
     _png(ax.figure)
 
 

@@ -1,4 +1,5 @@
-"""Plots of analysis tables (DESIGN.md: functions take an Axes and return it; no file I/O).
+"""Plots of the decision tables (decision chart, heuristics, best-action sweep) and of the
+rule-variants table (DESIGN.md: functions take an Axes and return it; no file I/O).
 
 Every function draws onto an Axes or Figure the caller made and returns what it drew on;
 none of them creates a figure window or writes a file. Only the object API of matplotlib
@@ -6,8 +7,6 @@ is used, so importing this module never needs a display (``pyplot`` is not impor
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
@@ -19,12 +18,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
 from loo_sim.errors import LooError
-
-ACTIONS: tuple[str, ...] = ("pass", "play", "miss", "defend")
-"""Column order of the decision chart and line order of the sweep."""
-
-ACTION_COLOURS: dict[str, str] = {"pass": "tab:gray", "play": "tab:blue", "miss": "tab:orange", "defend": "tab:green"}
-"""One colour per action, the same in every panel and plot."""
+from loo_sim.plots._common import decl_colours, decl_order, figure_legend, require
 
 GID_BEST_SIGNIFICANT = "best-significant"
 GID_BEST_UNCERTAIN = "best-uncertain"
@@ -32,15 +26,11 @@ GID_BEST_UNCERTAIN = "best-uncertain"
 _CHART_COLUMNS = ("hand_class", "label", "position", "action", "mean", "best", "significant")
 _HEURISTIC_COLUMNS = ("heuristic", "diff_vs_baseline", "diff_ci_low", "diff_ci_high", "miss_rate")
 _SWEEP_COLUMNS = ("players", "carried", "action", "share")
-
-
-def _require(df: pd.DataFrame, columns: Iterable[str], what: str) -> None:
-    """A table to plot must have these columns and at least one row."""
-    missing = [c for c in columns if c not in df.columns]
-    if missing:
-        raise LooError(f"{what} table lacks column(s) {', '.join(missing)}; it has {', '.join(map(str, df.columns))}")
-    if df.empty:
-        raise LooError(f"{what} table is empty; nothing to plot")
+_CHART_KEY = (
+    "solid box: best action, significantly better than the runner-up\n"
+    "dashed box + ?: best, but not significantly better\n"
+    "grey: action not on offer"
+)
 
 
 def _as_bool(values: pd.Series) -> np.ndarray:
@@ -49,16 +39,6 @@ def _as_bool(values: pd.Series) -> np.ndarray:
         return values.to_numpy()
     text = values.astype(str).str.strip().str.lower()
     return text.isin(("true", "1", "1.0", "yes")).to_numpy()
-
-
-def _action_order(actions: Iterable[str]) -> list[str]:
-    present = list(dict.fromkeys(str(a) for a in actions))
-    return [a for a in ACTIONS if a in present] + sorted(a for a in present if a not in ACTIONS)
-
-
-def _action_colours(actions: list[str]) -> dict[str, str]:
-    extra = iter(("tab:red", "tab:purple", "tab:brown", "tab:pink", "tab:olive", "tab:cyan"))
-    return {a: ACTION_COLOURS.get(a) or next(extra, "black") for a in actions}
 
 
 def decision_chart_size(n_rows: int, n_cols: int = 4) -> tuple[float, float]:
@@ -116,8 +96,30 @@ def decision_chart(
         If a column is missing, no row has that position, or a (class, action) pair
         appears twice for the position.
     """
-    _require(chart, _CHART_COLUMNS, "decision chart")
-    actions = _action_order(chart["action"])
+    require(chart, _CHART_COLUMNS, "decision chart")
+    actions = decl_order(chart["action"])
+    rows = _chart_rows(chart, position)
+    labels, values, cell_of = _chart_grid(rows, actions)
+    lim = _heatmap(ax, values, actions, labels)
+    _cell_values(ax, values, lim)
+    _best_marks(ax, rows, cell_of)
+    ax.set_title(title if title is not None else f"Best declaration by hand class (position {position})")
+    ax.annotate(
+        _CHART_KEY,
+        xy=(0.0, 0.0),
+        xycoords="axes fraction",
+        xytext=(0, -6),
+        textcoords="offset points",
+        ha="left",
+        va="top",
+        fontsize="x-small",
+    )
+    return ax
+
+
+def _chart_rows(chart: pd.DataFrame, position: str | int) -> pd.DataFrame:
+    """The rows of one position, with text actions and boolean ``_best`` / ``_sig`` columns;
+    at most one row per (hand class, action)."""
     pos_text = chart["position"].astype(str).str.strip()
     rows = chart[pos_text == str(position).strip()]
     if rows.empty:
@@ -135,52 +137,65 @@ def decision_chart(
             f"decision chart has more than one row for hand class {first['hand_class']}, "
             f"action {first['action']!r} at position {position!r}"
         )
+    return rows
 
+
+def _chart_grid(rows: pd.DataFrame, actions: list[str]) -> tuple[list[str], np.ndarray, dict]:
+    """Row labels (hand classes in increasing order), the mean of each (class, action) cell
+    (NaN where the action is not on offer), and the (row, column) of each (class, action)."""
     classes = rows.drop_duplicates("hand_class").sort_values("hand_class", kind="stable")
     row_of = {hc: i for i, hc in enumerate(classes["hand_class"])}
     col_of = {a: j for j, a in enumerate(actions)}
     values = np.full((len(row_of), len(actions)), np.nan)
+    cell_of = {}
     for hc, act, mean in zip(rows["hand_class"], rows["action"], rows["mean"]):
-        values[row_of[hc], col_of[act]] = float(mean)
-    grid = np.ma.masked_invalid(values)
+        cell_of[hc, act] = row_of[hc], col_of[act]
+        values[cell_of[hc, act]] = float(mean)
+    return [str(lb) for lb in classes["label"]], values, cell_of
 
+
+def _heatmap(ax: Axes, values: np.ndarray, actions: list[str], labels: list[str]) -> float:
+    """The cells on a diverging colormap centred at 0 (missing cells grey), with a colorbar,
+    actions along the top and white lines between cells; the colour limit ``lim``."""
     finite = values[np.isfinite(values)]
     lim = float(np.max(np.abs(finite))) if finite.size else 1.0
     lim = lim if lim > 0 else 1.0
     norm = Normalize(vmin=-lim, vmax=lim)  # symmetric limits: 0 sits at the centre of the colormap
     cmap = colormaps["RdBu"].with_extremes(bad="0.85")
-    image = ax.imshow(grid, cmap=cmap, norm=norm, aspect="auto", interpolation="nearest")
+    image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=norm, aspect="auto", interpolation="nearest")
     cbar = ax.figure.colorbar(image, ax=ax, fraction=0.08, pad=0.03)
     cbar.set_label("mean net chips per deal")
 
-    ax.set_xticks(range(len(actions)), labels=actions)
-    ax.set_yticks(range(len(row_of)), labels=[str(lb) for lb in classes["label"]])
+    n_rows, n_cols = values.shape
+    ax.set_xticks(range(n_cols), labels=actions)
+    ax.set_yticks(range(n_rows), labels=labels)
     ax.xaxis.tick_top()
     ax.tick_params(axis="both", length=0)
     ax.tick_params(axis="y", labelsize="small")
-    ax.set_xticks(np.arange(-0.5, len(actions)), minor=True)
-    ax.set_yticks(np.arange(-0.5, len(row_of)), minor=True)
+    ax.set_xticks(np.arange(-0.5, n_cols), minor=True)
+    ax.set_yticks(np.arange(-0.5, n_rows), minor=True)
     ax.grid(which="minor", color="white", linewidth=1.0)
     ax.tick_params(which="minor", length=0)
+    ax.set_xlim(-0.5, n_cols - 0.5)
+    ax.set_ylim(n_rows - 0.5, -0.5)
+    return lim
 
-    for i in range(values.shape[0]):
-        for j in range(values.shape[1]):
-            v = values[i, j]
-            if np.isfinite(v):
-                colour = "white" if abs(v) > 0.6 * lim else "black"
-                ax.text(
-                    j,
-                    i,
-                    f"{v:.1f}" if round(v, 1) != 0 else "0.0",
-                    ha="center",
-                    va="center",
-                    fontsize="x-small",
-                    color=colour,
-                )
 
+def _cell_values(ax: Axes, values: np.ndarray, lim: float) -> None:
+    """Each cell with data labelled with its mean to one decimal (white on dark cells)."""
+    for (i, j), v in np.ndenumerate(values):
+        if np.isfinite(v):
+            colour = "white" if abs(v) > 0.6 * lim else "black"
+            text = f"{v:.1f}" if round(v, 1) != 0 else "0.0"
+            ax.text(j, i, text, ha="center", va="center", fontsize="x-small", color=colour)
+
+
+def _best_marks(ax: Axes, rows: pd.DataFrame, cell_of: dict) -> None:
+    """A box round each row's best cell: solid if significantly better than the runner-up,
+    else dashed with a "?"."""
     best = rows[rows["_best"]]
     for hc, act, sig in zip(best["hand_class"], best["action"], best["_sig"]):
-        i, j = row_of[hc], col_of[act]
+        i, j = cell_of[hc, act]
         ax.add_patch(
             Rectangle(
                 (j - 0.5, i - 0.5),
@@ -196,23 +211,6 @@ def decision_chart(
         )
         if not sig:
             ax.text(j + 0.42, i - 0.38, "?", ha="right", va="top", fontsize="small", fontweight="bold", zorder=4)
-
-    ax.set_xlim(-0.5, len(actions) - 0.5)
-    ax.set_ylim(len(row_of) - 0.5, -0.5)
-    ax.set_title(title if title is not None else f"Best declaration by hand class (position {position})")
-    ax.annotate(
-        "solid box: best action, significantly better than the runner-up\n"
-        "dashed box + ?: best, but not significantly better\n"
-        "grey: action not on offer",
-        xy=(0.0, 0.0),
-        xycoords="axes fraction",
-        xytext=(0, -6),
-        textcoords="offset points",
-        ha="left",
-        va="top",
-        fontsize="x-small",
-    )
-    return ax
 
 
 def heuristic_bars(
@@ -247,7 +245,7 @@ def heuristic_bars(
     LooError
         If a required column is missing or the table is empty.
     """
-    _require(heuristics, _HEURISTIC_COLUMNS, "heuristics")
+    require(heuristics, _HEURISTIC_COLUMNS, "heuristics")
     names = [str(h) for h in heuristics["heuristic"]]
     diff = heuristics["diff_vs_baseline"].to_numpy(dtype=float)
     lo = heuristics["diff_ci_low"].to_numpy(dtype=float)
@@ -314,10 +312,10 @@ def best_action_sweep(fig: Figure | SubFigure, sweep: pd.DataFrame, title: str |
     LooError
         If a required column is missing or the table is empty.
     """
-    _require(sweep, _SWEEP_COLUMNS, "sweep")
+    require(sweep, _SWEEP_COLUMNS, "sweep")
     data = sweep.assign(action=sweep["action"].astype(str))
-    actions = _action_order(data["action"])
-    colours = _action_colours(actions)
+    actions = decl_order(data["action"])
+    colours = decl_colours(actions)
     players = sorted(pd.unique(data["players"]))
 
     axes = list(fig.subplots(1, len(players), sharey=True, squeeze=False)[0])
@@ -343,13 +341,7 @@ def best_action_sweep(fig: Figure | SubFigure, sweep: pd.DataFrame, title: str |
 
     handles = [Line2D([], [], color=colours[a], marker="o", markersize=4, label=a) for a in actions]
     fig.suptitle(title if title is not None else "Best action vs chips carried into the deal")
-    engine = fig.get_layout_engine() if hasattr(fig, "get_layout_engine") else None
-    if engine is not None and type(engine).__name__ == "ConstrainedLayoutEngine":
-        fig.legend(handles=handles, loc="outside lower center", ncol=len(actions), title="best action")
-    else:
-        fig.legend(handles=handles, loc="lower center", ncol=len(actions), title="best action", fontsize="small")
-        if isinstance(fig, Figure) and engine is None:
-            fig.subplots_adjust(bottom=0.3, top=0.82)
+    figure_legend(fig, handles, title="best action", bottom=0.3, top=0.82)
     return axes
 
 
@@ -362,7 +354,7 @@ def variant_bars(ax: Axes, table: pd.DataFrame, metric: str = "loo_rate", title:
     table : long-form variants table (columns row, metric, value, ci_low, ci_high).
     metric : which metric to draw.
     """
-    _require(table, ("row", "metric", "value", "ci_low", "ci_high"), "variants")
+    require(table, ("row", "metric", "value", "ci_low", "ci_high"), "variants")
     rows = table[table.metric == metric]
     if rows.empty:
         raise LooError(f"variants table has no metric {metric!r}")

@@ -1,5 +1,5 @@
 """Plots of session tables (pot by deal, largest pots, final balances); the same rules as
-``plots.py``: functions draw on an Axes or Figure the caller made and return it, no file
+``decisions.py``: functions draw on an Axes or Figure the caller made and return it, no file
 I/O, no pyplot."""
 
 from __future__ import annotations
@@ -15,23 +15,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import Locator, NullLocator
 
 from loo_sim.errors import LooError
-from loo_sim.plots.decisions import _require
-
-# ---- pots and balances over sessions ---------------------------------------------------------------
-
-ARM_COLOURS: tuple[str, ...] = (
-    "tab:blue",
-    "tab:orange",
-    "tab:green",
-    "tab:red",
-    "tab:purple",
-    "tab:brown",
-    "tab:pink",
-    "tab:gray",
-    "tab:olive",
-    "tab:cyan",
-)
-"""Colour of the i-th arm (in order of first appearance in a table), cycling after ten."""
+from loo_sim.plots._common import arm_colours, figure_legend, require
 
 BALANCE_LINTHRESH = 10.0
 """Half-width (chips) of the linear part of the symlog balance axis."""
@@ -51,11 +35,13 @@ _POT_COLUMNS = ("arm", "deal", "sessions", *_QUANTILE_COLUMNS)
 _CCDF_COLUMNS = ("arm", "pot", "share_at_least")
 _BALANCE_COLUMNS = ("arm", "seat", "mean", "ci_low", "ci_high", *_QUANTILE_COLUMNS)
 _POT_YLABEL = "pot at the start of the deal (chips)"
+_RUNNING_LINE = {"color": "0.35", "linewidth": 0.9, "linestyle": "--"}
+_MEAN_MARKER = {"markersize": 4, "color": "black", "markerfacecolor": "white"}  # marker "D"
 
 
 def _checked(df: pd.DataFrame, columns: Iterable[str], what: str) -> pd.DataFrame:
     """The table with its arm column as text, after checking columns, rows and numeric columns."""
-    _require(df, columns, what)
+    require(df, columns, what)
     numeric = [c for c in columns if c != "arm"]
     out = df.assign(arm=df["arm"].astype(str))
     for col in numeric:
@@ -71,10 +57,6 @@ def _arm_order(arms: pd.Series) -> list[str]:
     return list(dict.fromkeys(arms))
 
 
-def _arm_colours(arms: list[str]) -> dict[str, str]:
-    return {a: ARM_COLOURS[i % len(ARM_COLOURS)] for i, a in enumerate(arms)}
-
-
 def _no_duplicates(df: pd.DataFrame, key: str, what: str) -> None:
     dupes = df.duplicated(["arm", key])
     if dupes.any():
@@ -85,7 +67,9 @@ def _no_duplicates(df: pd.DataFrame, key: str, what: str) -> None:
 class _SymlogDecadeLocator(Locator):
     """Major ticks of a symlog axis: 0 and +-10**e beyond the linear part, thinned to round
     steps of e (1, 2, 5, 10, 20, 50, ...) so an axis spanning a hundred decades keeps a
-    handful of readable ticks and none crowd the linear part around 0."""
+    handful of readable ticks and none crowd the linear part around 0. (matplotlib's
+    ``SymmetricalLogLocator`` was tried: on such an axis it ticks +-10 next to 0, where the
+    labels overlap, and uneven decades such as 1e39 and 1e77.)"""
 
     def __init__(self, linthresh: float, numticks: int = 6) -> None:
         self.linthresh = linthresh
@@ -153,68 +137,82 @@ def pot_fan_chart(fig: Figure | SubFigure, pot_by_deal: pd.DataFrame, title: str
     data = _checked(pot_by_deal, _POT_COLUMNS, "pot-by-deal")
     _no_duplicates(data, "deal", "pot-by-deal")
     arms = _arm_order(data["arm"])
-    colours = _arm_colours(arms)
-
+    colours = arm_colours(arms)
     n_rows, n_cols = _grid_shape(len(arms))
-    grid = fig.subplots(n_rows, n_cols, squeeze=False)
-    cells = [ax for row in grid for ax in row]
-    for spare in cells[len(arms) :]:
-        spare.remove()
-    axes = cells[: len(arms)]
-
+    axes = _panels(fig, n_rows, n_cols, len(arms))
     any_stopped = False
     for ax, arm in zip(axes, arms):
         panel = data[data["arm"] == arm].sort_values("deal", kind="stable")
-        x = panel["deal"].to_numpy()
-        q = {c: panel[c].to_numpy() for c in _QUANTILE_COLUMNS}
-        colour = colours[arm]
-        ax.fill_between(x, q["q05"], q["q95"], color=colour, alpha=0.18, linewidth=0, gid=GID_POT_BAND_90)
-        ax.fill_between(x, q["q25"], q["q75"], color=colour, alpha=0.4, linewidth=0, gid=GID_POT_BAND_50)
-        ax.plot(x, q["q50"], color=colour, linewidth=1.8, marker="o" if len(x) == 1 else None, gid=GID_POT_MEDIAN)
-
-        values = np.concatenate(list(q.values()))
-        values = values[np.isfinite(values)]
-        low, high = np.nanmin(q["q05"], initial=np.inf), np.nanmax(q["q95"], initial=-np.inf)
-        if values.size and (values > 0).all() and 0 < low < np.inf and high / low > 100:
-            ax.set_yscale("log")
+        _fan(ax, panel, colours[arm])
         ax.set_title(arm)
-        ax.set_xlabel("deal (0-based index)")
-        ax.set_ylabel(_POT_YLABEL)
-        ax.grid(alpha=0.3)
-        if len(x) > 1:
-            ax.set_xlim(float(x[0]), float(x[-1]))
+        any_stopped |= _sessions_running(ax, panel)
 
-        sessions = panel["sessions"].to_numpy()
-        first = sessions[0]
-        if np.isfinite(first) and first > 0 and np.nanmin(sessions) < first:
-            any_stopped = True
-            twin = ax.twinx()
-            twin.plot(x, sessions / first, color="0.35", linewidth=0.9, linestyle="--", gid=GID_SESSIONS_RUNNING)
-            twin.set_ylim(0.0, 1.05)
-            twin.set_ylabel("share of sessions still running", fontsize="small", color="0.35")
-            twin.tick_params(axis="y", labelsize="small", colors="0.35")
+    fig.suptitle(title if title is not None else "Pot at the start of each deal")
+    figure_legend(
+        fig,
+        _fan_handles(any_stopped),
+        bottom=0.22 if n_rows == 1 else 0.12,
+        top=0.85 if n_rows == 1 else 0.9,
+        hspace=0.5,
+        wspace=0.55 if any_stopped else 0.3,
+    )
+    return axes
 
+
+def _panels(fig: Figure | SubFigure, n_rows: int, n_cols: int, n: int) -> list[Axes]:
+    """The first ``n`` cells of an ``n_rows`` x ``n_cols`` grid of panels; the rest are removed."""
+    grid = fig.subplots(n_rows, n_cols, squeeze=False)
+    cells = [ax for row in grid for ax in row]
+    for spare in cells[n:]:
+        spare.remove()
+    return cells[:n]
+
+
+def _fan(ax: Axes, panel: pd.DataFrame, colour: str) -> None:
+    """One arm's 90% and 50% bands and median line, in deal order; the y axis is log when
+    every quantile is positive and they span more than a factor 100."""
+    x = panel["deal"].to_numpy()
+    q = {c: panel[c].to_numpy() for c in _QUANTILE_COLUMNS}
+    ax.fill_between(x, q["q05"], q["q95"], color=colour, alpha=0.18, linewidth=0, gid=GID_POT_BAND_90)
+    ax.fill_between(x, q["q25"], q["q75"], color=colour, alpha=0.4, linewidth=0, gid=GID_POT_BAND_50)
+    ax.plot(x, q["q50"], color=colour, linewidth=1.8, marker="o" if len(x) == 1 else None, gid=GID_POT_MEDIAN)
+
+    values = np.concatenate(list(q.values()))
+    values = values[np.isfinite(values)]
+    low, high = np.nanmin(q["q05"], initial=np.inf), np.nanmax(q["q95"], initial=-np.inf)
+    if values.size and (values > 0).all() and 0 < low < np.inf and high / low > 100:
+        ax.set_yscale("log")
+    ax.set_xlabel("deal (0-based index)")
+    ax.set_ylabel(_POT_YLABEL)
+    ax.grid(alpha=0.3)
+    if len(x) > 1:
+        ax.set_xlim(float(x[0]), float(x[-1]))
+
+
+def _sessions_running(ax: Axes, panel: pd.DataFrame) -> bool:
+    """Whether sessions stopped before the last deal; if so, the share still running as a
+    dashed line on a twin y axis on the right."""
+    sessions = panel["sessions"].to_numpy()
+    first = sessions[0]
+    if not (np.isfinite(first) and first > 0 and np.nanmin(sessions) < first):
+        return False
+    twin = ax.twinx()
+    twin.plot(panel["deal"].to_numpy(), sessions / first, **_RUNNING_LINE, gid=GID_SESSIONS_RUNNING)
+    twin.set_ylim(0.0, 1.05)
+    twin.set_ylabel("share of sessions still running", fontsize="small", color="0.35")
+    twin.tick_params(axis="y", labelsize="small", colors="0.35")
+    return True
+
+
+def _fan_handles(any_stopped: bool) -> list:
     handles = [
         Line2D([], [], color="0.2", linewidth=1.8, label="median"),
         Rectangle((0, 0), 1, 1, color="0.2", alpha=0.4, linewidth=0, label="middle 50% of sessions"),
         Rectangle((0, 0), 1, 1, color="0.2", alpha=0.18, linewidth=0, label="middle 90% of sessions"),
     ]
     if any_stopped:
-        handles.append(Line2D([], [], color="0.35", linewidth=0.9, linestyle="--", label="share still running"))
-    fig.suptitle(title if title is not None else "Pot at the start of each deal")
-    engine = fig.get_layout_engine() if hasattr(fig, "get_layout_engine") else None
-    if engine is not None and type(engine).__name__ == "ConstrainedLayoutEngine":
-        fig.legend(handles=handles, loc="outside lower center", ncol=len(handles))
-    else:
-        fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize="small")
-        if isinstance(fig, Figure) and engine is None:
-            fig.subplots_adjust(
-                bottom=0.22 if n_rows == 1 else 0.12,
-                top=0.85 if n_rows == 1 else 0.9,
-                hspace=0.5,
-                wspace=0.55 if any_stopped else 0.3,
-            )
-    return axes
+        handles.append(Line2D([], [], **_RUNNING_LINE, label="share still running"))
+    return handles
 
 
 def max_pot_ccdf(ax: Axes, ccdf: pd.DataFrame, title: str | None = None) -> Axes:
@@ -251,7 +249,7 @@ def max_pot_ccdf(ax: Axes, ccdf: pd.DataFrame, title: str | None = None) -> Axes
     if data.empty:
         raise LooError("largest-pot ccdf table has no row with a positive pot and share; nothing to plot on log axes")
     arms = _arm_order(data["arm"])
-    colours = _arm_colours(arms)
+    colours = arm_colours(arms)
     for arm in arms:
         line = data[data["arm"] == arm].sort_values("pot", kind="stable")
         ax.plot(
@@ -294,10 +292,13 @@ def balance_distribution(ax: Axes, balances: pd.DataFrame, title: str | None = N
     matplotlib.axes.Axes
         ``ax``. Seats run along x in increasing order (tick labels ``"seat 0"``, ...),
         with the arms side by side within a seat in order of first appearance, one
-        colour per arm. Each (arm, seat) with finite quartiles is a
-        :class:`~matplotlib.patches.Rectangle` in ``ax.patches`` (gid ``"balance-box"``)
-        from q25 to q75, with whiskers to q05 and q95, a black median tick, and the mean
-        as a point with its 95% interval as an error bar (left out where not finite).
+        colour per arm. Each (arm, seat) with finite quartiles is a box drawn by
+        :meth:`~matplotlib.axes.Axes.bxp` from the table's quantiles: a
+        :class:`~matplotlib.patches.PathPatch` in ``ax.patches`` (gid ``"balance-box"``)
+        from q25 to q75, whiskers and caps to q05 and q95 (gid ``"balance-whisker"``) and
+        a black median tick (gid ``"balance-median"``); the mean is a point with its 95%
+        interval as an error bar (gid ``"balance-mean"``). Parts that are not finite are
+        left out.
         The y axis is ``symlog`` (linear within +-10 chips) with major ticks at 0 and at
         round steps of decades (at most about six a side, so a range of 1e100 chips stays
         readable) and no minor ticks; a horizontal line marks 0 (gid ``"zero-line"``).
@@ -311,71 +312,73 @@ def balance_distribution(ax: Axes, balances: pd.DataFrame, title: str | None = N
     data = _checked(balances, _BALANCE_COLUMNS, "balances")
     _no_duplicates(data, "seat", "balances")
     arms = _arm_order(data["arm"])
-    colours = _arm_colours(arms)
+    colours = arm_colours(arms)
     seats = sorted(pd.unique(data["seat"]))
     seat_pos = {s: i for i, s in enumerate(seats)}
     slot = 0.8 / len(arms)
     width = 0.75 * slot
-
     for k, arm in enumerate(arms):
-        colour = colours[arm]
         rows = data[data["arm"] == arm]
-        for _, row in rows.iterrows():
-            x = seat_pos[row["seat"]] - 0.4 + (k + 0.5) * slot
-            q05, q25, q50, q75, q95 = (float(row[c]) for c in _QUANTILE_COLUMNS)
-            if np.isfinite(q25) and np.isfinite(q75):
-                ax.add_patch(
-                    Rectangle(
-                        (x - width / 2, q25),
-                        width,
-                        q75 - q25,
-                        facecolor=colour,
-                        alpha=0.45,
-                        edgecolor=colour,
-                        linewidth=1.2,
-                        gid=GID_BALANCE_BOX,
-                        zorder=2,
-                    )
-                )
-                for end, edge in ((q05, q25), (q95, q75)):
-                    if np.isfinite(end):
-                        ax.plot([x, x], [edge, end], color=colour, linewidth=1.0, gid=GID_BALANCE_WHISKER, zorder=2)
-                        ax.plot(
-                            [x - width / 4, x + width / 4],
-                            [end, end],
-                            color=colour,
-                            linewidth=1.0,
-                            gid=GID_BALANCE_WHISKER,
-                            zorder=2,
-                        )
-            if np.isfinite(q50):
-                ax.plot(
-                    [x - width / 2, x + width / 2],
-                    [q50, q50],
-                    color="black",
-                    linewidth=1.6,
-                    gid=GID_BALANCE_MEDIAN,
-                    zorder=3,
-                )
-            mean, lo, hi = float(row["mean"]), float(row["ci_low"]), float(row["ci_high"])
-            if np.isfinite(mean):
-                err = None
-                if np.isfinite(lo) and np.isfinite(hi):
-                    err = [[max(mean - lo, 0.0)], [max(hi - mean, 0.0)]]
-                bars = ax.errorbar(
-                    [x],
-                    [mean],
-                    yerr=err,
-                    fmt="D",
-                    markersize=4,
-                    color="black",
-                    markerfacecolor="white",
-                    elinewidth=1.0,
-                    capsize=2,
-                    zorder=4,
-                )
-                bars.lines[0].set_gid(GID_BALANCE_MEAN)
+        x = np.array([seat_pos[s] for s in rows["seat"]]) - 0.4 + (k + 0.5) * slot
+        _boxes(ax, rows, x, width, colours[arm])
+        _means(ax, rows, x)
 
+    _balance_axes(ax, seats)
+    ax.set_title(title if title is not None else "Final net balance by seat")
+    ax.legend(handles=_balance_handles(arms, colours), fontsize="small")
+    return ax
+
+
+def _boxes(ax: Axes, rows: pd.DataFrame, x: np.ndarray, width: float, colour: str) -> None:
+    """Where both quartiles are finite, a box from q25 to q75 with whiskers to q05 and q95
+    and a black median tick (:meth:`Axes.bxp` from the quantiles of the table); where only
+    the median is, the tick alone. A whisker or median that is not finite is left out."""
+    q = {c: rows[c].to_numpy(dtype=float) for c in _QUANTILE_COLUMNS}
+    boxed = np.isfinite(q["q25"]) & np.isfinite(q["q75"])
+    box = {"facecolor": colour, "edgecolor": colour, "alpha": 0.45, "linewidth": 1.2, "gid": GID_BALANCE_BOX}
+    line = {"color": colour, "linewidth": 1.0, "gid": GID_BALANCE_WHISKER}
+    median = {"color": "black", "linewidth": 1.6, "gid": GID_BALANCE_MEDIAN, "zorder": 3}
+    if boxed.any():
+        stats = [
+            {"med": q["q50"][i], "q1": q["q25"][i], "q3": q["q75"][i], "whislo": q["q05"][i], "whishi": q["q95"][i]}
+            for i in np.flatnonzero(boxed)
+        ]
+        drawn = ax.bxp(
+            stats,
+            positions=x[boxed],
+            widths=width,
+            patch_artist=True,
+            showfliers=False,
+            manage_ticks=False,
+            zorder=2,
+            boxprops=box,
+            whiskerprops=line,
+            capprops=line,
+            medianprops=median,
+        )
+        for patch in drawn["boxes"]:  # bxp adds the boxes without counting them in the data limits
+            ax.update_datalim(patch.get_path().vertices)
+        for artist in (*drawn["whiskers"], *drawn["caps"], *drawn["medians"]):
+            if not np.isfinite(artist.get_ydata()).all():
+                artist.remove()
+    lone = ~boxed & np.isfinite(q["q50"])
+    for xi, q50 in zip(x[lone], q["q50"][lone]):
+        ax.plot([xi - width / 2, xi + width / 2], [q50, q50], **median)
+
+
+def _means(ax: Axes, rows: pd.DataFrame, x: np.ndarray) -> None:
+    """Each finite mean as a white diamond, with its 95% interval as an error bar where
+    that is finite."""
+    for xi, mean, lo, hi in zip(x, rows["mean"], rows["ci_low"], rows["ci_high"]):
+        if not np.isfinite(mean):
+            continue
+        err = [[max(mean - lo, 0.0)], [max(hi - mean, 0.0)]] if np.isfinite(lo) and np.isfinite(hi) else None
+        bars = ax.errorbar([xi], [mean], yerr=err, fmt="D", **_MEAN_MARKER, elinewidth=1.0, capsize=2, zorder=4)
+        bars.lines[0].set_gid(GID_BALANCE_MEAN)
+
+
+def _balance_axes(ax: Axes, seats: list) -> None:
+    """Seats along x; a symlog y axis with decade ticks and a line at 0."""
     ax.axhline(0.0, color="black", linewidth=0.8, zorder=1, gid=GID_ZERO_LINE)
     ax.set_yscale("symlog", linthresh=BALANCE_LINTHRESH)
     ax.yaxis.set_major_locator(_SymlogDecadeLocator(BALANCE_LINTHRESH))
@@ -383,22 +386,15 @@ def balance_distribution(ax: Axes, balances: pd.DataFrame, title: str | None = N
     ax.set_xticks(range(len(seats)), labels=[f"seat {int(s) if float(s).is_integer() else s}" for s in seats])
     ax.set_xlim(-0.5, len(seats) - 0.5)
     ax.set_ylabel("final net balance (chips)")
-    ax.set_title(title if title is not None else "Final net balance by seat")
     ax.grid(axis="y", alpha=0.3)
 
-    handles = [Rectangle((0, 0), 1, 1, facecolor=colours[a], alpha=0.45, edgecolor=colours[a], label=a) for a in arms]
+
+def _balance_handles(arms: list[str], colours: dict[str, str]) -> list:
+    handles: list = [
+        Rectangle((0, 0), 1, 1, facecolor=colours[a], alpha=0.45, edgecolor=colours[a], label=a) for a in arms
+    ]
     handles += [
         Line2D([], [], color="black", linewidth=1.6, label="median (box: 25-75%, whiskers: 5-95%)"),
-        Line2D(
-            [],
-            [],
-            color="black",
-            linestyle="none",
-            marker="D",
-            markersize=4,
-            markerfacecolor="white",
-            label="mean, 95% CI",
-        ),
+        Line2D([], [], linestyle="none", marker="D", **_MEAN_MARKER, label="mean, 95% CI"),
     ]
-    ax.legend(handles=handles, fontsize="small")
-    return ax
+    return handles

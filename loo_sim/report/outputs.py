@@ -35,12 +35,14 @@ def write_json(path: Path, data: Any) -> None:
 
 
 def save_png(fig, path: Path, dpi: int = 110) -> None:
-    """Render a matplotlib figure to ``path`` atomically, then close it."""
-    import io
+    """Render a matplotlib figure to ``path`` atomically.
 
-    import matplotlib.pyplot as plt
+    The figures are made with ``matplotlib.figure.Figure`` (the object API), which pyplot
+    does not track, so there is nothing to close (``pyplot.close`` did nothing for them):
+    Python frees a figure once nothing refers to it.
+    """
+    import io
 
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
-    plt.close(fig)
     atomic_write_bytes(path, buf.getvalue())

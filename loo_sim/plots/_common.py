@@ -1,0 +1,85 @@
+"""What the plot modules share: the check of an input table, the colours (of the declarations,
+keyed by :class:`loo_sim.game.decl.Decl` and in its order, and of the arms of a session
+study) and the one legend of a figure of small multiples. Object API only, like the plot
+modules (no ``pyplot``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import pandas as pd
+from matplotlib.artist import Artist
+from matplotlib.figure import Figure, SubFigure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
+from matplotlib.legend import Legend
+
+from loo_sim.errors import LooError
+from loo_sim.game.decl import DECL_NAMES, Decl
+
+DECL_COLOURS: dict[Decl, str] = {
+    Decl.PASS: "tab:gray",
+    Decl.PLAY: "tab:blue",
+    Decl.MISS: "tab:orange",
+    Decl.DEFEND: "tab:green",
+}
+"""One colour per declaration, the same in every panel and plot."""
+
+ARM_COLOURS: tuple[str, ...] = tuple(
+    f"tab:{c}" for c in ("blue", "orange", "green", "red", "purple", "brown", "pink", "gray", "olive", "cyan")
+)
+"""Colour of the i-th arm (in order of first appearance in a table), cycling after ten."""
+
+_OTHER_COLOURS = ("tab:red", "tab:purple", "tab:brown", "tab:pink", "tab:olive", "tab:cyan")
+"""Colours of names in a table that are not declarations, in sorted order; black after these."""
+
+
+def require(df: pd.DataFrame, columns: Iterable[str], what: str) -> None:
+    """A table to plot must have these columns and at least one row (else :class:`LooError`)."""
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise LooError(f"{what} table lacks column(s) {', '.join(missing)}; it has {', '.join(map(str, df.columns))}")
+    if df.empty:
+        raise LooError(f"{what} table is empty; nothing to plot")
+
+
+def decl_order(names: Iterable[str]) -> list[str]:
+    """The declarations among ``names`` in :class:`Decl` order (pass, play, miss, defend),
+    then any other names, sorted; each once."""
+    present = list(dict.fromkeys(str(n) for n in names))
+    return [d for d in DECL_NAMES if d in present] + sorted(n for n in present if n not in DECL_NAMES)
+
+
+def decl_colours(names: Sequence[str]) -> dict[str, str]:
+    """Colour of each name: a declaration's own (:data:`DECL_COLOURS`), others in turn from a
+    short list of spare colours."""
+    spare = iter(_OTHER_COLOURS)
+    return {n: DECL_COLOURS[Decl[n.upper()]] if n in DECL_NAMES else next(spare, "black") for n in names}
+
+
+def arm_colours(arms: Sequence[str]) -> dict[str, str]:
+    """Colour of each arm, by its place in ``arms`` (:data:`ARM_COLOURS`)."""
+    return {a: ARM_COLOURS[i % len(ARM_COLOURS)] for i, a in enumerate(arms)}
+
+
+def figure_legend(
+    fig: Figure | SubFigure,
+    handles: Sequence[Artist],
+    *,
+    title: str | None = None,
+    **adjust: float,
+) -> Legend:
+    """The figure's one legend: ``handles`` in one row, centred below the panels.
+
+    Under constrained layout the legend goes ``"outside lower center"`` and the layout makes
+    room for it. Otherwise it sits at the lower centre in small type; a :class:`Figure` with
+    no layout engine then gets ``fig.subplots_adjust(**adjust)`` to leave room for it and the
+    suptitle (a SubFigure, or a figure with another layout engine, is left as it is).
+    """
+    get_engine = getattr(fig, "get_layout_engine", None)  # a SubFigure may lack it in older matplotlib
+    engine = get_engine() if get_engine is not None else None
+    if isinstance(engine, ConstrainedLayoutEngine):
+        return fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), title=title)
+    legend = fig.legend(handles=handles, loc="lower center", ncol=len(handles), title=title, fontsize="small")
+    if isinstance(fig, Figure) and engine is None:
+        fig.subplots_adjust(**adjust)
+    return legend
