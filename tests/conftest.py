@@ -1,15 +1,6 @@
-import json
-from pathlib import Path
-
 import pytest
 
-CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "deals.jsonl"
-LOCAL_COPY = Path(__file__).resolve().parent / "data" / "conformance_deals.jsonl"
-
-
-def load_conformance() -> list[dict]:
-    path = LOCAL_COPY if LOCAL_COPY.exists() else CONFORMANCE
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+from tests.data import load_conformance
 
 
 @pytest.fixture(scope="session")

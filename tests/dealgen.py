@@ -152,28 +152,37 @@ STRENGTH = synthetic_strength(5)
 CHART = synthetic_chart(5)
 
 
+def random_deal(rng: random.Random, rules: Rules, preset: str = "", overrides: dict | None = None) -> dict:
+    """One deal of ``rules``: a dealer, a carried pot, a deck (flush-rich, ace turned up,
+    or shuffled) and a policy table (mixed per seat, or one family for all)."""
+    dealer = rng.randrange(rules.players)
+    carried = rng.choice(CARRIED)
+    kind = rng.random()
+    if rules.flush and kind < 0.25:
+        deck = flush_rich_deck(rng, rules, dealer, carried)
+    elif kind < 0.35:
+        deck = ace_turned_deck(rng, rules, dealer, carried)
+    else:
+        deck = list(range(52))
+        rng.shuffle(deck)
+    policy = (
+        random_policy(rng, rules.players) if rng.random() < 0.7 else [rng.choice(["basic", "always"])] * rules.players
+    )
+    return dict(preset=preset, overrides=overrides or {}, rules=rules, deck=deck, dealer=dealer, carried=carried,
+                policy=policy, seed=rng.randrange(2**31), strength=STRENGTH, chart=CHART)  # fmt: skip
+
+
 def random_deals(seed: int, preset: str, count: int) -> list[dict]:
     """``count`` deals of ``preset`` with varied overrides, policies, dealers and pots."""
     rng = random.Random(f"{seed}-{preset}")
     deals = []
     for _ in range(count):
         overrides, rules = random_rules(rng, preset)
-        dealer = rng.randrange(rules.players)
-        carried = rng.choice(CARRIED)
-        kind = rng.random()
-        if rules.flush and kind < 0.25:
-            deck = flush_rich_deck(rng, rules, dealer, carried)
-        elif kind < 0.35:
-            deck = ace_turned_deck(rng, rules, dealer, carried)
-        else:
-            deck = list(range(52))
-            rng.shuffle(deck)
-        policy = (
-            random_policy(rng, rules.players)
-            if rng.random() < 0.7
-            else [rng.choice(["basic", "always"])] * rules.players
-        )
-        deals.append(dict(preset=preset, overrides=overrides, rules=rules, deck=deck, dealer=dealer,
-                          carried=carried, policy=policy, seed=rng.randrange(2**31),
-                          strength=STRENGTH, chart=CHART))  # fmt: skip
+        deals.append(random_deal(rng, rules, preset, overrides))
     return deals
+
+
+def deals_for(rules: Rules, seed: int, count: int) -> list[dict]:
+    """``count`` deals of exactly ``rules`` (no overrides drawn), varied as ``random_deal``."""
+    rng = random.Random(seed)
+    return [random_deal(rng, rules) for _ in range(count)]

@@ -1,7 +1,8 @@
 """An independent reading of RULES.md R7 (with R1's Pam and R9's "Pam be civil").
 
 Written from the rule text alone, for the property tests: it does not import the
-engine's rule code (``loo_sim.engine.deal``, ``loo_sim.game.ranking``, ``loo_sim.game.policy``).
+engine's rule code (``loo_sim.game.legality``, ``loo_sim.engine.deal``, ``loo_sim.game.ranking``,
+``loo_sim.game.policy``).
 It is a *checker*: given everything a player knows at the moment of playing, it says
 whether one card is allowed, and if not, which clause of R7 it breaks.
 

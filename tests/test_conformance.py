@@ -6,8 +6,7 @@ import math
 import pytest
 
 from loo_sim import Rules, play_deal
-
-from .conftest import load_conformance
+from tests.data import load_conformance
 
 DEALS = load_conformance()
 

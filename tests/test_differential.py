@@ -10,49 +10,25 @@ from collections import Counter
 
 import pytest
 
-from loo_sim import play_deals
+from loo_sim import Rules, play_deals
+from loo_sim.game.paths import RulePath
 from loo_sim.game.rules import PRESETS
-
-from .conftest import load_conformance
-from .dealgen import random_deals
+from tests.data import load_conformance
+from tests.dealgen import random_deals
+from tests.engines import assert_engines_agree, assert_paths_reached, reference_paths
 
 DEALS_PER_PRESET = 2000
 PATHS_SEEN: Counter = Counter()
-
-REQUIRED_PATHS = [
-    "R4 lone player", "R4 nobody", "R4 may not pass", "R4 bold stand everyone", "R4 bold stand last_and_dealer",
-    "R5 miss played", "R6 first_lead", "R6 first_renounce: trumps revealed", "R6 first_renounce: never revealed",
-    "R7 ace: ace led first", "R7 ace: Pam led first", "R7 trump: a trump led", "R7 trump: ace led first",
-    "R7 trump: king led first (ace turned up)", "R7 classic: ace led first",
-    "R7 classic: king led first (ace turned up)", "R7 classic: highest of two or more trumps",
-    "R7 head the trick", "R7 trick trumped: any card of the suit", "R7 must_trump: overtrump",
-    "R7 must_trump: undertrump", "R7 trump_to_win: winning trump", "R7 trump_to_win: no winning trump, any card",
-    "R8 case 1", "R8 case 2 defend", "R8 case 2 play", "R8 case 3 pass", "R8 case 3 play",
-    "R9 Pam be civil: Pam held back", "R9 Pam be civil: Pam the last card", "R9 exchange takes the last of the stock",
-    "R9 stock empty", "R9 plain flush", "R9 trump flush", "R9 Pam-flush", "R9 two flushes", "R9 flush tie to elder",
-    "R9b club law", "P3 threshold play", "P3 threshold pass", "P3 threshold miss", "P3 ev play", "P3 ev pass",
-    "P3 ev miss", "P3 chart play", "P3 chart pass", "P3 chart miss",
-]  # fmt: skip
-
-
-def _play(d, engine):
-    return play_deals(d["rules"], [d["deck"]], [d["dealer"]], [d["carried"]], d["policy"], engine=engine,
-                      seed=d["seed"], strength=d["strength"], chart=d["chart"])[0]  # fmt: skip
+REQUIRED_PATHS = list(RulePath)  # every special path of R4-R9b and P3
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_kernel_agrees_with_reference(preset):
-    for i, d in enumerate(random_deals(2026, preset, DEALS_PER_PRESET)):
-        ref = _play(d, "reference")
-        PATHS_SEEN.update(ref.trace.paths)
-        ker = _play(d, "kernel")
-        assert ker.to_dict() == ref.to_dict(), f"{preset} deal {i}: {d['overrides']} {d['policy']} dealer {d['dealer']}"
+    PATHS_SEEN.update(assert_engines_agree(None, random_deals(2026, preset, DEALS_PER_PRESET), label=preset))
 
 
 def test_kernel_agrees_on_conformance_deals():
     for i, d in enumerate(load_conformance()):
-        from loo_sim import Rules
-
         rules = Rules.preset(d["preset"], **d["overrides"])
         rec = play_deals(rules, [d["deck"]], [d["dealer"]], [d["carried"]], d["policy"], engine="kernel")[0]
         assert rec.to_dict() == d["expected"], f"conformance line {i + 1}"
@@ -61,10 +37,8 @@ def test_kernel_agrees_on_conformance_deals():
 def test_every_special_path_was_reached():
     if len(PATHS_SEEN) == 0:  # run alone: play the spread now
         for preset in PRESETS:
-            for d in random_deals(2026, preset, DEALS_PER_PRESET):
-                PATHS_SEEN.update(_play(d, "reference").trace.paths)
-    missing = [p for p in REQUIRED_PATHS if PATHS_SEEN[p] == 0]
-    assert not missing, f"the differential spread never reached: {missing}"
+            PATHS_SEEN.update(reference_paths(random_deals(2026, preset, DEALS_PER_PRESET)))
+    assert_paths_reached(PATHS_SEEN, REQUIRED_PATHS, "the differential spread")
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

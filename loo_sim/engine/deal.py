@@ -5,8 +5,11 @@
   deal (R2) -> antes (R3) -> declarations (R4, R5, R8, R9b) -> lone player / nobody
   (R4) -> exchanges (R9) -> flushes (R9) -> tricks (R6, R7) -> scoring (R3)
 
-The numba kernel (kernel.py) must produce the same record for every deal; when a
-rule changes, it changes in both, with a test.
+The rule predicates (which cards a seat may play, what a flush is) are pure functions
+in ``game/legality.py``; this module keeps the state of the deal and counts each special
+rule branch it takes under its ``game.paths.RulePath``. The numba kernel
+(``kernel/deal.py``) must produce the same record for every deal; when a rule changes,
+it changes in both, with a test.
 """
 
 from __future__ import annotations
@@ -14,12 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from loo_sim.engine.policies import DeclareChoice, DeclareContext, choose_card, choose_discards, declare
-from loo_sim.game.cards import ACE, CLUBS, KING, PAM, SUITS, make_card, rank_of, suit_of
+from loo_sim.game.cards import ACE, CLUBS, PAM, SUITS, make_card, suit_of
 from loo_sim.game.decl import DEFEND, MISS, PASS, PLAY
+from loo_sim.game.legality import flush_rank, follow_options, lead_options
+from loo_sim.game.paths import RulePath, calibrated_path, dealer_case_path
 from loo_sim.game.policy import CALIBRATED, Policy
 from loo_sim.game.ranking import TrumpState
 from loo_sim.game.record import DealRecord, DealTrace, Trick
-from loo_sim.game.rules import AntePayer, BoldStand, Lead, Penalty, Rules, Trump, Void
+from loo_sim.game.rules import AntePayer, BoldStand, Penalty, Rules, Trump
 
 Draw = Callable[[int], int]
 
@@ -36,7 +41,7 @@ class _Deal:
         self.carried = float(carried)
         self.policies = policies
         self.draws = draws
-        self.strength = strength  # for threshold / ev seats (strength.StrengthTable)
+        self.strength = strength  # for threshold / ev seats (run.strength.StrengthTable)
         self.chart = chart  # for the chart family: [class, position] best declaration
         self.forced: tuple[int, str] | None = None  # (seat, declaration) in counterfactual replays
         # R8: a clean pot with single_pot on is a single pot: no miss, nobody passes,
@@ -53,6 +58,8 @@ class _Deal:
         self.trump: int | None = None  # known trump suit
         self.stock: list[int] = []
         self.declarations = [PASS] * self.n
+        self.club_law = False  # R9b: set at the declarations, once the indicator is known
+        self.miss_taken = False  # R5, R8: a seat has taken the miss (or defends with it)
         self.defender: int | None = None
         self.in_deal: list[int] = []
         self.tricks: list[Trick] = []
@@ -66,13 +73,19 @@ class _Deal:
         self.pot_next = 0.0
         self.trace = DealTrace(dealer=dealer, carried=self.carried, hands=[], miss=[])
 
-    def mark(self, path: str) -> None:
-        """Count a rule branch taken (tests check every special path is reached)."""
-        self.trace.paths[path] += 1
+    def mark(self, path: RulePath) -> None:
+        """Count a rule branch taken (the differential test requires each to be reached).
+        A name that is not a ``RulePath`` raises ValueError."""
+        self.trace.paths[RulePath(path)] += 1
 
     @property
     def ts(self) -> TrumpState:
         return TrumpState(self.trump, self.rules.pam)
+
+    @property
+    def turned_up(self) -> int | None:
+        """The indicator once turned (R6), else None."""
+        return self.indicator if self.indicator_turned else None
 
     # ---- R2: the deal ---------------------------------------------------------------
     def deal_cards(self, deck: Sequence[int]) -> None:
@@ -104,82 +117,93 @@ class _Deal:
             self.antes[self.dealer] = ante
         self.pot_start = self.carried + sum(self.antes)
 
+    def loo_penalty(self) -> float:
+        """R3: what a loo costs: the whole pot (unlimited) or the fixed amount (limited)."""
+        return self.pot_start if self.rules.penalty is Penalty.UNLIMITED else self.rules.penalty_amount
+
     # ---- R4, R5, R8, R9b: declarations --------------------------------------------
     def declare_all(self) -> None:
+        """Each seat in turn from the dealer's left: what it may declare, then what it does."""
+        self.club_law = self.rules.club_law and self.indicator_turned and suit_of(self.indicator or 0) == CLUBS
+        for i, seat in enumerate(self.order):
+            choice = self.declaration_options(i, seat)
+            if choice.dealer_case == 1:  # R8 case 1: the dealer takes the pot without play
+                self.declarations[seat] = PLAY
+                self.mark(RulePath.R8_CASE_1)
+                break
+            self.apply_declaration(seat, choice, self.decide(i, seat, choice))
+        self.in_deal = [s for s in self.order if self.declarations[s] != PASS]
+        if self.club_law:
+            self.mark(RulePath.R9B_CLUB_LAW)
+        if self.miss_taken:
+            self.mark(RulePath.R5_MISS_PLAYED)
+
+    def declaration_options(self, i: int, seat: int) -> DeclareChoice:
+        """What the ``i``-th seat to declare may do (R4 passing and bold stand, R5 the miss,
+        R8 the dealer's defence, R9b club law); it also fills the trace's options."""
         rules, n = self.rules, self.n
         clean = self.carried == 0
-        club_law = rules.club_law and self.indicator_turned and suit_of(self.indicator or 0) == CLUBS
-        defence = rules.dealer_defends and self.miss_dealt  # double pots only (R8)
-        miss_taken = False
-        penalty = self.pot_start if rules.penalty is Penalty.UNLIMITED else rules.penalty_amount
-        for i, seat in enumerate(self.order):
-            may_pass = not (self.single or club_law)
-            if clean and rules.bold_stand is BoldStand.EVERYONE:
-                may_pass = False
-                self.mark("R4 bold stand everyone")
-            if (clean and rules.bold_stand is BoldStand.LAST_AND_DEALER and i >= n - 2
-                    and all(self.declarations[s] == PASS for s in self.order[: n - 2])):  # fmt: skip
-                may_pass = False  # the dealer's right-hand neighbour and the dealer
-                self.mark("R4 bold stand last_and_dealer")
-            miss_on_offer = self.miss_dealt and not miss_taken and not club_law
-            dealer_case = 0
-            if seat == self.dealer and defence:
-                others = [s for s in self.order[:-1] if self.declarations[s] != PASS]
-                if not others:  # R8 case 1: the dealer takes the pot without play
-                    self.declarations[seat] = PLAY
-                    self.trace.options[seat] = [PLAY]
-                    self.mark("R8 case 1")
-                    break
-                if len(others) == 1:  # R8 case 2 (own hand) or case 3 (took the miss)
-                    dealer_case = 2 if self.declarations[others[0]] == PLAY else 3
-            if dealer_case == 2:
+        may_pass = not (self.single or self.club_law)
+        if clean and rules.bold_stand is BoldStand.EVERYONE:
+            may_pass = False
+            self.mark(RulePath.R4_BOLD_STAND_EVERYONE)
+        if (clean and rules.bold_stand is BoldStand.LAST_AND_DEALER and i >= n - 2
+                and all(self.declarations[s] == PASS for s in self.order[: n - 2])):  # fmt: skip
+            may_pass = False  # the dealer's right-hand neighbour and the dealer
+            self.mark(RulePath.R4_BOLD_STAND_LAST_AND_DEALER)
+        miss_on_offer = self.miss_dealt and not self.miss_taken and not self.club_law
+        choice = DeclareChoice(may_pass=may_pass, miss_on_offer=miss_on_offer)
+        if seat == self.dealer and rules.dealer_defends and self.miss_dealt:  # double pots only (R8)
+            others = [s for s in self.order[:-1] if self.declarations[s] != PASS]
+            if not others:  # case 1: the dealer takes the pot without play
+                choice = DeclareChoice(may_pass=False, miss_on_offer=False, dealer_case=1)
+            elif len(others) == 1 and self.declarations[others[0]] == PLAY:  # case 2: own hand
                 choice = DeclareChoice(may_pass=False, miss_on_offer=False, dealer_case=2)
-                allowed = {PLAY, DEFEND}
-            elif dealer_case == 3:
+            elif len(others) == 1:  # case 3: the other seat took the miss
                 choice = DeclareChoice(may_pass=may_pass, miss_on_offer=False, dealer_case=3)
-                allowed = {PLAY, PASS} if may_pass else {PLAY}
-            else:
-                choice = DeclareChoice(may_pass=may_pass, miss_on_offer=miss_on_offer)
-                allowed = {PLAY} | ({PASS} if may_pass else set()) | ({MISS} if miss_on_offer else set())
-            already_in = sum(1 for s in self.order[:i] if self.declarations[s] != PASS)
-            ctx = DeclareContext(position=i + 1, already_in=already_in, later=n - 1 - i, players=n,
-                                 pot=self.pot_start, hand_size=self.h, penalty=penalty,
-                                 strength=self.strength, chart=self.chart)  # fmt: skip
-            self.trace.options[seat] = sorted(allowed)
-            if self.forced is not None and self.forced[0] == seat:
-                action = self.forced[1]  # a counterfactual replay (P4): this seat's declaration is given
-            else:
-                action = declare(self.policies[seat], self.hands[seat], self.ts, choice, ctx)
-            assert action in allowed, (seat, action, allowed)
-            if dealer_case:
-                self.mark(f"R8 case {dealer_case} {action}")
-            if self.policies[seat].declare in CALIBRATED:
-                self.mark(f"P3 {self.policies[seat].declare} {action}")
-            if not may_pass and not dealer_case:
-                self.mark("R4 may not pass")
-            self.declarations[seat] = action
-            if action in (MISS, DEFEND):  # the own hand is dead; the miss is played
-                miss_taken = True
-                self.hands[seat] = list(self.miss)
-                if action == DEFEND:
-                    self.defender = seat
-        self.in_deal = [s for s in self.order if self.declarations[s] != PASS]
-        if club_law:
-            self.mark("R9b club law")
-        if miss_taken:
-            self.mark("R5 miss played")
+        if not choice.may_pass and not choice.dealer_case:
+            self.mark(RulePath.R4_MAY_NOT_PASS)
+        self.trace.options[seat] = choice.allowed
+        return choice
+
+    def decide(self, i: int, seat: int, choice: DeclareChoice) -> str:
+        """The seat's declaration: its policy's (P2, P3), or the given one in a replay (P4)."""
+        if self.forced is not None and self.forced[0] == seat:
+            return self.forced[1]
+        n = self.n
+        already_in = sum(1 for s in self.order[:i] if self.declarations[s] != PASS)
+        ctx = DeclareContext(position=i + 1, already_in=already_in, later=n - 1 - i, players=n,
+                             pot=self.pot_start, hand_size=self.h, penalty=self.loo_penalty(),
+                             strength=self.strength, chart=self.chart)  # fmt: skip
+        return declare(self.policies[seat], self.hands[seat], self.ts, choice, ctx)
+
+    def apply_declaration(self, seat: int, choice: DeclareChoice, action: str) -> None:
+        """Record ``action``, which must be on offer; a seat that takes the miss (or
+        defends with it, R8) plays the miss, its own hand dead (R5)."""
+        assert action in choice.allowed, (seat, action, choice.allowed)
+        if choice.dealer_case:
+            self.mark(dealer_case_path(choice.dealer_case, action))
+        family = self.policies[seat].declare
+        if family in CALIBRATED:
+            self.mark(calibrated_path(family, action))
+        self.declarations[seat] = action
+        if action in (MISS, DEFEND):
+            self.miss_taken = True
+            self.hands[seat] = list(self.miss)
+            if action == DEFEND:
+                self.defender = seat
 
     def settle_uncontested(self) -> bool:
         """R4: a lone player takes the pot without play; if nobody is in, it carries over."""
         if not self.in_deal:
             self.pot_next = self.pot_start
             self.trace.outcome = "nobody"
-            self.mark("R4 nobody")
+            self.mark(RulePath.R4_NOBODY)
             return True
         if len(self.in_deal) == 1:
             self.shares[self.in_deal[0]] = self.pot_start
             self.trace.outcome, self.trace.lone_seat = "lone", self.in_deal[0]
-            self.mark("R4 lone player")
+            self.mark(RulePath.R4_LONE_PLAYER)
             return True
         return False
 
@@ -189,11 +213,11 @@ class _Deal:
             return
         for seat in self.in_deal:
             if not self.stock:
-                self.mark("R9 stock empty")
+                self.mark(RulePath.R9_STOCK_EMPTY)
                 break
             thrown = choose_discards(self.policies[seat], self.hands[seat], self.ts, len(self.stock))
             if len(thrown) == len(self.stock):
-                self.mark("R9 exchange takes the last of the stock")
+                self.mark(RulePath.R9_EXCHANGE_LAST_OF_STOCK)
             assert len(thrown) <= len(self.stock) and all(c in self.hands[seat] for c in thrown)
             drawn, self.stock = self.stock[: len(thrown)], self.stock[len(thrown) :]
             self.hands[seat] = [c for c in self.hands[seat] if c not in thrown] + drawn
@@ -201,31 +225,21 @@ class _Deal:
                 self.trace.exchanges.append((seat, list(thrown), list(drawn)))
 
     # ---- R9: flushes ----------------------------------------------------------------
-    def flush_rank(self, hand: list[int]) -> tuple | None:
-        """Sort key of a flush (higher wins), or None: Pam-flush, trump flush, cards."""
-        ts = self.ts
-        plain = [c for c in hand if not ts.is_pam(c)]
-        if len(hand) != 5 or len({suit_of(c) for c in plain}) != 1:
-            return None
-        has_pam = len(plain) < 5
-        is_trump_flush = ts.trump is not None and suit_of(plain[0]) == ts.trump
-        tops = sorted((ACE + 1 if ts.is_pam(c) else rank_of(c) for c in hand), reverse=True)
-        return (has_pam, is_trump_flush, tops)
-
     def show_flushes(self) -> bool:
         if not self.rules.flush:
             return False
         best_seat, best_key = None, None
         for seat in self.in_deal:  # elder hands first: an exact tie stays with them
-            key = self.flush_rank(self.hands[seat])
+            key = flush_rank(self.hands[seat], self.ts)
             if key is not None and best_key is not None:
-                self.mark("R9 flush tie to elder" if key == best_key else "R9 two flushes")
+                self.mark(RulePath.R9_FLUSH_TIE_TO_ELDER if key == best_key else RulePath.R9_TWO_FLUSHES)
             if key is not None and (best_key is None or key > best_key):
                 best_seat, best_key = seat, key
         if best_seat is None:
             return False
         self.flush_winner = best_seat
-        self.mark("R9 Pam-flush" if best_key[0] else "R9 trump flush" if best_key[1] else "R9 plain flush")
+        self.mark(RulePath.R9_PAM_FLUSH if best_key[0] else RulePath.R9_TRUMP_FLUSH if best_key[1]
+                  else RulePath.R9_PLAIN_FLUSH)  # fmt: skip
         self.shares[best_seat] = self.pot_start
         self.looed = sorted(s for s in self.in_deal if s != best_seat)
         self.trace.outcome = "flush"
@@ -233,66 +247,6 @@ class _Deal:
         return True
 
     # ---- R6, R7: the tricks -----------------------------------------------------------
-    def lead_options(self, hand: list[int], first_trick: bool) -> list[int]:
-        """R7 lead obligations (only while trumps are known)."""
-        ts, lead = self.ts, self.rules.lead
-        if ts.trump is None or lead is Lead.FREE:
-            return hand
-        first = first_trick and not self.single  # the first-lead clauses never apply in a single pot
-        ace, king = make_card(ACE, ts.trump), make_card(KING, ts.trump)
-        ace_is_indicator = self.indicator_turned and self.indicator == ace
-        trumps = [c for c in hand if ts.is_trump(c)]
-        if lead is Lead.ACE:
-            if first and ts.pam and PAM in hand:
-                return self.obliged("R7 ace: Pam led first", [PAM])
-            if first and ace in hand:
-                return self.obliged("R7 ace: ace led first", [ace])
-            return hand
-        if lead is Lead.TRUMP:
-            if not trumps:
-                return hand
-            if first and ace in hand:
-                return self.obliged("R7 trump: ace led first", [ace])
-            if first and ace_is_indicator and king in hand:
-                return self.obliged("R7 trump: king led first (ace turned up)", [king])
-            return self.obliged("R7 trump: a trump led", trumps)
-        # Lead.CLASSIC
-        if first and ace in hand:
-            return self.obliged("R7 classic: ace led first", [ace])
-        if first and ace_is_indicator and king in hand:
-            return self.obliged("R7 classic: king led first (ace turned up)", [king])
-        if len(trumps) >= 2:
-            return self.obliged("R7 classic: highest of two or more trumps", [max(trumps, key=ts.power)])
-        return hand
-
-    def obliged(self, path: str, options: list[int]) -> list[int]:
-        self.mark(path)
-        return options
-
-    def follow_options(self, hand: list[int], trick: list[int]) -> list[int]:
-        """R7 followers: follow suit, head the trick, then the void option."""
-        ts = self.ts
-        led = ts.suit(trick[0])
-        winning = trick[ts.winner_index(trick)]
-        same_suit = [c for c in hand if ts.suit(c) == led]
-        if same_suit:
-            if ts.is_trump(winning) and not ts.is_trump(trick[0]):
-                return self.obliged("R7 trick trumped: any card of the suit", same_suit)
-            heading = [c for c in same_suit if ts.beats(c, winning, led)]
-            if heading and len(heading) < len(same_suit):
-                self.mark("R7 head the trick")
-            return heading or same_suit
-        trumps = [c for c in hand if ts.is_trump(c)]
-        if not trumps:  # no trump, or trumps unknown
-            return hand
-        winning_trumps = [c for c in trumps if ts.beats(c, winning, led)]
-        if self.rules.void is Void.MUST_TRUMP:
-            return self.obliged("R7 must_trump: overtrump" if winning_trumps else "R7 must_trump: undertrump",
-                                winning_trumps or trumps)  # fmt: skip
-        if winning_trumps:  # Void.TRUMP_TO_WIN
-            return self.obliged("R7 trump_to_win: winning trump", winning_trumps)
-        return self.obliged("R7 trump_to_win: no winning trump, any card", hand)
-
     def play_tricks(self) -> None:
         rules = self.rules
         leader = self.in_deal[0]  # the eldest hand in the deal
@@ -306,16 +260,19 @@ class _Deal:
             for seat in seats:
                 hand = self.hands[seat]
                 if not cards:
-                    options = self.lead_options(hand, first_trick=t == 0)
+                    options, path = lead_options(hand, self.ts, rules, first_trick=t == 0, single_pot=self.single,
+                                                 turned_up=self.turned_up)  # fmt: skip
                 else:
                     if civil and PAM in hand:  # R9 Pam be civil
                         if len(hand) > 1:
                             hand = [c for c in hand if c != PAM]
-                        self.mark("R9 Pam be civil: Pam held back" if len(hand) < len(self.hands[seat])
-                                  else "R9 Pam be civil: Pam the last card")  # fmt: skip
-                    options = self.follow_options(hand, cards)
+                        self.mark(RulePath.R9_CIVIL_HELD_BACK if len(hand) < len(self.hands[seat])
+                                  else RulePath.R9_CIVIL_LAST_CARD)  # fmt: skip
+                    options, path = follow_options(hand, cards, self.ts, rules)
                     if self.trump is None and all(suit_of(c) != suit_of(cards[0]) for c in hand):
                         renounced = True  # R6 first_renounce: this trick reveals trumps
+                if path is not None:
+                    self.mark(path)
                 card = choose_card(self.policies[seat], options, cards, self.ts, self.draws[seat])
                 assert card in options
                 if not cards:
@@ -335,15 +292,15 @@ class _Deal:
             if renounced and self.mode is Trump.FIRST_RENOUNCE:
                 self.turn_indicator()  # the trick is judged with the new trumps
                 self.trace.reveal_trick = t
-                self.mark("R6 first_renounce: trumps revealed")
+                self.mark(RulePath.R6_FIRST_RENOUNCE_REVEALED)
             winner = seats[self.ts.winner_index(cards)]
             self.tricks.append(Trick(leader=leader, cards=played, winner=winner))
             self.tricks_won[winner] += 1
             leader = winner
         if self.mode is Trump.FIRST_RENOUNCE and self.trump is None:
-            self.mark("R6 first_renounce: never revealed")
+            self.mark(RulePath.R6_FIRST_RENOUNCE_NEVER)
         if self.mode is Trump.FIRST_LEAD:
-            self.mark("R6 first_lead")
+            self.mark(RulePath.R6_FIRST_LEAD)
 
     # ---- R3: scoring ----------------------------------------------------------------
     def score(self) -> None:
@@ -359,8 +316,7 @@ class _Deal:
         self.pot_next += unclaimed
 
     def charge_penalties(self) -> None:
-        rules = self.rules
-        penalty = self.pot_start if rules.penalty is Penalty.UNLIMITED else rules.penalty_amount
+        penalty = self.loo_penalty()
         for seat in self.looed:
             self.penalties[seat] = penalty
         self.pot_next = penalty * len(self.looed)
@@ -368,7 +324,7 @@ class _Deal:
     def record(self) -> DealRecord:
         return DealRecord(
             trump=SUITS[self.trump] if self.trump is not None else None,
-            indicator=self.indicator if self.indicator_turned else None,
+            indicator=self.turned_up,
             single_pot=self.single,
             declarations=list(self.declarations),
             tricks=self.tricks,

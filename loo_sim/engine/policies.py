@@ -23,7 +23,15 @@ class DeclareChoice:
 
     may_pass: bool
     miss_on_offer: bool
-    dealer_case: int = 0  # R8 dealer's defence: 2 (play/defend) or 3 (play/pass), else 0
+    # R8 dealer's defence: 2 (play/defend) or 3 (play/pass), else 0; 1 (the dealer takes
+    # the pot without play) never reaches a policy
+    dealer_case: int = 0
+
+    @property
+    def allowed(self) -> list[str]:
+        """The declarations on offer, in name order."""
+        offer = {PLAY} | ({PASS} if self.may_pass else set()) | ({MISS} if self.miss_on_offer else set())
+        return sorted(offer | ({DEFEND} if self.dealer_case == 2 else set()))
 
 
 def _trumps(hand: Sequence[int], ts: TrumpState) -> list[int]:
@@ -63,7 +71,7 @@ class DeclareContext:
     pot: float  # pot_start
     hand_size: int
     penalty: float  # what a loo costs here: the pot (unlimited) or penalty_amount
-    strength: object = None  # strength.StrengthTable
+    strength: object = None  # run.strength.StrengthTable
     chart: object = None  # [class, position] best declaration code, -1 unknown
 
 
