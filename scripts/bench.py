@@ -19,14 +19,40 @@ import time
 CONFIGS = [("three-card", "basic"), ("five-card", "basic")]
 
 
-def kernel_rate(preset: str, policy: str, deals: int, threads: int, play: bool = True) -> float:
+def kernel_rate(preset: str, policy: str, deals: int, threads: int) -> float:
     from loo_sim import Rules
     from loo_sim.run.simulate import simulate
 
     rules = Rules.preset(preset)
-    simulate(rules, policy, 4096, seed=99, threads=threads, play=play)  # compile / warm up
-    res = simulate(rules, policy, deals, seed=1, threads=threads, play=play)
+    simulate(rules, policy, 4096, seed=99, threads=threads)  # compile / warm up
+    res = simulate(rules, policy, deals, seed=1, threads=threads)
     return res.deals_done / res.elapsed_s
+
+
+def bare_rate(preset: str, deals: int, threads: int = 1) -> float:
+    """Deals/s of the bare deal (shuffle and deal only, the same streams and dealers as
+    simulate's): the floor under a full deal's cost."""
+    import numpy as np
+    from numba import set_num_threads
+
+    from loo_sim import Rules
+    from loo_sim.kernel.bench import bare_blocks
+    from loo_sim.kernel.scratch import BLOCK
+    from loo_sim.rng import MASK64, NO_SESSION
+    from loo_sim.run.args import rules_arrays
+
+    ri, _ = rules_arrays(Rules.preset(preset))
+    set_num_threads(threads)
+    session = np.uint64(NO_SESSION & MASK64)
+
+    def run(seed: int, total: int) -> None:
+        n_blocks = (total + BLOCK - 1) // BLOCK
+        bare_blocks(ri, np.uint64(seed), session, n_blocks, total, np.zeros((n_blocks, 2), dtype=np.float64))
+
+    run(99, 4096)  # compile / warm up
+    start = time.perf_counter()
+    run(1, deals)
+    return deals / (time.perf_counter() - start)
 
 
 def dask_rate(preset: str, policy: str, deals: int, workers: int = 2) -> tuple[float, float]:
@@ -86,7 +112,7 @@ def main() -> None:
     for preset, policy in CONFIGS:
         one = kernel_rate(preset, policy, args.deals, 1)
         two = kernel_rate(preset, policy, args.deals, 2)
-        bare = kernel_rate(preset, policy, args.deals * 4, 1, play=False)
+        bare = bare_rate(preset, args.deals * 4)
         ref = reference_rate(preset, policy)
         dask, dask_first = dask_rate(preset, policy, args.deals)
         mem_small, _ = peak_memory_mb(preset, 10**6)

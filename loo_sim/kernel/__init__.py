@@ -2,12 +2,14 @@
 
 - ``bits``: hands as 52-bit masks; trumps, Pam, heading and card power (R1, R7, P1)
 - ``krng``: the counter-based generator of ``loo_sim.rng`` in numba
-- ``deal``: one deal, step by step like ``reference.py`` (deal, declare, exchange,
-  flush, tricks, score), written into a record vector (``layout.py``)
+- ``deal``: one deal, one step function per step of ``engine/deal.py`` (deal, antes,
+  declare, exchange, flush, tricks, score), written into a record vector (``abi.py``)
+- ``scratch``: what every block driver needs around a deal (working arrays, streams)
 - ``chunks``: many deals in parallel blocks, each reduced to aggregates
 - ``abi``: the named slots of the vectors that cross into the kernel
 - ``classes``, ``counterfactual``, ``sessions``, ``calibrate``: hand classes and the
   block drivers of the studies
+- ``bench``: the bare deal, the baseline of ``scripts/bench.py`` (nothing else uses it)
 
 The kernel imports only the ``game`` layer (for constants). numba's on-disk cache checks
 only the source file of the function it compiled, not the files it calls into or the

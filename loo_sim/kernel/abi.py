@@ -1,12 +1,24 @@
 """Named slots of the small int/float vectors that cross the boundary into the kernel
 (DESIGN.md property 2: the kernel sees arrays and ints only).
 
-``Rules.to_array()`` fills the R_* slots, ``boundary.kernel_args`` the policy codes, and
-the kernel writes one deal's record into the O_* / F_* slots.
+``run/args.py`` fills them: ``rules_arrays`` the R_* / RF_* slots, ``kernel_args`` the
+policy codes; the kernel writes one deal's record into the O_* / F_* slots. Every code
+here is a plain int, so numba freezes it as a constant; the codes of the rule options are
+derived from the enums of ``game/rules.py`` (their members in order: 0, 1, ...).
 """
 
+from enum import Enum
+
+from loo_sim.game.classes import N_CLASSES
 from loo_sim.game.decl import DECL_NAMES, OUTCOME_NAMES, Decl, Outcome  # noqa: F401 (codes and their names)
 from loo_sim.game.record import EXACT_LIMIT, OVERFLOW_LIMIT  # noqa: F401 (R3, for the kernel)
+from loo_sim.game.rules import BoldStand, Lead, Trump, Void
+
+
+def _codes(enum: type[Enum]) -> dict[str, int]:
+    """An option's kernel codes, by value: its members in declaration order are 0, 1, ..."""
+    return {member.value: code for code, member in enumerate(enum)}
+
 
 MAX_PLAYERS = 8
 MAX_TRICKS = 5
@@ -20,14 +32,16 @@ RF_ANTE, RF_PENALTY = 0, 1
 RF_P_IN = 2  # from the strength table: the share of seats that enter a deal (threshold, ev)
 RF_LEN = 3
 
-TRUMP_CODES = {"turn_up": 0, "first_lead": 1, "first_renounce": 2}
-TURN_UP, FIRST_LEAD, FIRST_RENOUNCE = 0, 1, 2
-BOLD_CODES = {"off": 0, "last_and_dealer": 1, "everyone": 2}
-BOLD_OFF, BOLD_LAST, BOLD_EVERYONE = 0, 1, 2
-LEAD_CODES = {"free": 0, "ace": 1, "trump": 2, "classic": 3}
-LEAD_FREE, LEAD_ACE, LEAD_TRUMP, LEAD_CLASSIC = 0, 1, 2, 3
-VOID_CODES = {"must_trump": 0, "trump_to_win": 1}
-VOID_MUST, VOID_TO_WIN = 0, 1
+TRUMP_CODES = _codes(Trump)  # R6
+TURN_UP, FIRST_LEAD, FIRST_RENOUNCE = (TRUMP_CODES[m] for m in (Trump.TURN_UP, Trump.FIRST_LEAD, Trump.FIRST_RENOUNCE))
+BOLD_CODES = _codes(BoldStand)  # R4
+BOLD_OFF, BOLD_LAST, BOLD_EVERYONE = (
+    BOLD_CODES[m] for m in (BoldStand.OFF, BoldStand.LAST_AND_DEALER, BoldStand.EVERYONE)
+)
+LEAD_CODES = _codes(Lead)  # R7
+LEAD_FREE, LEAD_ACE, LEAD_TRUMP, LEAD_CLASSIC = (LEAD_CODES[m] for m in (Lead.FREE, Lead.ACE, Lead.TRUMP, Lead.CLASSIC))
+VOID_CODES = _codes(Void)  # R7
+VOID_MUST, VOID_TO_WIN = (VOID_CODES[m] for m in (Void.MUST_TRUMP, Void.TRUMP_TO_WIN))
 
 # ---- policies: int matrix [seat, part] --------------------------------------------------
 P_DECLARE, P_PLAY, P_EXCHANGE = 0, 1, 2
@@ -108,7 +122,7 @@ S_FLUSH_SHOWN, S_FLUSH_HELD = 25, 26  # in the deal at a flush show / holding a 
 S_PLAYED = 30  # deals where the seat played tricks
 SEAT_LEN = 32
 A_CLASS = A_SEAT + MAX_PLAYERS * SEAT_LEN  # per hand class (P5, + the miss): hands played, looed
-N_CLASS_SLOTS = 13 * 6 + 1  # classes.N_CLASSES + 1 (checked in tests)
+N_CLASS_SLOTS = N_CLASSES + 1  # the classes of game/classes.py, then the miss (tests/test_kernel_abi.py)
 A_POS = A_CLASS + 2 * N_CLASS_SLOTS  # per position from the dealer's left (1..players; 0 unused):
 POS_NET, POS_NET_SQ, POS_LOOED, POS_IN = 0, 1, 2, 3  # net chips, its square, looed, in the deal
 POS_LEN = 4

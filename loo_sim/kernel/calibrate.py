@@ -1,15 +1,13 @@
 """Strength-table calibration in numba: how many tricks hands of each class win, by the
 number of seats in the deal (POLICIES.md P3, P5), and how often seats enter a deal."""
 
-import numpy as np
 from numba import njit, prange
 
 from loo_sim.game.classes import MISS_ROW
 from loo_sim.kernel import abi as L
-from loo_sim.kernel.chunks import BLOCK, deal_scratch, deck_cards_needed
 from loo_sim.kernel.classes import hand_class
 from loo_sim.kernel.deal import play_deal
-from loo_sim.kernel.krng import shuffle_prefix, stream_key
+from loo_sim.kernel.scratch import BLOCK, deal_scratch, deck_cards_needed, prepare_deal
 
 
 @njit(cache=True)
@@ -45,7 +43,7 @@ def calibrate_blocks(ri, rf, pol, polf, strength, chart, seed, session, n_blocks
         deck, sc, seat_keys, oi, of = deal_scratch()
         need = deck_cards_needed(ri)
         for k in range(first, min(first + BLOCK, total)):
-            shuffle_prefix(stream_key(seed, session, np.uint64(k), np.uint64(0)), deck, need)
+            prepare_deal(seed, session, k, deck, need, n, seat_keys, False)  # no seat streams in calibration
             play_deal(ri, rf, pol, polf, strength, chart, deck, k % n, carried, seat_keys, sc, oi, of,
                       L.NO_FORCING, 0)  # fmt: skip
             count_tricks(ri, oi, sc, counts[b], entries[b])

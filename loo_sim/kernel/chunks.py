@@ -1,7 +1,7 @@
 """Many deals in parallel (DESIGN.md properties 3-5).
 
 Deals are grouped in fixed blocks of ``BLOCK`` deals; ``prange`` runs over blocks and
-each block reduces its deals to one aggregate row (``layout.A_*``). Blocks never share
+each block reduces its deals to one aggregate row (``abi.A_*``). Blocks never share
 a slot, and the caller adds the rows in block order, so the result is the same bit for
 bit whatever the number of threads or the number of blocks per call.
 """
@@ -11,31 +11,9 @@ from numba import njit, prange
 
 from loo_sim.game.classes import MISS_ROW
 from loo_sim.kernel import abi as L
-from loo_sim.kernel.bits import POS
 from loo_sim.kernel.classes import hand_class
 from loo_sim.kernel.deal import play_deal
-from loo_sim.kernel.krng import shuffle_prefix, stream_key
-
-BLOCK = 4096
-
-
-@njit(cache=True)
-def deal_scratch():
-    """The per-deal working arrays of play_deal: deck, scratch, seat stream keys, record."""
-    deck = np.zeros(52, dtype=np.int64)
-    sc = np.zeros(L.SC_LEN, dtype=np.int64)
-    seat_keys = np.zeros(L.MAX_PLAYERS, dtype=np.uint64)
-    oi = np.zeros(L.O_LEN, dtype=np.int64)
-    of = np.zeros(L.F_LEN, dtype=np.float64)
-    return deck, sc, seat_keys, oi, of
-
-
-@njit(cache=True)
-def deck_cards_needed(ri):
-    """How many deck positions a deal can use: hands, miss, indicator (all 52 with a stock)."""
-    if ri[L.R_EXCHANGE] == 1:
-        return 52
-    return ri[L.R_PLAYERS] * ri[L.R_HAND] + ri[L.R_HAND] * ri[L.R_MISS] + 1
+from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
 
 
 @njit(cache=True)
@@ -92,8 +70,7 @@ def add_deal(agg, ri, oi, of, decl_count, trick_count, dealer):
         agg[base + L.S_DECL_NET + d] += net
         agg[base + L.S_DECL_NET_SQ + d] += net * net
         agg[base + L.S_DECL_LOOED + d] += looed
-        position = s - dealer if s > dealer else s - dealer + n  # 1 = the dealer's left ... n = the dealer
-        pos = L.A_POS + position * L.POS_LEN
+        pos = L.A_POS + position_of(s, dealer, n) * L.POS_LEN
         agg[pos + L.POS_NET] += net
         agg[pos + L.POS_NET_SQ] += net * net
         agg[pos + L.POS_LOOED] += looed
@@ -122,58 +99,21 @@ def add_deal(agg, ri, oi, of, decl_count, trick_count, dealer):
 
 
 @njit(cache=True)
-def bare_deal(ri, deck, dealer, hands):
-    """The bench's baseline: deal the hands, the miss and the indicator (R2) into masks,
-    and nothing else. Returns a checksum so the work cannot be optimised away."""
-    n = ri[L.R_PLAYERS]
-    miss = 0
-    pos = 0
-    for s in range(n):
-        hands[s] = 0
-    for _ in range(ri[L.R_HAND]):
-        seat = dealer
-        for _i in range(n):
-            seat = seat + 1 if seat + 1 < n else 0
-            if seat == dealer and ri[L.R_MISS] == 1:
-                miss |= 1 << POS[deck[pos]]
-                pos += 1
-            hands[seat] |= 1 << POS[deck[pos]]
-            pos += 1
-    check = miss ^ POS[deck[pos]]
-    for s in range(n):
-        check ^= hands[s]
-    return check & 1
-
-
-@njit(cache=True)
-def run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried, agg, play,
+def run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried, agg,
               by_class):  # fmt: skip
-    """Play deals first..first+count-1 of the run keyed (seed, session) into ``agg``.
-
-    ``play`` = False shuffles and deals only (the bench's bare-deal baseline);
+    """Play deals first..first+count-1 of the run keyed (seed, session) into ``agg``;
     ``by_class`` adds the hands played and looed by hand class."""
     n = ri[L.R_PLAYERS]
     deck, sc, seat_keys, oi, of = deal_scratch()
     decl_count = np.zeros(4, dtype=np.int64)
     trick_count = np.zeros(L.MAX_TRICKS + 1, dtype=np.int64)
     need = deck_cards_needed(ri)
-    any_random = False
-    for s in range(n):
-        if pol[s, L.P_PLAY] == L.PL_RANDOM:
-            any_random = True
+    random_seats = any_random(pol, n)
     for k in range(first, first + count):
-        deal = np.uint64(k)
-        shuffle_prefix(stream_key(seed, session, deal, np.uint64(0)), deck, need)
+        prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats)
         dealer = dealer0
         if rotate:
             dealer = (dealer0 + k) % n
-        if not play:
-            agg[L.A_DEALS] += 1.0
-            agg[L.A_POT_START] += bare_deal(ri, deck, dealer, sc)
-            continue
-        if any_random:
-            for s in range(n):
-                seat_keys[s] = stream_key(seed, session, deal, np.uint64(1 + s))
         play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, L.NO_FORCING, 0)
         add_deal(agg, ri, oi, of, decl_count, trick_count, dealer)
         if by_class:
@@ -182,7 +122,7 @@ def run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, d
 
 @njit(cache=True, parallel=True)
 def run_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_block, n_blocks, total, dealer0, rotate,
-               carried, out, play, by_class):  # fmt: skip
+               carried, out, by_class):  # fmt: skip
     """Blocks first_block.. of a run of ``total`` deals; block b's aggregates in out[b - first_block]."""
     for b in prange(n_blocks):
         block = first_block + b
@@ -191,4 +131,4 @@ def run_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_block, n
         out[b, :] = 0.0
         if count > 0:
             run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried,
-                      out[b], play, by_class)  # fmt: skip
+                      out[b], by_class)  # fmt: skip

@@ -7,29 +7,14 @@ import numpy as np
 from numba import njit, prange
 
 from loo_sim.kernel import abi as L
-from loo_sim.kernel.chunks import BLOCK, deal_scratch, deck_cards_needed
 from loo_sim.kernel.classes import hand_class
 from loo_sim.kernel.deal import play_deal
-from loo_sim.kernel.krng import shuffle_prefix, stream_key
+from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
 
 
 @njit(cache=True, inline="always")
 def payoff(of, seat):
     return of[L.F_SHARES + seat] - of[L.F_ANTES + seat] - of[L.F_PENALTIES + seat]
-
-
-@njit(cache=True)
-def _prepare(ri, seed, session, k, deck, need, seat_keys, any_random):
-    deal = np.uint64(k)
-    shuffle_prefix(stream_key(seed, session, deal, np.uint64(0)), deck, need)
-    if any_random:
-        for s in range(ri[L.R_PLAYERS]):
-            seat_keys[s] = stream_key(seed, session, deal, np.uint64(1 + s))
-
-
-@njit(cache=True)
-def _any_random(pol):
-    return (pol[:, L.P_PLAY] == L.PL_RANDOM).any()
 
 
 @njit(cache=True, parallel=True)
@@ -39,14 +24,14 @@ def decision_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_blo
     focal seat with a real choice, the focal payoff of every declaration on offer."""
     n = ri[L.R_PLAYERS]
     need = deck_cards_needed(ri)
-    any_random = _any_random(pol)
+    random_seats = any_random(pol, n)
     for b in prange(n_blocks):
         out[b] = 0.0
         deck, sc, seat_keys, oi, of = deal_scratch()
         pay = np.zeros(L.ACTIONS, dtype=np.float64)
         first = (first_block + b) * BLOCK
         for k in range(first, min(first + BLOCK, total)):
-            _prepare(ri, seed, session, k, deck, need, seat_keys, any_random)
+            prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats)
             dealer = k % n
             for f in range(focal_seats.shape[0]):
                 focal = focal_seats[f]
@@ -57,7 +42,7 @@ def decision_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_blo
                 if options == 0 or (options & (options - 1)) == 0:
                     continue  # not reached, or no choice at all
                 cls = hand_class(sc[L.SC_DEALT + focal], oi[L.O_T_DECL], ri[L.R_PAM])
-                position = focal - dealer if focal > dealer else focal - dealer + n
+                position = position_of(focal, dealer, n)
                 pay[chosen] = payoff(of, focal)
                 for a in range(L.ACTIONS):
                     if a != chosen and (options >> a) & 1:
@@ -93,14 +78,11 @@ def heuristic_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_bl
         out[b] = 0.0
         my_pol = pol.copy()
         my_polf = polf.copy()
-        any_random = _any_random(my_pol)
-        for h in range(n_h):
-            if variants[h, L.P_PLAY] == L.PL_RANDOM:
-                any_random = True
+        random_seats = any_random(pol, n) or any_random(variants, n_h)
         deck, sc, seat_keys, oi, of = deal_scratch()
         first = (first_block + b) * BLOCK
         for k in range(first, min(first + BLOCK, total)):
-            _prepare(ri, seed, session, k, deck, need, seat_keys, any_random)
+            prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats)
             base = 0.0
             for h in range(n_h):
                 my_pol[focal, :] = variants[h]

@@ -1,8 +1,11 @@
-"""One deal in numba, step for step like ``reference.py``.
+"""One deal in numba, step for step like the reference engine (``engine/deal.py``).
 
 ``play_deal`` reads the rules (``ri``/``rf``), the policies (``pol``), a deck in
 canonical deal order and writes the deal record into ``oi``/``of`` (slots in
-``layout.py``). Hands are 52-bit masks. Each step names the rule it implements.
+``kernel/abi.py``). Hands are 52-bit masks. It calls one step function per method of
+the reference's ``_Deal`` (deal_cards, collect_antes, declare_all, settle_uncontested,
+exchange, show_flushes, play_tricks, score), each inlined into it; each step names the
+rule it implements.
 """
 
 import numpy as np
@@ -200,27 +203,12 @@ def choose_card(family, legal, n_played, beat, t, pam, key, counters, seat):
     return lowest_power(legal, t, pam)
 
 
-# ---- the deal ------------------------------------------------------------------------------
-@njit(cache=True)
-def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
-              forced_seat, forced_action):  # fmt: skip
-    """Play one deal (RULES.md R2-R9); write its record into ``oi``/``of``.
-
-    ``pol``/``polf``: policy codes and threshold parameters per seat; ``strength``
-    [class, seats in deal, tricks] and ``chart`` [class, position] feed the calibrated
-    families. ``seat_keys[s]`` is seat s's own stream (play family random). ``sc`` is
-    scratch (``layout.SC_*``). When ``forced_seat`` >= 0, that seat declares
-    ``forced_action`` instead of asking its policy (counterfactual replays, P4).
-    """
-    n = ri[L.R_PLAYERS]
-    h = ri[L.R_HAND]
-    pam = ri[L.R_PAM]
+# ---- the deal, step by step like engine/deal.py (_Deal) ----------------------------------
+@njit(cache=True, inline="always")
+def clear_record(n, sc, oi, of):
+    """Clear the slots a deal may leave unwritten (trick slots are always overwritten)."""
     hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
-    order = sc[L.SC_ORDER : L.SC_ORDER + L.MAX_PLAYERS]
-    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
-    dealt = sc[L.SC_DEALT : L.SC_DEALT + L.MAX_PLAYERS + 1]
     counters = sc[L.SC_COUNTERS : L.SC_COUNTERS + L.MAX_PLAYERS]
-    # clear the slots this deal may leave unwritten (trick slots are always overwritten)
     for s in range(n):
         counters[s] = 0
         hands[s] = 0
@@ -240,13 +228,12 @@ def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_ke
     oi[L.O_INDICATOR] = -1
     oi[L.O_TRUMP] = -1
 
-    # R8: a clean pot with single_pot on is a single pot
-    single = ri[L.R_SINGLE_POT] == 1 and carried == 0.0
-    mode = L.FIRST_RENOUNCE if single else ri[L.R_TRUMP]
-    miss_dealt = ri[L.R_MISS] == 1 and not single
-    oi[L.O_SINGLE] = single
 
-    # ---- R2: the deal ------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def deal_hands(deck, n, h, dealer, miss_dealt, order, hands):
+    """R2: the seats from the dealer's left (the dealer last) into ``order``, then ``h``
+    rounds of one card each into the (cleared) ``hands``, the miss's card just before the
+    dealer's. Returns (the miss, the deck position after the hands)."""
     seat = dealer
     for i in range(n):  # (dealer + 1 + i) mod n, without a division
         seat = seat + 1 if seat + 1 < n else 0
@@ -261,6 +248,18 @@ def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_ke
                 pos += 1
             hands[seat] |= 1 << POS[deck[pos]]
             pos += 1
+    return miss, pos
+
+
+@njit(cache=True, inline="always")
+def deal_cards(ri, deck, dealer, mode, miss_dealt, sc, oi):
+    """R2, R6: the hands, the miss and the indicator (turned at once with turn_up).
+    Returns (indicator as a bit position or -1, trumps or -1, the miss, the stock's start)."""
+    n = ri[L.R_PLAYERS]
+    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
+    order = sc[L.SC_ORDER : L.SC_ORDER + L.MAX_PLAYERS]
+    dealt = sc[L.SC_DEALT : L.SC_DEALT + L.MAX_PLAYERS + 1]
+    miss, pos = deal_hands(deck, n, ri[L.R_HAND], dealer, miss_dealt, order, hands)
     indicator = -1  # as a bit position
     if mode == L.TURN_UP or mode == L.FIRST_RENOUNCE:
         indicator = POS[deck[pos]]
@@ -274,80 +273,116 @@ def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_ke
     for s in range(n):
         dealt[s] = hands[s]
     dealt[L.MAX_PLAYERS] = miss
-    stock_pos = pos
+    return indicator, t, miss, pos
 
-    # ---- R3: antes ---------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def collect_antes(ri, rf, dealer, carried, of):
+    """R3: the antes; returns the pot at the start of the deal."""
     ante = rf[L.RF_ANTE]
     total = 0.0
-    for s in range(n):
+    for s in range(ri[L.R_PLAYERS]):
         if ri[L.R_ANTE_EACH] == 1 or s == dealer:
             of[L.F_ANTES + s] = ante
         total += of[L.F_ANTES + s]
     pot_start = carried + total
     of[L.F_POT_START] = pot_start
+    return pot_start
 
-    # ---- R4, R5, R8, R9b: declarations ---------------------------------------------------
+
+@njit(cache=True, inline="always")
+def declaration_options(ri, i, seat, dealer, order, oi, single, club_law, clean, defence, miss_on_offer):
+    """R4, R5, R8: what the i-th seat from the dealer's left may declare. Returns (allowed,
+    bit 1 << DECL_*; may_pass; miss_on_offer; dealer_case: 0, 2 or 3 as in R8, and 1 when
+    the dealer takes the pot without play)."""
+    n = ri[L.R_PLAYERS]
+    bold = ri[L.R_BOLD]
+    may_pass = not (single or club_law)
+    if clean and bold == L.BOLD_EVERYONE:
+        may_pass = False
+    if clean and bold == L.BOLD_LAST and i >= n - 2:
+        early_passed = True  # everyone before the dealer's right-hand neighbour passed
+        for k in range(n - 2):
+            if oi[L.O_DECL + order[k]] != L.DECL_PASS:
+                early_passed = False
+        if early_passed:
+            may_pass = False
+    dealer_case = 0
+    if seat == dealer and defence:
+        others = 0
+        other = -1
+        for k in range(n - 1):
+            if oi[L.O_DECL + order[k]] != L.DECL_PASS:
+                others += 1
+                other = order[k]
+        if others == 0:  # R8 case 1
+            return 1 << L.DECL_PLAY, False, False, 1
+        if others == 1:
+            dealer_case = 2 if oi[L.O_DECL + other] == L.DECL_PLAY else 3
+    if dealer_case == 2:
+        may_pass = False
+        miss_on_offer = False
+    elif dealer_case == 3:
+        miss_on_offer = False
+    allowed = 1 << L.DECL_PLAY
+    if dealer_case == 2:
+        allowed |= 1 << L.DECL_DEFEND
+    elif may_pass:
+        allowed |= 1 << L.DECL_PASS
+    if miss_on_offer:
+        allowed |= 1 << L.DECL_MISS
+    return allowed, may_pass, miss_on_offer, dealer_case
+
+
+@njit(cache=True, inline="always")
+def choose_declaration(ri, rf, pol, polf, strength, chart, i, seat, hand, t, may_pass, miss_on_offer, dealer_case,
+                       already_in, pot_start, forced_seat, forced_action):  # fmt: skip
+    """The seat's declaration: the forced one in a counterfactual replay (P4), else its
+    policy's (P2, P3; a calibrated family without an answer falls back to basic)."""
+    n = ri[L.R_PLAYERS]
+    family = pol[seat, L.P_DECLARE]
+    action = -1
+    if seat == forced_seat:
+        action = forced_action
+    elif family >= L.D_THRESHOLD:
+        penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
+        action = declare_calibrated(family, seat, hand, t, ri[L.R_PAM], may_pass, miss_on_offer, dealer_case, polf,
+                                    strength, chart, i + 1, already_in, n - 1 - i, n, pot_start, ri[L.R_HAND],
+                                    penalty, rf[L.RF_P_IN])  # fmt: skip
+        if action < 0:
+            family = L.D_BASIC
+    if action < 0:
+        action = declare(family, hand, t, ri[L.R_PAM], may_pass, miss_on_offer, dealer_case)
+    return action
+
+
+@njit(cache=True, inline="always")
+def declare_all(ri, rf, pol, polf, strength, chart, dealer, carried, single, mode, miss_dealt, indicator, t,
+                pot_start, miss, forced_seat, forced_action, sc, oi):  # fmt: skip
+    """R4, R5, R8, R9b: every seat declares in turn from the dealer's left; a seat that
+    takes the miss (or defends) plays it. Returns (the defender or -1, seats in the deal)."""
+    n = ri[L.R_PLAYERS]
+    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
+    order = sc[L.SC_ORDER : L.SC_ORDER + L.MAX_PLAYERS]
+    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
     clean = carried == 0.0
     club_law = ri[L.R_CLUB_LAW] == 1 and mode == L.TURN_UP and indicator & 3 == 0
     defence = ri[L.R_DEFENDS] == 1 and miss_dealt
-    bold = ri[L.R_BOLD]
     miss_taken = False
-    early_passed = True  # everyone before the dealer's right-hand neighbour passed
     defender = -1
     already_in = 0
     for i in range(n):
         seat = order[i]
-        if i == n - 2:
-            early_passed = True
-            for k in range(n - 2):
-                if oi[L.O_DECL + order[k]] != L.DECL_PASS:
-                    early_passed = False
-        may_pass = not (single or club_law)
-        if clean and bold == L.BOLD_EVERYONE:
-            may_pass = False
-        if clean and bold == L.BOLD_LAST and i >= n - 2 and early_passed:
-            may_pass = False
-        miss_on_offer = miss_dealt and not miss_taken and not club_law
-        dealer_case = 0
-        if seat == dealer and defence:
-            others = 0
-            other = -1
-            for k in range(n - 1):
-                if oi[L.O_DECL + order[k]] != L.DECL_PASS:
-                    others += 1
-                    other = order[k]
-            if others == 0:  # R8 case 1: the dealer takes the pot without play
-                oi[L.O_DECL + seat] = L.DECL_PLAY
-                oi[L.O_OPTIONS + seat] = 1 << L.DECL_PLAY
-                break
-            if others == 1:
-                dealer_case = 2 if oi[L.O_DECL + other] == L.DECL_PLAY else 3
-        if dealer_case == 2:
-            may_pass = False
-            miss_on_offer = False
-        elif dealer_case == 3:
-            miss_on_offer = False
-        allowed = 1 << L.DECL_PLAY
-        if dealer_case == 2:
-            allowed |= 1 << L.DECL_DEFEND
-        elif may_pass:
-            allowed |= 1 << L.DECL_PASS
-        if miss_on_offer:
-            allowed |= 1 << L.DECL_MISS
+        allowed, may_pass, miss_on_offer, dealer_case = declaration_options(
+            ri, i, seat, dealer, order, oi, single, club_law, clean, defence,
+            miss_dealt and not miss_taken and not club_law)  # fmt: skip
         oi[L.O_OPTIONS + seat] = allowed
-        family = pol[seat, L.P_DECLARE]
-        action = -1
-        if seat == forced_seat:
-            action = forced_action
-        elif family >= L.D_THRESHOLD:
-            penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
-            action = declare_calibrated(family, seat, hands[seat], t, pam, may_pass, miss_on_offer, dealer_case,
-                                        polf, strength, chart, i + 1, already_in, n - 1 - i, n, pot_start, h,
-                                        penalty, rf[L.RF_P_IN])  # fmt: skip
-            if action < 0:
-                family = L.D_BASIC
-        if action < 0:
-            action = declare(family, hands[seat], t, pam, may_pass, miss_on_offer, dealer_case)
+        if dealer_case == 1:  # R8 case 1: the dealer takes the pot without play
+            oi[L.O_DECL + seat] = L.DECL_PLAY
+            break
+        action = choose_declaration(ri, rf, pol, polf, strength, chart, i, seat, hands[seat], t, may_pass,
+                                    miss_on_offer, dealer_case, already_in, pot_start, forced_seat,
+                                    forced_action)  # fmt: skip
         oi[L.O_DECL + seat] = action
         if action != L.DECL_PASS:
             already_in += 1
@@ -363,112 +398,152 @@ def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_ke
             in_deal[m] = order[i]
             m += 1
     oi[L.O_NIN] = m
+    return defender, m
 
-    # ---- R4: lone player / nobody ------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def settle_uncontested(m, pot_start, sc, oi, of):
+    """R4: a lone player takes the pot without play; if nobody is in, it carries over.
+    Returns True when the deal ends here."""
     if m == 0:
         oi[L.O_OUTCOME] = L.OUT_NOBODY
         of[L.F_POT_NEXT] = pot_start
-        return
+        return True
     if m == 1:
         oi[L.O_OUTCOME] = L.OUT_LONE
-        of[L.F_SHARES + in_deal[0]] = pot_start
+        of[L.F_SHARES + sc[L.SC_IN_DEAL]] = pot_start
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, sc):
+    """R9: the seats in the deal, in order, throw cards and draw as many from the stock."""
+    if not (ri[L.R_EXCHANGE] == 1 and not single and not miss_dealt):
         return
+    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
+    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
+    for i in range(m):
+        seat = in_deal[i]
+        stock = 52 - stock_pos
+        if stock == 0:
+            break
+        thrown = discards(pol[seat, L.P_EXCHANGE], hands[seat], t, ri[L.R_PAM], stock)
+        hands[seat] &= ~thrown
+        for _ in range(popcount(thrown)):
+            hands[seat] |= 1 << POS[deck[stock_pos]]
+            stock_pos += 1
 
-    # ---- R9: exchange --------------------------------------------------------------------------
-    if ri[L.R_EXCHANGE] == 1 and not single and not miss_dealt:
-        for i in range(m):
-            seat = in_deal[i]
-            stock = 52 - stock_pos
-            if stock == 0:
-                break
-            thrown = discards(pol[seat, L.P_EXCHANGE], hands[seat], t, pam, stock)
-            hands[seat] &= ~thrown
-            for _ in range(popcount(thrown)):
-                hands[seat] |= 1 << POS[deck[stock_pos]]
-                stock_pos += 1
 
-    penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
+@njit(cache=True, inline="always")
+def show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
+    """R9: the best flush in the deal takes the pot and loos the others. Returns True
+    when the deal ends here."""
+    if ri[L.R_FLUSH] != 1:
+        return False
+    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
+    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
+    best_seat = -1
+    best_key = -1
+    for i in range(m):
+        seat = in_deal[i]
+        key = flush_key(hands[seat], t, ri[L.R_PAM])
+        if key >= 0:
+            oi[L.O_FLUSH_HELD + seat] = 1
+        if key > best_key:  # elder hands first: an exact tie stays with them
+            best_key, best_seat = key, seat
+    if best_seat < 0:
+        return False
+    oi[L.O_OUTCOME] = L.OUT_FLUSH
+    oi[L.O_FLUSH_WINNER] = best_seat
+    of[L.F_SHARES + best_seat] = pot_start
+    looed = 0
+    for i in range(m):
+        seat = in_deal[i]
+        if seat != best_seat:
+            oi[L.O_LOOED + seat] = 1
+            of[L.F_PENALTIES + seat] = penalty
+            looed += 1
+    of[L.F_POT_NEXT] = penalty * looed
+    oi[L.O_TRUMP] = t
+    return True
 
-    # ---- R9: flushes -----------------------------------------------------------------------------
-    if ri[L.R_FLUSH] == 1:
-        best_seat = -1
-        best_key = -1
-        for i in range(m):
-            seat = in_deal[i]
-            key = flush_key(hands[seat], t, pam)
-            if key >= 0:
-                oi[L.O_FLUSH_HELD + seat] = 1
-            if key > best_key:  # elder hands first: an exact tie stays with them
-                best_key, best_seat = key, seat
-        if best_seat >= 0:
-            oi[L.O_OUTCOME] = L.OUT_FLUSH
-            oi[L.O_FLUSH_WINNER] = best_seat
-            of[L.F_SHARES + best_seat] = pot_start
-            looed = 0
-            for i in range(m):
-                seat = in_deal[i]
-                if seat != best_seat:
-                    oi[L.O_LOOED + seat] = 1
-                    of[L.F_PENALTIES + seat] = penalty
-                    looed += 1
-            of[L.F_POT_NEXT] = penalty * looed
-            oi[L.O_TRUMP] = t
-            return
 
-    # ---- R6, R7: the tricks ------------------------------------------------------------------------
-    lead = ri[L.R_LEAD]
-    void = ri[L.R_VOID]
-    civil_rule = ri[L.R_CIVIL] == 1
+@njit(cache=True, inline="always")
+def judge_trick(oi, trick, m, led, t, pam):
+    """R6 first_renounce: the trick that revealed trumps is judged with them; returns the
+    winner's place in the play order."""
+    base = L.O_CARDS + trick * L.MAX_PLAYERS
+    win_i = 0
+    winning = POS[oi[base]]
+    for k in range(1, m):
+        card = POS[oi[base + k]]
+        if beats(card, winning, led, t, pam):
+            winning = card
+            win_i = k
+    return win_i
+
+
+@njit(cache=True, inline="always")
+def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi):
+    """R6, R7, R9: one trick, led by the leader_i-th seat in the deal. Returns (the winner's
+    place in the play order, trumps after the trick)."""
+    pam = ri[L.R_PAM]
+    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
+    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
+    counters = sc[L.SC_COUNTERS : L.SC_COUNTERS + L.MAX_PLAYERS]
+    led = -1
+    winning = -1
+    win_i = 0
+    led_is_trump = False
+    civil = False
+    renounced = False
+    beat = 0
+    j = leader_i
+    for k in range(m):
+        seat = in_deal[j]
+        j = j + 1 if j + 1 < m else 0
+        hand = hands[seat]
+        if k == 0:
+            options = lead_options(hand, t, pam, ri[L.R_LEAD], trick == 0 and not single, indicator)
+        else:
+            if civil and has(hand, PAM) and popcount(hand) > 1:  # R9 Pam be civil
+                hand &= ~PAM_BIT
+            beat = beat_mask(winning, led, t, pam)
+            options = follow_options(hand, led, winning, beat, led_is_trump, t, pam, ri[L.R_VOID])
+            if t < 0 and (hand & SUIT_MASK[led]) == 0:
+                renounced = True  # R6 first_renounce: this trick reveals trumps
+        card = choose_card(pol[seat, L.P_PLAY], options, k, beat, t, pam, seat_keys[seat], counters, seat)
+        if k == 0:
+            if mode == L.FIRST_LEAD and t < 0:
+                t = card & 3  # R6 first_lead: the first card led sets trumps
+            led = eff_suit(card, t, pam)
+            led_is_trump = is_trump(card, t, pam)
+            winning = card
+            civil = ri[L.R_CIVIL] == 1 and t >= 0 and card == 48 + t
+        elif has(beat, card):
+            winning = card
+            win_i = k
+        hands[seat] &= ~(1 << card)
+        oi[L.O_SEATS + trick * L.MAX_PLAYERS + k] = seat
+        oi[L.O_CARDS + trick * L.MAX_PLAYERS + k] = CARD[card]
+    if renounced and mode == L.FIRST_RENOUNCE:
+        t = indicator & 3  # the trick is judged with the new trumps
+        oi[L.O_INDICATOR] = CARD[indicator]
+        oi[L.O_REVEAL] = trick
+        win_i = judge_trick(oi, trick, m, led, t, pam)
+    return win_i, t
+
+
+@njit(cache=True, inline="always")
+def play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi):
+    """R6, R7: the tricks; the winner of each leads the next. The trumps at the end go into the record."""
+    h = ri[L.R_HAND]
+    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
     leader_i = 0
     for trick in range(h):
-        leader = in_deal[leader_i]
-        oi[L.O_LEADER + trick] = leader
-        led = -1
-        winning = -1
-        win_i = 0
-        led_is_trump = False
-        civil = False
-        renounced = False
-        beat = 0
-        j = leader_i
-        for k in range(m):
-            seat = in_deal[j]
-            j = j + 1 if j + 1 < m else 0
-            hand = hands[seat]
-            if k == 0:
-                options = lead_options(hand, t, pam, lead, trick == 0 and not single, indicator)
-            else:
-                if civil and has(hand, PAM) and popcount(hand) > 1:  # R9 Pam be civil
-                    hand &= ~PAM_BIT
-                beat = beat_mask(winning, led, t, pam)
-                options = follow_options(hand, led, winning, beat, led_is_trump, t, pam, void)
-                if t < 0 and (hand & SUIT_MASK[led]) == 0:
-                    renounced = True  # R6 first_renounce: this trick reveals trumps
-            card = choose_card(pol[seat, L.P_PLAY], options, k, beat, t, pam, seat_keys[seat], counters, seat)
-            if k == 0:
-                if mode == L.FIRST_LEAD and t < 0:
-                    t = card & 3  # R6 first_lead: the first card led sets trumps
-                led = eff_suit(card, t, pam)
-                led_is_trump = is_trump(card, t, pam)
-                winning = card
-                civil = civil_rule and t >= 0 and card == 48 + t
-            elif has(beat, card):
-                winning = card
-                win_i = k
-            hands[seat] &= ~(1 << card)
-            oi[L.O_SEATS + trick * L.MAX_PLAYERS + k] = seat
-            oi[L.O_CARDS + trick * L.MAX_PLAYERS + k] = CARD[card]
-        if renounced and mode == L.FIRST_RENOUNCE:
-            t = indicator & 3  # the trick is judged with the new trumps
-            oi[L.O_INDICATOR] = CARD[indicator]
-            oi[L.O_REVEAL] = trick
-            win_i = 0
-            winning = POS[oi[L.O_CARDS + trick * L.MAX_PLAYERS]]
-            for k in range(1, m):
-                card = POS[oi[L.O_CARDS + trick * L.MAX_PLAYERS + k]]
-                if beats(card, winning, led, t, pam):
-                    winning = card
-                    win_i = k
+        oi[L.O_LEADER + trick] = in_deal[leader_i]
+        win_i, t = play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi)
         winner = oi[L.O_SEATS + trick * L.MAX_PLAYERS + win_i]
         oi[L.O_WINNER + trick] = winner
         oi[L.O_WON + winner] += 1
@@ -476,14 +551,20 @@ def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_ke
     oi[L.O_NTRICKS] = h
     oi[L.O_TRUMP] = t
 
-    # ---- R3: scoring ---------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def score(ri, m, pot_start, penalty, defender, sc, oi, of):
+    """R3, R8: a share of the pot per trick; a seat without a trick is looed. A defender's
+    shares stay in the pot."""
+    h = ri[L.R_HAND]
+    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
     unclaimed = 0.0
     looed = 0
     for i in range(m):
         seat = in_deal[i]
         won = pot_start * oi[L.O_WON + seat] / h
         if seat == defender:
-            unclaimed += won  # R8: a defender's shares stay in the pot
+            unclaimed += won
         else:
             of[L.F_SHARES + seat] = won
             if oi[L.O_WON + seat] == 0:
@@ -491,6 +572,41 @@ def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_ke
                 of[L.F_PENALTIES + seat] = penalty
                 looed += 1
     of[L.F_POT_NEXT] = penalty * looed + unclaimed
+
+
+# play_deal allocates nothing and every array it touches belongs to its caller, so it is
+# compiled without the numba runtime's reference counting (the ``_nrt`` option): each array
+# bound by an inlined step would otherwise cost an atomic increment and decrement per call,
+# which made the split deal more than twice as slow as the one 289-line function was.
+@njit(cache=True, _nrt=False)
+def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
+              forced_seat, forced_action):  # fmt: skip
+    """Play one deal (RULES.md R2-R9); write its record into ``oi``/``of``.
+
+    ``pol``/``polf``: policy codes and threshold parameters per seat; ``strength``
+    [class, seats in deal, tricks] and ``chart`` [class, position] feed the calibrated
+    families. ``seat_keys[s]`` is seat s's own stream (play family random). ``sc`` is
+    scratch (``abi.SC_*``). When ``forced_seat`` >= 0, that seat declares
+    ``forced_action`` instead of asking its policy (counterfactual replays, P4).
+    The steps are those of engine/deal.py, in its order.
+    """
+    clear_record(ri[L.R_PLAYERS], sc, oi, of)
+    single = ri[L.R_SINGLE_POT] == 1 and carried == 0.0  # R8: a clean pot with single_pot on
+    mode = L.FIRST_RENOUNCE if single else ri[L.R_TRUMP]
+    miss_dealt = ri[L.R_MISS] == 1 and not single
+    oi[L.O_SINGLE] = single
+    indicator, t, miss, stock_pos = deal_cards(ri, deck, dealer, mode, miss_dealt, sc, oi)
+    pot_start = collect_antes(ri, rf, dealer, carried, of)
+    defender, m = declare_all(ri, rf, pol, polf, strength, chart, dealer, carried, single, mode, miss_dealt,
+                              indicator, t, pot_start, miss, forced_seat, forced_action, sc, oi)  # fmt: skip
+    if settle_uncontested(m, pot_start, sc, oi, of):
+        return
+    exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, sc)
+    penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
+    if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
+        return
+    play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi)
+    score(ri, m, pot_start, penalty, defender, sc, oi, of)
 
 
 @njit(cache=True)

@@ -6,9 +6,9 @@ import numpy as np
 from numba import njit, prange
 
 from loo_sim.kernel import abi as L
-from loo_sim.kernel.chunks import deal_scratch, deck_cards_needed
 from loo_sim.kernel.deal import play_deal
-from loo_sim.kernel.krng import below, shuffle_prefix, stream_key, word
+from loo_sim.kernel.krng import below, stream_key, word
+from loo_sim.kernel.scratch import any_random, deal_scratch, deck_cards_needed, prepare_deal
 
 NO_DEAL = np.uint64(0xFFFFFFFFFFFFFFFF)  # the deal part of the first dealer's stream key (-1)
 
@@ -49,7 +49,7 @@ def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, b
     or -1, first inexact deal or -1, overflow deal or -1, pot left, largest pot, looed)."""
     n = ri[L.R_PLAYERS]
     need = deck_cards_needed(ri)
-    any_random = (pol[:n, L.P_PLAY] == L.PL_RANDOM).any()
+    random_seats = any_random(pol, n)
     dealer = first_dealer(seed, session, n)
     carried = 0.0
     for s in range(n):
@@ -59,11 +59,7 @@ def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, b
     looed_total = 0
     played = 0
     for j in range(deals):
-        deal = np.uint64(j)
-        shuffle_prefix(stream_key(seed, session, deal, np.uint64(0)), deck, need)
-        if any_random:
-            for s in range(n):
-                seat_keys[s] = stream_key(seed, session, deal, np.uint64(1 + s))
+        prepare_deal(seed, session, j, deck, need, n, seat_keys, random_seats)
         play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, L.NO_FORCING, 0)
         played += 1
         if record:

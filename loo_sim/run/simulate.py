@@ -62,7 +62,6 @@ def simulate(
     threads: int | None = None,
     blocks_per_call: int | None = None,
     progress: ProgressFn | None = None,
-    play: bool = True,
     strength=None,
     chart: np.ndarray | None = None,
     by_class: bool = False,
@@ -103,7 +102,7 @@ def simulate(
         result.extra["batches"] = np.zeros((batches, L.A_LEN), dtype=np.float64)
     start = time.perf_counter()
     chunks = chunk_ranges(n_blocks, per_call)
-    static = (*args, seed, deals, 0 if dealer is None else dealer, dealer is None, float(carried), play, by_class)
+    static = (*args, seed, deals, 0 if dealer is None else dealer, dealer is None, float(carried), by_class)
     try:
         for (first, count), rows in zip(chunks, backend.map_chunks(simulate_task, static, chunks)):
             for b in range(count):  # block order: the sum does not depend on the grouping or the backend

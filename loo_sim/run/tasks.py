@@ -14,13 +14,12 @@ MISS_SESSION = 2**61  # the session part of decision runs' keys (deal k of seed 
 HEURISTIC_SESSION = MISS_SESSION + 1  # heuristic comparisons: other deals, so a chart is judged out of sample
 
 
-def simulate_task(ri, rf, pol, polf, strength, chart, seed, total, dealer, rotate, carried, play, by_class,
-                  first, count):  # fmt: skip
+def simulate_task(ri, rf, pol, polf, strength, chart, seed, total, dealer, rotate, carried, by_class, first, count):
     from loo_sim.kernel.chunks import run_blocks
 
     rows = np.zeros((count, L.A_LEN), dtype=np.float64)
     run_blocks(ri, rf, pol, polf, strength, chart, np.uint64(seed), np.uint64(NO_SESSION & MASK64), first, count,
-               total, dealer, rotate, carried, rows, play, by_class)  # fmt: skip
+               total, dealer, rotate, carried, rows, by_class)  # fmt: skip
     return rows
 
 

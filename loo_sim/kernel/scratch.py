@@ -1,0 +1,60 @@
+"""What every block driver (chunks, counterfactual, sessions, calibrate) needs around
+``play_deal``, written once: the per-deal working arrays, how much of the deck a deal
+uses, each deal's streams (the deck's and the seats' own), and positions from the dealer."""
+
+import numpy as np
+from numba import njit
+
+from loo_sim.kernel import abi as L
+from loo_sim.kernel.krng import shuffle_prefix, stream_key
+
+BLOCK = 4096  # deals per block of simulate, the counterfactual runs and calibration
+
+
+@njit(cache=True)
+def deal_scratch():
+    """The per-deal working arrays of play_deal: deck, scratch, seat stream keys, record."""
+    deck = np.zeros(52, dtype=np.int64)
+    sc = np.zeros(L.SC_LEN, dtype=np.int64)
+    seat_keys = np.zeros(L.MAX_PLAYERS, dtype=np.uint64)
+    oi = np.zeros(L.O_LEN, dtype=np.int64)
+    of = np.zeros(L.F_LEN, dtype=np.float64)
+    return deck, sc, seat_keys, oi, of
+
+
+@njit(cache=True)
+def deck_cards_needed(ri):
+    """How many deck positions a deal can use: hands, miss, indicator (all 52 with a stock)."""
+    if ri[L.R_EXCHANGE] == 1:
+        return 52
+    return ri[L.R_PLAYERS] * ri[L.R_HAND] + ri[L.R_HAND] * ri[L.R_MISS] + 1
+
+
+@njit(cache=True)
+def any_random(pol, n):
+    """Whether one of the first ``n`` policy rows plays the random family: only then does a
+    deal need the seats' own streams."""
+    return (pol[:n, L.P_PLAY] == L.PL_RANDOM).any()
+
+
+@njit(cache=True, inline="always")
+def set_seat_keys(seed, session, deal, n, seat_keys):
+    """Seat s's own stream in deal ``deal`` (a uint64): (seed, session, deal, 1 + s)."""
+    for s in range(n):
+        seat_keys[s] = stream_key(seed, session, deal, np.uint64(1 + s))
+
+
+@njit(cache=True, inline="always")
+def prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats):
+    """Deal k of the run keyed (seed, session): shuffle the first ``need`` cards of its deck
+    from the stream (seed, session, k, 0) and, when ``random_seats``, set the seats' streams."""
+    deal = np.uint64(k)
+    shuffle_prefix(stream_key(seed, session, deal, np.uint64(0)), deck, need)
+    if random_seats:
+        set_seat_keys(seed, session, deal, n, seat_keys)
+
+
+@njit(cache=True, inline="always")
+def position_of(seat, dealer, n):
+    """A seat's position from the dealer's left: 1 = the dealer's left ... n = the dealer."""
+    return seat - dealer if seat > dealer else seat - dealer + n
