@@ -15,7 +15,7 @@ FOUNDATIONS = ("errors", "checks", "rng", "atomic", "version")
 # package -> rank; engine and kernel share a rank and may not import each other
 STACK = {"game": 1, "engine": 2, "kernel": 2, "run": 3, "analysis": 4, "plots": 5, "report": 6, "cli": 7}
 LAYERS = {**{f"loo_sim.{m}": 0 for m in FOUNDATIONS}, **{f"loo_sim.{m}": rank for m, rank in STACK.items()}}
-FACADE = ("loo_sim", "loo_sim.__main__")  # the public API and `python -m loo_sim`: above everything
+FACADE = ("loo_sim", "loo_sim.__main__", "loo_sim.simulate")  # the public API, `python -m loo_sim`: on top
 UI_LIBRARIES = ("typer", "click", "rich")
 
 

@@ -38,6 +38,18 @@ from loo_sim.kernel.classes import declare_calibrated
 from loo_sim.kernel.krng import draw_below
 
 
+def _no_refcount_options() -> dict:
+    try:
+        from numba.core.cpu import CPUTargetOptions
+
+        return {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
+    except ImportError:
+        return {}
+
+
+_NO_REFCOUNT = _no_refcount_options()
+
+
 # ---- declaring (P2, P3) ---------------------------------------------------------------
 @njit(cache=True)
 def declare(family, hand, t, pam, may_pass, miss_on_offer, dealer_case):
@@ -578,7 +590,9 @@ def score(ri, m, pot_start, penalty, defender, sc, oi, of):
 # compiled without the numba runtime's reference counting (the ``_nrt`` option): each array
 # bound by an inlined step would otherwise cost an atomic increment and decrement per call,
 # which made the split deal more than twice as slow as the one 289-line function was.
-@njit(cache=True, _nrt=False)
+# ``_nrt`` is a private numba option (0.59-0.68 at least): where it is gone, the deal
+# compiles with reference counting, slower but with the same results.
+@njit(cache=True, **_NO_REFCOUNT)
 def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
               forced_seat, forced_action):  # fmt: skip
     """Play one deal (RULES.md R2-R9); write its record into ``oi``/``of``.
