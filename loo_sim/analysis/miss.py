@@ -14,17 +14,15 @@ import numpy as np
 import pandas as pd
 
 from loo_sim.analysis.stats import Z95, mean_se
+from loo_sim.config import MIN_HANDS, ROUND_BLOCKS
 from loo_sim.errors import LooError
 from loo_sim.game.classes import N_CLASSES, class_label
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
 from loo_sim.kernel import abi as L
+from loo_sim.rng import HEURISTIC_SESSION, MISS_SESSION  # noqa: F401 (the streams of these runs)
 from loo_sim.run.args import kernel_args
 from loo_sim.run.strength import resolve_strength
-
-ROUND_BLOCKS = 8  # kernel blocks per round: the stopping rule looks only at whole rounds
-MIN_HANDS = 30  # fewer hands in a cell: no verdict on its best action
-from loo_sim.run.tasks import HEURISTIC_SESSION, MISS_SESSION  # noqa: E402, F401 (the streams of these runs)
 
 ACTION_NAMES = L.DECL_NAMES  # pass, play, miss, defend
 

@@ -3,8 +3,10 @@ rule set, estimated by simulation. ``threshold`` and ``ev`` decide from them.
 
 Where a table comes from, in order: the tables shipped with the package
 (``loo_sim/data/strength.npz``: the presets at 3-8 players), the user cache
-(``$LOO_SIM_CACHE`` or ``~/.cache/loo_sim/strength``, keyed by a hash of the rules), or
-a calibration run now (saved to the cache). ``loo-sim calibrate --force`` recomputes.
+(``config.cache_dir("strength")``: ``$LOO_SIM_CACHE/strength``, else
+``~/.cache/loo_sim/strength`` or the platform's equivalent; keyed by a hash of the
+rules), or a calibration run now (saved to the cache). ``loo-sim calibrate --force``
+recomputes.
 
 Calibration. For each m = 2..8 seats in the deal, deals of the same rules at a table
 of m seats where everyone plays (``always``): each hand adds one count to (its class
@@ -24,23 +26,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from loo_sim import config
+from loo_sim.config import BLOCK, DEFAULT_DEALS, DEFAULT_SEED, MIN_OBS
 from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS
 from loo_sim.game.policy import CALIBRATED
 from loo_sim.game.rules import Rules
 from loo_sim.kernel import abi as L
+from loo_sim.rng import CALIBRATION_SESSION
 from loo_sim.run.args import kernel_args
 
 SCHEME = 1  # bump when the grid or the calibration method changes: old tables stop matching
-DEFAULT_DEALS = 500_000  # per seat count m = 2..8, and for the entry rate
-DEFAULT_SEED = 20260101
-MIN_OBS = 50
 SHAPE = (N_CLASSES + 1, L.MAX_PLAYERS + 1, L.MAX_TRICKS + 1)
 SHIPPED = Path(__file__).resolve().parent.parent / "data" / "strength.npz"
 SESSION_OPTIONS = ("bankroll", "final_pot")  # not part of a deal: they do not change a table
@@ -64,10 +65,8 @@ def rules_key(rules: Rules) -> str:
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("LOO_SIM_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "loo_sim"
-    )
-    return Path(base) / "strength"
+    """The folder of cached tables (``config.cache_dir``)."""
+    return config.cache_dir("strength")
 
 
 def finalize(counts: np.ndarray, hand_size: int) -> np.ndarray:
@@ -96,14 +95,13 @@ def calibration_carried(rules: Rules) -> float:
 def _run_calibration(rules: Rules, seats: int, policy: str, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     from loo_sim.game.policy import parse_table
     from loo_sim.kernel.calibrate import calibrate_blocks
-    from loo_sim.kernel.chunks import BLOCK
 
     args = kernel_args(rules, parse_table(policy, seats))  # one policy row per seat; always/basic need no table
     args.ri[L.R_PLAYERS] = seats  # may be 2: a deal with just two hands in it
     n_blocks = (deals + BLOCK - 1) // BLOCK
     counts = np.zeros((n_blocks, *SHAPE), dtype=np.int64)
     entries = np.zeros((n_blocks, 2), dtype=np.int64)
-    calibrate_blocks(*args, np.uint64(seed), np.uint64(L.CALIBRATION_SESSION + seats), n_blocks, deals,
+    calibrate_blocks(*args, np.uint64(seed), np.uint64(CALIBRATION_SESSION + seats), n_blocks, deals,
                      calibration_carried(rules), counts, entries)  # fmt: skip
     return counts.sum(axis=0), entries.sum(axis=0)
 
