@@ -7,24 +7,17 @@ import numpy as np
 import pytest
 
 from loo_sim import Rules
-from loo_sim.analysis.miss import (
-    HEURISTIC_SESSION,
-    MISS_SESSION,
-    ROUND_BLOCKS,
-    chart_table,
-    decisions,
-    heuristic_table,
-    heuristics,
-)
+from loo_sim.analysis.miss import chart_table, heuristic_table
 from loo_sim.analysis.simulate import class_table
+from loo_sim.config import BLOCK, ROUND_BLOCKS
 from loo_sim.engine.deal import play_deal_reference
 from loo_sim.game.cards import suit_of
 from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS, ROW_TOP, hand_class
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.ranking import TrumpState
 from loo_sim.kernel import abi as L
-from loo_sim.kernel.chunks import BLOCK
-from loo_sim.rng import seat_draws, shuffled_deck
+from loo_sim.rng import HEURISTIC_SESSION, MISS_SESSION, seat_draws, shuffled_deck
+from loo_sim.run.decisions import decisions, heuristics
 from loo_sim.run.simulate import simulate
 from loo_sim.run.strength import cache_dir, calibrate_counts, load, strength_for
 
