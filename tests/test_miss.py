@@ -160,6 +160,18 @@ def test_strength_tables_are_cached_by_rules(tmp_path, monkeypatch):
     assert np.array_equal(calibrate_counts(rules, 4096), first.counts)  # deterministic
 
 
+def test_strength_for_says_where_its_table_came_from(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("LOO_SIM_CACHE", str(tmp_path))
+    assert strength_for(Rules.preset("three-card")).source == "shipped"
+    rules = Rules.preset("three-card", lead="ace", players=4)  # not shipped
+    said = []
+    first = strength_for(rules, deals=4096, notify=said.append)
+    assert first.source == "calibrated" and said[0].startswith("calibrating") and said[-1].startswith("calibrated in")
+    assert strength_for(rules, notify=said.append).source == "cache" and len(said) == 2  # nothing to say
+    assert strength_for(rules, force=True, deals=4096).source == "calibrated"
+    assert capsys.readouterr().out == ""  # the library prints nothing itself
+
+
 def test_calibration_counts_do_not_depend_on_the_table_size():
     # The m-seat runs are the same whatever rules.players is (the shipped tables reuse them).
     small = calibrate_counts(Rules.preset("three-card", players=3), 4096)
