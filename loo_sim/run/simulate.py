@@ -17,7 +17,6 @@ import numpy as np
 
 from loo_sim import checks
 from loo_sim.config import BLOCK
-from loo_sim.errors import LooError
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.rules import Rules
 from loo_sim.kernel import abi as L
@@ -85,17 +84,15 @@ def simulate(
     deals = checks.deals(deals)
     seed = checks.seed(seed)
     threads = checks.threads(threads)
-    if dealer is not None and not 0 <= dealer < rules.players:
-        raise LooError(f"dealer: seat {dealer} does not exist; allowed 0..{rules.players - 1}")
-    if not np.isfinite(carried) or carried < 0:
-        raise LooError(f"carried: {carried!r} is not allowed; allowed a finite number >= 0")
+    dealer = None if dealer is None else checks.seat("dealer", dealer, rules.players)
+    carried = checks.chips("carried", carried)
     table = parse_table(policy, rules.players)
     args = kernel_args(rules, table, resolve_strength(rules, table, strength), chart)
     set_num_threads(threads)
     backend = backend or LocalBackend()
     per_call = blocks_per_call or max(4 * threads, 16) * backend.chunk_scale
     totals = np.zeros(L.A_LEN, dtype=np.float64)
-    result = SimResult(rules, table, seed, deals, float(carried), dealer, totals, threads=threads, by_class=by_class)
+    result = SimResult(rules, table, seed, deals, carried, dealer, totals, threads=threads, by_class=by_class)
     if batches:  # batch means: block b also adds into batch b mod batches (SEs of nonlinear metrics)
         result.batches = np.zeros((batches, L.A_LEN), dtype=np.float64)
 
@@ -106,7 +103,7 @@ def simulate(
                 result.batches[(first + b) % batches] += rows[b]
 
     start = time.perf_counter()
-    static = (*args, seed, deals, 0 if dealer is None else dealer, dealer is None, float(carried), play, by_class)
+    static = (*args, seed, deals, 0 if dealer is None else dealer, dealer is None, carried, play, by_class)
     rounds = run_rounds(simulate_task, static, deals, BLOCK, per_call, reduce, progress=progress, backend=backend)
     result.partial = rounds.partial
     result.elapsed_s = time.perf_counter() - start
