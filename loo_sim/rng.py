@@ -10,8 +10,11 @@ depend on threads, chunks or workers:
 
 The generator is SplitMix64 read at arbitrary positions: word ``c`` of a stream with
 key ``K`` is ``mix64(K + (c + 1) * GOLDEN)``. Keys are built by chaining ``mix64``
-over the key's parts. This module is the plain-Python form; ``kernel.py`` has the same
-arithmetic in numba, and a test checks they agree bit for bit.
+over the key's parts. This module is the plain-Python form; ``kernel/krng.py`` has the
+same arithmetic in numba, and a test checks they agree bit for bit.
+
+The session part of a key tells the runs apart: the constants below are every stream
+family's, so two kinds of run never read the same decks by accident.
 """
 
 from __future__ import annotations
@@ -20,7 +23,12 @@ from collections.abc import Callable
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
-NO_SESSION = MASK64  # the session part of a key for independent deals
+# ---- the session (and deal) parts of the keys of each kind of run ----------------------------
+NO_SESSION = MASK64  # independent deals (simulate, play_deals): deal k of seed s is (s, NO_SESSION, k)
+MISS_SESSION = 2**61  # decision charts (the miss study): deal k is (s, MISS_SESSION, k)
+HEURISTIC_SESSION = MISS_SESSION + 1  # heuristic comparisons: other deals, so a chart is judged out of sample
+CALIBRATION_SESSION = 2**62  # strength-table calibration at m seats: (s, CALIBRATION_SESSION + m, k)
+NO_DEAL = MASK64  # sessions (R10): the deal part of the first dealer's key (s, i, NO_DEAL), i.e. -1
 PURPOSE_DECK = 0  # stream purposes; seat s's own choices use PURPOSE_SEAT + s
 PURPOSE_SEAT = 1
 

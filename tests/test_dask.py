@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from loo_sim import Rules
-from loo_sim.analysis.miss import decisions, heuristics
-from loo_sim.analysis.pots import Arm, run_pots
 from loo_sim.errors import LooError
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.run.backend import DaskBackend, LocalBackend, make_backend
+from loo_sim.run.decisions import decisions, heuristics
+from loo_sim.run.sessions import Arm, run_pots
 from loo_sim.run.simulate import simulate
 
 

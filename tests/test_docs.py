@@ -16,7 +16,7 @@ from pathlib import Path
 
 from loo_sim.errors import LooError
 from loo_sim.game import policy as policy_mod
-from loo_sim.game.record import RECORD_KEYS
+from loo_sim.game.record import DealRecord
 from loo_sim.game.rules import OPTION_NAMES, PRESETS, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -412,6 +412,11 @@ def test_snake_case_names_in_rules_md_are_real():
     r9c = section_of(RULES_MD, "R9c")
     outside = RULES_MD.read_text(encoding="utf-8").replace(r9c, "")
     snake = {t for t in span_tokens(outside) if "_" in t}
-    known = set(OPTION_NAMES) | {v for vs in option_values().values() for v in vs} | set(RECORD_KEYS) | {"loo_sim"}
+    known = (
+        set(OPTION_NAMES)
+        | {v for vs in option_values().values() for v in vs}
+        | {f.name for f in dataclasses.fields(DealRecord)}
+        | {"loo_sim"}
+    )
     strange = sorted(snake - known)
     assert not strange, f"docs/rules.md uses names that are neither options, values nor record fields: {strange}"

@@ -7,24 +7,17 @@ import numpy as np
 import pytest
 
 from loo_sim import Rules
-from loo_sim.analysis.miss import (
-    HEURISTIC_SESSION,
-    MISS_SESSION,
-    ROUND_BLOCKS,
-    chart_table,
-    decisions,
-    heuristic_table,
-    heuristics,
-)
+from loo_sim.analysis.miss import chart_table, heuristic_table
 from loo_sim.analysis.simulate import class_table
+from loo_sim.config import BLOCK, ROUND_BLOCKS
 from loo_sim.engine.deal import play_deal_reference
 from loo_sim.game.cards import suit_of
 from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS, ROW_TOP, hand_class
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.ranking import TrumpState
 from loo_sim.kernel import abi as L
-from loo_sim.kernel.chunks import BLOCK
-from loo_sim.rng import seat_draws, shuffled_deck
+from loo_sim.rng import HEURISTIC_SESSION, MISS_SESSION, seat_draws, shuffled_deck
+from loo_sim.run.decisions import decisions, heuristics
 from loo_sim.run.simulate import simulate
 from loo_sim.run.strength import cache_dir, calibrate_counts, load, strength_for
 
@@ -165,6 +158,18 @@ def test_strength_tables_are_cached_by_rules(tmp_path, monkeypatch):
     other = Rules.preset("three-card", lead="classic", players=4, penalty="limited")
     assert load(other) is None  # another rule set, another key
     assert np.array_equal(calibrate_counts(rules, 4096), first.counts)  # deterministic
+
+
+def test_strength_for_says_where_its_table_came_from(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("LOO_SIM_CACHE", str(tmp_path))
+    assert strength_for(Rules.preset("three-card")).source == "shipped"
+    rules = Rules.preset("three-card", lead="ace", players=4)  # not shipped
+    said = []
+    first = strength_for(rules, deals=4096, notify=said.append)
+    assert first.source == "calibrated" and said[0].startswith("calibrating") and said[-1].startswith("calibrated in")
+    assert strength_for(rules, notify=said.append).source == "cache" and len(said) == 2  # nothing to say
+    assert strength_for(rules, force=True, deals=4096).source == "calibrated"
+    assert capsys.readouterr().out == ""  # the library prints nothing itself
 
 
 def test_calibration_counts_do_not_depend_on_the_table_size():

@@ -4,7 +4,14 @@ basic; one policy for all seats or one per seat; --seat-policy SEAT=POLICY)."""
 import pytest
 
 from loo_sim.errors import LooError
-from loo_sim.game.policy import Policy, parse_seat_policies, parse_table
+from loo_sim.game.policy import (
+    CALIBRATED,
+    DECLARE_FAMILIES,
+    PLAY_FAMILIES,
+    Policy,
+    parse_seat_policies,
+    parse_table,
+)
 
 # POLICIES.md P3 (the families with a fixed written name).
 DECLARE = ["always", "basic", "cautious", "nothing-takes-miss"]
@@ -45,11 +52,16 @@ def test_parse_accepts_a_policy_and_spaces():
     assert Policy.parse(" always / low ") == Policy.parse("always/low")
 
 
-def test_only_random_play_is_not_deterministic():
-    # POLICIES.md P3: of the families with fixed names, only `random` needs a stream.
-    assert not Policy.parse("basic/random").is_deterministic
-    for p in ("basic", "high", "low"):
-        assert Policy.parse(f"always/{p}/none").is_deterministic
+def test_every_family_round_trips_through_its_written_form_chart_too():
+    # C7: `chart` (a miss run's best actions) is a declaration family like the others,
+    # so str() of any policy parses back to the same policy.
+    written = [f for f in DECLARE_FAMILIES if f != "threshold"] + ["threshold:play=0.6,miss=0.25"]
+    for declare in written:
+        for play in PLAY_FAMILIES:
+            p = Policy.parse(f"{declare}/{play}/keep-trumps")
+            assert Policy.parse(str(p)) == p
+    assert Policy.parse(str(Policy("chart"))) == Policy("chart") and str(Policy("chart")) == "chart/basic/basic"
+    assert set(CALIBRATED) <= set(DECLARE_FAMILIES)
 
 
 @pytest.mark.parametrize(

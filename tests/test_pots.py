@@ -7,10 +7,13 @@ import numpy as np
 import pytest
 
 from loo_sim import Rules
-from loo_sim.analysis.pots import Arm, arm_stats, make_arms, parse_compare, pot_by_deal, record_sessions, run_pots
+from loo_sim.analysis.pots import arm_stats, parse_compare, pot_by_deal
 from loo_sim.game.policy import parse_table
 from loo_sim.kernel import abi as L
 from loo_sim.run.api import play_session
+from loo_sim.run.sessions import Arm, make_arms, run_pots
+
+from .sessions_kernel import record_sessions
 
 CASES = [
     ("three-card", {}, "basic", 12),

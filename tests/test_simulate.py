@@ -154,6 +154,25 @@ def test_ctrl_c_stops_cleanly_and_marks_partial():
     assert np.array_equal(whole.totals, res.totals)  # what finished is a true prefix of the run
 
 
+def test_batches_interleave_the_blocks_and_add_up_to_the_totals():
+    from loo_sim.config import BLOCK
+
+    res = simulate(Rules.preset("three-card"), "basic", 7 * BLOCK + 5, seed=2, batches=3, by_class=True)
+    assert res.by_class and res.batches is not None and res.batches.shape == (3, L.A_LEN)
+    assert np.allclose(res.batches.sum(axis=0), res.totals, rtol=0, atol=1e-6)
+    # blocks 0, 3, 6 / 1, 4, 7 (the short one) / 2, 5
+    assert [int(b[L.A_DEALS]) for b in res.batches] == [3 * BLOCK, 2 * BLOCK + 5, 2 * BLOCK]
+    plain = simulate(Rules.preset("three-card"), "basic", 1000, seed=2)
+    assert not plain.by_class and plain.batches is None
+
+
+def test_a_chart_seat_needs_a_chart():
+    from loo_sim.errors import LooError
+
+    with pytest.raises(LooError, match="chart family needs a decision chart"):
+        simulate(Rules.preset("three-card"), ["basic", "chart", "basic", "basic", "basic"], 1000)
+
+
 def test_simulate_cli_writes_csv_and_run_json(tmp_path, capsys):
     out = tmp_path / "run"
     rc = main(["simulate", "--preset", "classic-limited", "--deals", "20000", "--seed", "4", "--out", str(out)])

@@ -1,4 +1,4 @@
-"""Statistics of a run as pandas tables: every estimate with its uncertainty
+"""Tables of a simulate run (pandas, long form): every estimate with its uncertainty
 (DESIGN.md property 6). Per-seat rates get Wilson intervals (each deal is one
 independent trial for a seat); all-seat rows treat the deal as the unit, since seats
 of one deal are not independent."""
@@ -10,15 +10,13 @@ import math
 import numpy as np
 import pandas as pd
 
-from loo_sim.analysis.stats import Z95, mean_se, ratio_se, wilson
 from loo_sim.kernel import abi as L
 from loo_sim.run.simulate import SimResult
+from loo_sim.stats import estimate, mean_se, normal_ci, ratio_se, wilson
 
 
 def _row(seat, metric, value, se=math.nan, lo=math.nan, hi=math.nan, n=math.nan, method="") -> dict:
-    if lo != lo and se == se:  # a normal interval from the SE
-        lo, hi = value - Z95 * se, value + Z95 * se
-    return dict(seat=seat, metric=metric, value=value, se=se, ci_low=lo, ci_high=hi, n=n, method=method)
+    return dict(seat=seat, metric=metric, **estimate(value, se, lo, hi, n, method))
 
 
 def _rate_row(seat, metric, k, n) -> dict:
@@ -101,8 +99,9 @@ def position_table(res: SimResult) -> pd.DataFrame:
         m, se = mean_se(t[L.POS_NET], t[L.POS_NET_SQ], deals)
         lo, hi = wilson(t[L.POS_LOOED], deals)
         in_lo, in_hi = wilson(t[L.POS_IN], deals)
-        rows.append(dict(position=position, deals=int(deals), net_mean=m, net_se=se, net_ci_low=m - Z95 * se,
-                         net_ci_high=m + Z95 * se, net_sd=se * math.sqrt(deals) if deals else math.nan,
+        net_lo, net_hi = normal_ci(m, se)
+        rows.append(dict(position=position, deals=int(deals), net_mean=m, net_se=se, net_ci_low=net_lo,
+                         net_ci_high=net_hi, net_sd=se * math.sqrt(deals) if deals else math.nan,
                          loo_rate=t[L.POS_LOOED] / deals, loo_ci_low=lo, loo_ci_high=hi,
                          in_rate=t[L.POS_IN] / deals, in_ci_low=in_lo, in_ci_high=in_hi))  # fmt: skip
     return pd.DataFrame(rows)
@@ -122,45 +121,3 @@ def class_table(res: SimResult) -> pd.DataFrame:
         rows.append(dict(hand_class=cls, label=class_label(cls), hands=int(played), loo_rate=looed / played,
                          ci_low=lo, ci_high=hi))  # fmt: skip
     return pd.DataFrame(rows, columns=["hand_class", "label", "hands", "loo_rate", "ci_low", "ci_high"])
-
-
-SHOWN_METRICS = [
-    ("play_rate", "play"), ("pass_rate", "pass"), ("miss_rate", "miss"), ("defend_rate", "defend"),
-    ("loo_rate", "loo rate [95% CI]"), ("net_per_deal", "net chips/deal ± SE"),
-]  # fmt: skip
-
-
-def format_summary(res: SimResult, df: pd.DataFrame) -> str:
-    """The table ``loo-sim simulate`` prints."""
-    h = res.rules.hand_size
-    seats = [str(s) for s in range(res.rules.players)] + ["all"]
-    by = {(r.seat, r.metric): r for r in df.itertuples(index=False)}
-    lines = []
-    head = f"{'seat':>4}  {'play':>6} {'pass':>6} {'miss':>6} {'defend':>6}  " + " ".join(
-        f"{'t=' + str(k):>6}" for k in range(h + 1)
-    )
-    head += f"  {'loo rate [95% CI]':<24} {'net chips/deal ± SE':<20}"
-    lines.append(head)
-    for seat in seats:
-        rates = " ".join(f"{by[(seat, m)].value:6.3f}" for m in ("play_rate", "pass_rate", "miss_rate", "defend_rate"))
-        tricks = " ".join(f"{by[(seat, f'tricks_{k}')].value:6.3f}" for k in range(h + 1))
-        loo = by[(seat, "loo_rate")]
-        net = by[(seat, "net_per_deal")]
-        lines.append(
-            f"{seat:>4}  {rates}  {tricks}  {loo.value:.4f} [{loo.ci_low:.4f}, {loo.ci_high:.4f}]   "
-            f"{net.value:+.4f} ± {net.se:.4f}"
-        )
-    lines.append("rates: share of deals with each declaration; t=k: share of hands played that won k tricks.")
-    o = {name: by[("all", f"outcome_{name}")] for name in L.OUTCOME_NAMES}
-    lines.append(
-        "outcomes: "
-        + ", ".join(f"{name} {o[name].value:.4f} [{o[name].ci_low:.4f}, {o[name].ci_high:.4f}]" for name in o)
-    )
-    pn = by[("all", "pot_next")]
-    lines.append(f"pot carried to the next deal: {pn.value:.4f} ± {pn.se:.4f} chips")
-    if res.rules.flush:
-        f = by[("all", "outcome_flush")]
-        lines.append(f"deals won by a flush: {f.value:.5f} [{f.ci_low:.5f}, {f.ci_high:.5f}]")
-        per = ", ".join(f"seat {s} {by[(str(s), 'flush_held_at_show')].value:.5f}" for s in range(res.rules.players))
-        lines.append(f"hands holding a flush at the show: {per}")
-    return "\n".join(lines)

@@ -1,5 +1,5 @@
 """The rule-variation table: headline metrics of several rule sets (rows), each with its
-interval, and the change against a baseline row."""
+interval, and the change against a baseline row (``analysis.summaries`` puts it in words)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from loo_sim.analysis.stats import Z95, mean_se, wilson
 from loo_sim.kernel import abi as L
 from loo_sim.run.simulate import SimResult
+from loo_sim.stats import estimate, mean_se, normal_ci, wilson
 
 COLUMNS = [
     "row",
@@ -47,9 +47,7 @@ def metrics(res: SimResult) -> list[dict]:
     rows = []
 
     def add(metric, value, se=math.nan, lo=math.nan, hi=math.nan, method="mean"):
-        if lo != lo and se == se:
-            lo, hi = value - Z95 * se, value + Z95 * se
-        rows.append(dict(metric=metric, value=value, se=se, ci_low=lo, ci_high=hi, n=deals, method=method))
+        rows.append(dict(metric=metric, **estimate(value, se, lo, hi, deals, method)))
 
     hist = t[L.A_LOOED_HIST : L.A_LOOED_HIST + L.MAX_PLAYERS + 1]
     k = np.arange(len(hist))
@@ -60,12 +58,13 @@ def metrics(res: SimResult) -> list[dict]:
         m, se = mean_se(x[L.POS_NET], x[L.POS_NET_SQ], deals)
         add(f"net_position_{p}", m, se, method="mean net chips per deal at this position (1 = dealer's left)")
     var = _net_variance(t, n)
-    batches = res.extra.get("batches")
+    batches = res.batches
+    n_batches = 0 if batches is None else len(batches)
     se = math.nan
-    if batches is not None and len(batches) > 1:
+    if n_batches > 1:
         per_batch = np.array([_net_variance(b, n) for b in batches])
-        se = float(per_batch.std(ddof=1) / math.sqrt(len(per_batch)))
-    add("net_variance", var, se, method="variance of a seat's net per deal; SE from 20 batch means")
+        se = float(per_batch.std(ddof=1) / math.sqrt(n_batches))
+    add("net_variance", var, se, method=f"variance of a seat's net per deal; SE from {n_batches} batch means")
     m, se = mean_se(t[L.A_POT_NEXT], t[L.A_POT_NEXT_SQ], deals)
     add("pot_growth", m - res.carried, se, method="mean pot_next - carried per deal")
     contested = t[L.A_OUTCOME + L.OUT_PLAY] + t[L.A_OUTCOME + L.OUT_FLUSH]
@@ -94,43 +93,6 @@ def variant_rows(results: Sequence[tuple[str, SimResult]], baseline: str) -> pd.
             if b is not None:
                 d = r["value"] - b["value"]
                 dse = 0.0 if name == baseline else math.sqrt(r["se"] ** 2 + b["se"] ** 2)
-            rows.append(
-                dict(
-                    row=name,
-                    **r,
-                    diff_vs_baseline=d,
-                    diff_se=dse,
-                    diff_ci_low=d - Z95 * dse,
-                    diff_ci_high=d + Z95 * dse,
-                )
-            )
+            lo, hi = normal_ci(d, dse)
+            rows.append(dict(row=name, **r, diff_vs_baseline=d, diff_se=dse, diff_ci_low=lo, diff_ci_high=hi))
     return pd.DataFrame(rows, columns=COLUMNS)
-
-
-def variants_summary(table: pd.DataFrame, baseline: str, study, out: str | None) -> str:
-    """summary.md of a variants study; every number from ``table``."""
-    lines = [
-        f"# Rule variants against {baseline}",
-        "",
-        f"Each row plays {study.deals:,} independent deals (seed {study.seed}, {study.carried[0]:g} chips "
-        "carried in, policies as configured). Differences against the baseline are unpaired (separate runs), "
-        "so their intervals are conservative.",
-        "",
-    ]
-    for metric, title in (
-        ("loo_rate", "loo rate"),
-        ("contested_share", "share of contested deals"),
-        ("pot_growth", "pot growth per deal (chips)"),
-        ("net_variance", "variance of net chips"),
-    ):
-        lines.append(f"## {title}")
-        lines.append("")
-        for r in table[table.metric == metric].itertuples(index=False):
-            change = (
-                ""
-                if r.row == baseline
-                else (f"; against {baseline} {r.diff_vs_baseline:+.4g} [{r.diff_ci_low:+.4g}, {r.diff_ci_high:+.4g}]")
-            )
-            lines.append(f"- {r.row}: {r.value:.4g} (95% CI [{r.ci_low:.4g}, {r.ci_high:.4g}]){change}")
-        lines.append("")
-    return "\n".join(lines)

@@ -158,7 +158,8 @@ def simulate_cmd(
     Examples: `loo-sim simulate --preset three-card --deals 1000000 --seed 1`,
     `loo-sim simulate --preset five-card --seat-policy 0=cautious --deals 2e6 --out out/five`.
     """
-    from loo_sim.analysis.simulate import class_table, format_summary, summary_table
+    from loo_sim.analysis.simulate import class_table, summary_table
+    from loo_sim.analysis.summaries import format_summary
     from loo_sim.report.outputs import prepare_out_dir, write_csv, write_json
     from loo_sim.run.simulate import TextProgress, simulate
 
@@ -216,7 +217,7 @@ def run_info(res, preset: str, sets: list[str] | None, command: str) -> dict:
     argv += ["--deals", str(res.deals_requested), "--seed", str(res.seed), "--carried", str(res.carried)]
     if res.dealer is not None:
         argv += ["--dealer", str(res.dealer)]
-    if res.extra.get("by_class"):
+    if res.by_class:
         argv += ["--by-class"]
     return {
         "loo_sim_version": __version__,

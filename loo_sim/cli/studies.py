@@ -43,16 +43,16 @@ def calibrate_cmd(
     """
     from loo_sim.game.classes import MISS_ROW, N_CLASSES, class_label, grid_text
     from loo_sim.report.outputs import prepare_out_dir, write_csv
-    from loo_sim.run.strength import cache_dir, source_of, strength_for
+    from loo_sim.run.strength import cache_dir, strength_for
 
     rules = build_rules(preset, sets)
     if players is not None:
         rules = rules.replace(players=checks.whole_number("--players", players, 3, 8))
     n_deals, seed_value = checks.deals(deals), checks.seed(seed)
     out_dir = prepare_out_dir(out) if out is not None else None
-    source = "calibrated now" if force else {"shipped": "shipped with loo_sim", "cache": f"cached in {cache_dir()}",
-                                             "none": "calibrated now"}[source_of(rules)]  # fmt: skip
-    table = strength_for(rules, force=force, deals=n_deals, seed=seed_value, verbose=True)
+    table = strength_for(rules, force=force, deals=n_deals, seed=seed_value, notify=typer.echo)
+    source = {"shipped": "shipped with loo_sim", "cache": f"cached in {cache_dir()}",
+              "calibrated": "calibrated now"}[table.source]  # fmt: skip
     n = rules.players
     typer.echo(f"Strength table of {preset} ({n} players): {source}; key {table.key}, {table.deals:,} deals "
                f"per seat count, seed {table.seed}; entry rate p_in = {table.p_in:.3f}")  # fmt: skip

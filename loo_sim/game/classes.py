@@ -1,17 +1,7 @@
 """Hand classes (POLICIES.md P5): hands a player would treat alike, relative to trumps.
 
-The grid, printed with every chart:
-
-rows, trumps known (Pam counts as a trump; an honour is a queen or higher):
-  top trump          holds the top trump (the ace, or Pam when Pam is in play): such a
-                     hand can never be looed, since the top trump wins when it is played
-  no trump
-  one trump 2-9 / T-J / Q / K / A   (the ace here only when Pam is in play)
-  two trumps, no honour / two trumps with an honour
-  three+ trumps
-rows, trumps unknown (first_lead, first_renounce, single pots): no ace / one ace / two+ aces
-columns: the best plain (non-trump) card: <=9, T-J, Q, K, A, or none (all trumps);
-  with trumps unknown, the best card that is not an ace (A is then never a column).
+The grid, printed with every chart, is ``GRID_TEXT`` below (a constant, not this
+docstring, so that it survives ``python -OO``).
 """
 
 from __future__ import annotations
@@ -33,6 +23,18 @@ MISS_ROW = N_CLASSES  # the strength tables' extra row: playing the miss, unseen
 ROW_TOP, ROW_NONE, ROW_ONE_LOW, ROW_TWO_PLAIN, ROW_THREE, ROW_UNKNOWN = 0, 1, 2, 7, 9, 10
 COL_NONE = 5
 
+GRID_TEXT = """\
+rows, trumps known (Pam counts as a trump; an honour is a queen or higher):
+  top trump          holds the top trump (the ace, or Pam when Pam is in play): such a
+                     hand can never be looed, since the top trump wins when it is played
+  no trump
+  one trump 2-9 / T-J / Q / K / A   (the ace here only when Pam is in play)
+  two trumps, no honour / two trumps with an honour
+  three+ trumps
+rows, trumps unknown (first_lead, first_renounce, single pots): no ace / one ace / two+ aces
+columns: the best plain (non-trump) card: <=9, T-J, Q, K, A, or none (all trumps);
+  with trumps unknown, the best card that is not an ace (A is then never a column)."""
+
 
 def _column(best_rank: int | None) -> int:
     if best_rank is None:
@@ -42,10 +44,6 @@ def _column(best_rank: int | None) -> int:
     if best_rank <= 9:  # T, J
         return 1
     return best_rank - 8  # Q 2, K 3, A 4
-
-
-def _trump_order(card: int, ts: TrumpState) -> int:
-    return ts.trump_order(card)
 
 
 def hand_class(hand: Sequence[int], ts: TrumpState) -> int:
@@ -79,4 +77,4 @@ def class_label(cls: int) -> str:
 
 def grid_text() -> str:
     """The grid, as printed with every chart."""
-    return __doc__.split("The grid, printed with every chart:", 1)[1].strip()
+    return GRID_TEXT

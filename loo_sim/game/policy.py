@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 from loo_sim.errors import LooError
 
-DECLARE_FAMILIES = ("always", "basic", "cautious", "nothing-takes-miss", "threshold", "ev")
+# ``chart`` plays a decision chart's best action (a miss run's ``analysis.miss.best_actions``);
+# a run with a chart seat must be given that chart.
+DECLARE_FAMILIES = ("always", "basic", "cautious", "nothing-takes-miss", "threshold", "ev", "chart")
 CALIBRATED = ("threshold", "ev", "chart")  # families that read strength tables or a chart
 PLAY_FAMILIES = ("basic", "high", "low", "random")
 EXCHANGE_FAMILIES = ("basic", "none", "keep-trumps", "flush-chase")
@@ -52,10 +54,6 @@ class Policy:
         if declare == "threshold":
             declare = f"threshold:play={self.play_at:g},miss={self.miss_below:g}"
         return f"{declare}/{self.play}/{self.exchange}"
-
-    @property
-    def is_deterministic(self) -> bool:
-        return self.play != "random"
 
 
 def _threshold_params(text: object, params: str) -> tuple[float, float]:

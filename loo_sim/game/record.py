@@ -11,11 +11,6 @@ from loo_sim.game.cards import card_str
 OVERFLOW_LIMIT = 1e100  # a session stops (flagged) once its pot passes this: squares stay finite
 EXACT_LIMIT = 2.0**53  # R3: past this, float64 chips are no longer exact
 
-RECORD_KEYS = (
-    "trump", "indicator", "single_pot", "declarations", "tricks", "tricks_won", "flush_winner",
-    "looed", "shares", "penalties", "antes", "pot_start", "pot_next",
-)  # fmt: skip
-
 
 @dataclass
 class Trick:

@@ -11,28 +11,29 @@
   block drivers of the studies
 - ``bench``: the bare deal, the baseline of ``scripts/bench.py`` (nothing else uses it)
 
-The kernel imports only the ``game`` layer (for constants). numba's on-disk cache checks
-only the source file of the function it compiled, not the files it calls into or the
-constants it froze from other modules, so a change in ``deal.py`` or ``game/classes.py``
-would leave a stale binary. The cache therefore lives in a directory named by a hash of
-every kernel and game source: any change there starts a fresh cache.
+The kernel imports only the ``game`` layer and the foundations (for constants). numba's
+on-disk cache checks only the source file of the function it compiled, not the files it
+calls into or the constants it froze from other modules, so a change in ``deal.py``,
+``game/classes.py`` or ``config.py`` would leave a stale binary. The cache therefore
+lives in a directory named by a hash of every kernel and game source and of the
+foundations it reads constants from: any change there starts a fresh cache.
 """
 
 import hashlib
-import os
 from pathlib import Path
 
 
 def _configure_cache() -> None:
     from numba.core import config
 
+    from loo_sim.config import cache_dir
+
     here = Path(__file__).resolve().parent
-    sources = sorted(here.glob("*.py")) + sorted((here.parent / "game").glob("*.py"))
+    package = here.parent
+    sources = sorted(here.glob("*.py")) + sorted((package / "game").glob("*.py"))
+    sources += [package / "config.py", package / "rng.py"]  # BLOCK, SESSION_BLOCK, the stream keys
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:16]
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "loo_sim", "numba"
-    )
-    config.CACHE_DIR = os.path.join(base, f"kernel-{digest}")
+    config.CACHE_DIR = str(cache_dir("numba") / f"kernel-{digest}")
 
 
 _configure_cache()

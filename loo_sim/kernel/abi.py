@@ -9,6 +9,7 @@ derived from the enums of ``game/rules.py`` (their members in order: 0, 1, ...).
 
 from enum import Enum
 
+from loo_sim.config import SESSION_BLOCK  # noqa: F401 (sessions per kernel block)
 from loo_sim.game.classes import N_CLASSES
 from loo_sim.game.decl import DECL_NAMES, OUTCOME_NAMES, Decl, Outcome  # noqa: F401 (codes and their names)
 from loo_sim.game.record import EXACT_LIMIT, OVERFLOW_LIMIT  # noqa: F401 (R3, for the kernel)
@@ -56,7 +57,6 @@ X_BASIC, X_NONE, X_KEEP, X_FLUSH = 0, 1, 2, 3
 
 # ---- declarations and outcomes ----------------------------------------------------------
 DECL_PASS, DECL_PLAY, DECL_MISS, DECL_DEFEND = (int(d) for d in (Decl.PASS, Decl.PLAY, Decl.MISS, Decl.DEFEND))
-CALIBRATION_SESSION = 2**62  # the session part of the calibration runs' stream keys
 NO_FORCING = -1  # forced_seat when no declaration is forced (counterfactual replays force one)
 OUT_PLAY, OUT_LONE, OUT_NOBODY, OUT_FLUSH = (int(o) for o in Outcome)
 
@@ -145,7 +145,6 @@ H_SUM, H_SQ, H_LOOED, H_MISS, H_DIFF, H_DIFF_SQ = range(6)  # vs heuristic 0
 H_LEN = 6
 
 # ---- sessions (R10) ------------------------------------------------------------------------
-SESSION_BLOCK = 64  # sessions per kernel block
 NB_POT = 544  # pot bins: <1, 16 per decade from 1 to 1e16, one per decade beyond
 # per arm, per block: scalars
 S_SESSIONS, S_DEALS, S_RUINED, S_OVERFLOW, S_INEXACT, S_FINAL_POT = range(6)

@@ -9,11 +9,12 @@ bit whatever the number of threads or the number of blocks per call.
 import numpy as np
 from numba import njit, prange
 
+from loo_sim.config import BLOCK
 from loo_sim.game.classes import MISS_ROW
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.classes import hand_class
 from loo_sim.kernel.deal import play_deal
-from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
+from loo_sim.kernel.scratch import any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
 
 
 @njit(cache=True)

@@ -5,12 +5,13 @@ aggregates that do not grow with the number of sessions."""
 import numpy as np
 from numba import njit, prange
 
+from loo_sim import rng
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.deal import play_deal
 from loo_sim.kernel.krng import below, stream_key, word
 from loo_sim.kernel.scratch import any_random, deal_scratch, deck_cards_needed, prepare_deal
 
-NO_DEAL = np.uint64(0xFFFFFFFFFFFFFFFF)  # the deal part of the first dealer's stream key (-1)
+NO_DEAL = np.uint64(rng.NO_DEAL)  # the deal part of the first dealer's stream key (-1), as numba's uint64
 
 
 @njit(cache=True)

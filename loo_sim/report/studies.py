@@ -162,7 +162,8 @@ class Study:
         return Rules.preset(preset, **{**self.rules, **row.get("rules", {})})
 
     def arms(self):
-        from loo_sim.analysis.pots import make_arms, parse_compare
+        from loo_sim.analysis.pots import parse_compare
+        from loo_sim.run.sessions import make_arms
 
         base = self.base_rules()
         if self.bankroll is not None:
@@ -273,7 +274,8 @@ def _progress(enabled: bool, label: str = "deals"):
 
 # ---- simulate -----------------------------------------------------------------------------
 def _run_simulate(study: Study, out: str | None, progress: bool, backend) -> StudyOutput:
-    from loo_sim.analysis.simulate import class_table, format_summary, position_table, summary_table
+    from loo_sim.analysis.simulate import class_table, position_table, summary_table
+    from loo_sim.analysis.summaries import simulate_summary
     from loo_sim.run.simulate import simulate
 
     rules = study.base_rules()
@@ -293,43 +295,17 @@ def _run_simulate(study: Study, out: str | None, progress: bool, backend) -> Stu
     tables = {"summary": summary_table(res), "positions": position_table(res)}
     if study.by_class:
         tables["by_class"] = class_table(res)
-    text = format_summary(res, tables["summary"])
-    pos = tables["positions"]
-    lines = [
-        f"# simulate: {study.preset}, {rules.players} players",
-        "",
-        f"Produced by `{study.command(out)}`.",
-        "",
-        f"{res.deals_done:,} independent deals, each with {study.carried[0]:g} chips carried in.",
-        "",
-        "```",
-        text,
-        "```",
-        "",
-        "By position from the dealer's left (1 = eldest hand):",
-        "",
-    ]
-    for r in pos.itertuples(index=False):
-        lines.append(
-            f"- position {r.position}: {r.net_mean:+.3f} chips per deal (95% CI [{r.net_ci_low:+.3f}, "
-            f"{r.net_ci_high:+.3f}]), looed in {r.loo_rate:.2%} of deals, in the deal in {r.in_rate:.2%}."
-        )
+    text = simulate_summary(res, tables, study.preset, study.command(out))
     info = {"deals_done": res.deals_done, "rules": rules.to_dict(), "policies": [str(p) for p in table]}
-    return StudyOutput(study, tables, {}, "\n".join(lines) + "\n", info, partial=res.partial)
+    return StudyOutput(study, tables, {}, text, info, partial=res.partial)
 
 
 # ---- miss ---------------------------------------------------------------------------------
 def _run_miss(study: Study, out: str | None, progress: bool, backend) -> StudyOutput:
-    from loo_sim.analysis.miss import (
-        best_actions,
-        chart_table,
-        decisions,
-        heuristic_table,
-        heuristics,
-        summary_markdown,
-        sweep_frames,
-    )
+    from loo_sim.analysis.miss import best_actions, chart_table, heuristic_table, sweep_frames
+    from loo_sim.analysis.summaries import miss_summary
     from loo_sim.plots.decisions import best_action_sweep, decision_chart, decision_chart_size, heuristic_bars
+    from loo_sim.run.decisions import decisions, heuristics
 
     base = study.base_rules()
     player_counts = [int(n) for n in study.players] or [base.players]
@@ -398,7 +374,7 @@ def _run_miss(study: Study, out: str | None, progress: bool, backend) -> StudyOu
         title=f"Seat {study.focal}'s heuristics vs basic, {heur.deals:,} deals",
     )
     best_action_sweep(figures["sweep"], shares, title=f"{study.preset}: share of decisions by best declaration")
-    text = summary_markdown(study.preset, chart_res, chart_df, heur, heur_df, shares, study.command(out))
+    text = miss_summary(study.preset, chart_res, chart_df, heur, heur_df, shares, study.command(out))
     info = {
         "rules": rules.to_dict(),
         "chart_deals": chart_res.deals,
@@ -413,19 +389,12 @@ def _run_miss(study: Study, out: str | None, progress: bool, backend) -> StudyOu
 def _run_pots(study: Study, out: str | None, progress: bool, backend) -> StudyOutput:
     import numpy as np
 
-    from loo_sim.analysis.pots import (
-        arm_stats,
-        balance_histogram,
-        balances,
-        max_pot_ccdf,
-        paired,
-        pot_by_deal,
-        run_pots,
-        summary_markdown,
-    )
+    from loo_sim.analysis.pots import arm_stats, balance_histogram, balances, max_pot_ccdf, paired, pot_by_deal
+    from loo_sim.analysis.summaries import pots_summary
     from loo_sim.kernel import abi as L
     from loo_sim.plots.sessions import balance_distribution, pot_fan_chart
     from loo_sim.plots.sessions import max_pot_ccdf as ccdf_plot
+    from loo_sim.run.sessions import run_pots
 
     arms = study.arms()
     res = run_pots(
@@ -463,7 +432,7 @@ def _run_pots(study: Study, out: str | None, progress: bool, backend) -> StudyOu
                 f"{arm.name}: {flagged:.1%} of sessions passed 2**53 chips (the first at deal {first}); "
                 "amounts past that are not exact (R3)"
             )
-    text = summary_markdown(res, tables, study.preset, study.command(out))
+    text = pots_summary(res, tables, study.preset, study.command(out))
     info = {
         "arms": [{"name": a.name, "rules": a.rules.to_dict(), "policies": [str(p) for p in a.policies]} for a in arms],
         "sessions": res.sessions,
@@ -473,7 +442,9 @@ def _run_pots(study: Study, out: str | None, progress: bool, backend) -> StudyOu
 
 # ---- variants -------------------------------------------------------------------------------
 def _run_variants(study: Study, out: str | None, progress: bool, backend) -> StudyOutput:
-    from loo_sim.analysis.variants import variant_rows, variants_summary
+    from loo_sim.analysis.summaries import variants_summary
+    from loo_sim.analysis.variants import variant_rows
+    from loo_sim.config import VARIANT_BATCHES
     from loo_sim.plots.decisions import variant_bars
     from loo_sim.run.simulate import simulate
 
@@ -490,7 +461,7 @@ def _run_variants(study: Study, out: str | None, progress: bool, backend) -> Stu
                     study.seed,
                     study.carried[0],
                     threads=_threads(),
-                    batches=20,
+                    batches=VARIANT_BATCHES,
                     progress=_progress(progress),
                     backend=backend,
                 ),
@@ -500,7 +471,7 @@ def _run_variants(study: Study, out: str | None, progress: bool, backend) -> Stu
     table = variant_rows(results, baseline)
     fig = _figure((9, 0.45 * len(results) + 2))
     variant_bars(fig.add_subplot(), table, metric="loo_rate", title="loo rate by rule variant (95% CI)")
-    text = variants_summary(table, baseline, study, out)
+    text = variants_summary(table, baseline, study)
     info = {"rows": [{"name": n, "rules": r.rules.to_dict()} for n, r in results], "baseline": baseline}
     return StudyOutput(
         study, {"variants": table}, {"variants": fig}, text, info, partial=any(r.partial for _, r in results)

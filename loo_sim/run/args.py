@@ -56,7 +56,8 @@ def empty_chart() -> np.ndarray:
 
 def kernel_args(rules: Rules, table: Sequence[Policy], strength=None, chart: np.ndarray | None = None) -> KernelArgs:
     """Arrays for the kernel (no I/O). ``strength`` is the resolved strength table
-    (``run.strength.resolve_strength``); a table with ``threshold`` or ``ev`` seats needs one."""
+    (``run.strength.resolve_strength``); a table with ``threshold`` or ``ev`` seats needs
+    one, and a table with ``chart`` seats needs ``chart``."""
     ri, rf = rules_arrays(rules)
     pol = np.zeros((len(table), 3), dtype=np.int64)
     polf = np.zeros((len(table), L.PF_LEN), dtype=np.float64)
@@ -74,5 +75,8 @@ def kernel_args(rules: Rules, table: Sequence[Policy], strength=None, chart: np.
     else:
         probs = np.zeros((N_CLASSES + 1, L.MAX_PLAYERS + 1, L.MAX_TRICKS + 1), dtype=np.float64)
     if chart is None:
+        charted = next((p for p in table if p.declare == "chart"), None)
+        if charted is not None:
+            raise LooError(f"policy {charted}: the chart family needs a decision chart (best_actions of a miss run)")
         chart = empty_chart()
     return KernelArgs(ri, rf, pol, polf, np.ascontiguousarray(probs), np.ascontiguousarray(chart, dtype=np.int64))

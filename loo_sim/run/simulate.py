@@ -1,8 +1,8 @@
-"""The boundary between the friendly layer and the kernel: validate, turn configs into
-arrays, run the kernel block by block, and stream the aggregates (DESIGN.md 2-5).
+"""``simulate``: validate, build the kernel's arrays, run the deals block by block, and
+stream the aggregates (DESIGN.md 2-5).
 
-Memory stays flat: each call of the kernel covers one round of blocks, whose
-aggregate rows are added, in block order, into one running total.
+Memory stays flat: each round of blocks (one kernel call, ``run.rounds``) returns one
+aggregate row per block, added in block order into one running total.
 """
 
 from __future__ import annotations
@@ -10,26 +10,24 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from loo_sim import checks
-from loo_sim.errors import LooError
+from loo_sim.config import BLOCK
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.rules import Rules
 from loo_sim.kernel import abi as L
 from loo_sim.run.args import kernel_args
+from loo_sim.run.rounds import ProgressFn, run_rounds
 from loo_sim.run.strength import resolve_strength
-
-ProgressFn = Callable[[int, int], None]
 
 
 @dataclass
 class SimResult:
-    """Aggregates of a run (``layout.A_*`` slots) and what produced them."""
+    """Aggregates of a run (``kernel.abi`` A_* slots) and what produced them."""
 
     rules: Rules
     policies: list[Policy]
@@ -41,7 +39,8 @@ class SimResult:
     elapsed_s: float = 0.0
     partial: bool = False  # stopped early (Ctrl-C): totals cover deals_done deals
     threads: int = 1
-    extra: dict[str, Any] = field(default_factory=dict)
+    by_class: bool = False  # totals also hold the A_CLASS counts (hands and loos by hand class)
+    batches: np.ndarray | None = None  # [batch, A_*]: block b added into batch b mod batches (batch means)
 
     @property
     def deals_done(self) -> int:
@@ -74,45 +73,38 @@ def simulate(
     players`` (or by ``dealer`` when given), with ``carried`` chips in the pot. The
     result does not depend on ``threads`` or ``blocks_per_call``. Ctrl-C stops after
     the current round and returns what finished, marked ``partial``. With ``batches`` = B,
-    ``extra["batches"]`` also holds B interleaved partial totals (batch means).
+    ``batches`` on the result also holds B interleaved partial totals (batch means).
     """
     from numba import set_num_threads
 
-    from loo_sim.kernel.chunks import BLOCK
-    from loo_sim.run.backend import LocalBackend, chunk_ranges
+    from loo_sim.run.backend import LocalBackend
     from loo_sim.run.tasks import simulate_task
 
     deals = checks.deals(deals)
     seed = checks.seed(seed)
     threads = checks.threads(threads)
-    if dealer is not None and not 0 <= dealer < rules.players:
-        raise LooError(f"dealer: seat {dealer} does not exist; allowed 0..{rules.players - 1}")
-    if not np.isfinite(carried) or carried < 0:
-        raise LooError(f"carried: {carried!r} is not allowed; allowed a finite number >= 0")
+    dealer = None if dealer is None else checks.seat("dealer", dealer, rules.players)
+    carried = checks.chips("carried", carried)
     table = parse_table(policy, rules.players)
     args = kernel_args(rules, table, resolve_strength(rules, table, strength), chart)
     set_num_threads(threads)
     backend = backend or LocalBackend()
-    n_blocks = (deals + BLOCK - 1) // BLOCK
     per_call = blocks_per_call or max(4 * threads, 16) * backend.chunk_scale
     totals = np.zeros(L.A_LEN, dtype=np.float64)
-    result = SimResult(rules, table, seed, deals, float(carried), dealer, totals, threads=threads)
-    result.extra["by_class"] = by_class
+    result = SimResult(rules, table, seed, deals, carried, dealer, totals, threads=threads, by_class=by_class)
     if batches:  # batch means: block b also adds into batch b mod batches (SEs of nonlinear metrics)
-        result.extra["batches"] = np.zeros((batches, L.A_LEN), dtype=np.float64)
+        result.batches = np.zeros((batches, L.A_LEN), dtype=np.float64)
+
+    def reduce(first: int, count: int, rows: np.ndarray) -> None:
+        for b in range(count):  # block order: the sum does not depend on the grouping or the backend
+            totals[...] += rows[b]
+            if result.batches is not None:
+                result.batches[(first + b) % batches] += rows[b]
+
     start = time.perf_counter()
-    chunks = chunk_ranges(n_blocks, per_call)
-    static = (*args, seed, deals, 0 if dealer is None else dealer, dealer is None, float(carried), by_class)
-    try:
-        for (first, count), rows in zip(chunks, backend.map_chunks(simulate_task, static, chunks)):
-            for b in range(count):  # block order: the sum does not depend on the grouping or the backend
-                totals += rows[b]
-                if batches:
-                    result.extra["batches"][(first + b) % batches] += rows[b]
-            if progress is not None:
-                progress(int(totals[L.A_DEALS]), deals)
-    except KeyboardInterrupt:
-        result.partial = True
+    static = (*args, seed, deals, 0 if dealer is None else dealer, dealer is None, carried, by_class)
+    rounds = run_rounds(simulate_task, static, deals, BLOCK, per_call, reduce, progress=progress, backend=backend)
+    result.partial = rounds.partial
     result.elapsed_s = time.perf_counter() - start
     return result
 

@@ -3,8 +3,10 @@ rule set, estimated by simulation. ``threshold`` and ``ev`` decide from them.
 
 Where a table comes from, in order: the tables shipped with the package
 (``loo_sim/data/strength.npz``: the presets at 3-8 players), the user cache
-(``$LOO_SIM_CACHE`` or ``~/.cache/loo_sim/strength``, keyed by a hash of the rules), or
-a calibration run now (saved to the cache). ``loo-sim calibrate --force`` recomputes.
+(``config.cache_dir("strength")``: ``$LOO_SIM_CACHE/strength``, else
+``~/.cache/loo_sim/strength`` or the platform's equivalent; keyed by a hash of the
+rules), or a calibration run now (saved to the cache). ``loo-sim calibrate --force``
+recomputes. ``StrengthTable.source`` says which it was.
 
 Calibration. For each m = 2..8 seats in the deal, deals of the same rules at a table
 of m seats where everyone plays (``always``): each hand adds one count to (its class
@@ -24,26 +26,27 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from loo_sim import config
+from loo_sim.config import BLOCK, DEFAULT_DEALS, DEFAULT_SEED, MIN_OBS
 from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS
 from loo_sim.game.policy import CALIBRATED
 from loo_sim.game.rules import Rules
 from loo_sim.kernel import abi as L
+from loo_sim.rng import CALIBRATION_SESSION
 from loo_sim.run.args import kernel_args
 
 SCHEME = 1  # bump when the grid or the calibration method changes: old tables stop matching
-DEFAULT_DEALS = 500_000  # per seat count m = 2..8, and for the entry rate
-DEFAULT_SEED = 20260101
-MIN_OBS = 50
 SHAPE = (N_CLASSES + 1, L.MAX_PLAYERS + 1, L.MAX_TRICKS + 1)
 SHIPPED = Path(__file__).resolve().parent.parent / "data" / "strength.npz"
 SESSION_OPTIONS = ("bankroll", "final_pot")  # not part of a deal: they do not change a table
+SOURCES = ("shipped", "cache", "calibrated")  # where a table came from (StrengthTable.source)
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,7 @@ class StrengthTable:
     key: str
     deals: int
     seed: int
+    source: str = "calibrated"  # one of SOURCES
 
 
 def rules_key(rules: Rules) -> str:
@@ -64,10 +68,8 @@ def rules_key(rules: Rules) -> str:
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("LOO_SIM_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "loo_sim"
-    )
-    return Path(base) / "strength"
+    """The folder of cached tables (``config.cache_dir``)."""
+    return config.cache_dir("strength")
 
 
 def finalize(counts: np.ndarray, hand_size: int) -> np.ndarray:
@@ -96,14 +98,13 @@ def calibration_carried(rules: Rules) -> float:
 def _run_calibration(rules: Rules, seats: int, policy: str, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     from loo_sim.game.policy import parse_table
     from loo_sim.kernel.calibrate import calibrate_blocks
-    from loo_sim.kernel.chunks import BLOCK
 
     args = kernel_args(rules, parse_table(policy, seats))  # one policy row per seat; always/basic need no table
     args.ri[L.R_PLAYERS] = seats  # may be 2: a deal with just two hands in it
     n_blocks = (deals + BLOCK - 1) // BLOCK
     counts = np.zeros((n_blocks, *SHAPE), dtype=np.int64)
     entries = np.zeros((n_blocks, 2), dtype=np.int64)
-    calibrate_blocks(*args, np.uint64(seed), np.uint64(L.CALIBRATION_SESSION + seats), n_blocks, deals,
+    calibrate_blocks(*args, np.uint64(seed), np.uint64(CALIBRATION_SESSION + seats), n_blocks, deals,
                      calibration_carried(rules), counts, entries)  # fmt: skip
     return counts.sum(axis=0), entries.sum(axis=0)
 
@@ -154,57 +155,48 @@ def save(table: StrengthTable, path: Path) -> None:
     atomic_write_bytes(path, buf.getvalue())
 
 
-def _from_counts(key: str, counts: np.ndarray, p_in: float, deals: int, seed: int, hand_size: int) -> StrengthTable:
-    return StrengthTable(finalize(counts, hand_size), counts, float(p_in), key, int(deals), int(seed))
+def _from_counts(key: str, counts: np.ndarray, p_in: float, deals: int, seed: int, hand_size: int,
+                 source: str) -> StrengthTable:  # fmt: skip
+    return StrengthTable(finalize(counts, hand_size), counts, float(p_in), key, int(deals), int(seed), source)
 
 
 def load(rules: Rules, use_shipped: bool = True) -> StrengthTable | None:
-    """The shipped or cached table of ``rules``, or None."""
+    """The shipped or cached table of ``rules`` (``source`` says which), or None."""
     key = rules_key(rules)
     if use_shipped and SHIPPED.exists():
         with np.load(SHIPPED) as shipped:
             if f"{key}_counts" in shipped:
-                return _from_counts(key, shipped[f"{key}_counts"], shipped[f"{key}_p_in"],
-                                    shipped[f"{key}_deals"], shipped[f"{key}_seed"], rules.hand_size)  # fmt: skip
+                return _from_counts(key, shipped[f"{key}_counts"], shipped[f"{key}_p_in"], shipped[f"{key}_deals"],
+                                    shipped[f"{key}_seed"], rules.hand_size, "shipped")  # fmt: skip
     path = cache_dir() / f"{key}.npz"
     if path.exists():
         try:
             with np.load(path) as cached:
                 return _from_counts(key, cached["counts"], cached["p_in"], cached["deals"], cached["seed"],
-                                    rules.hand_size)  # fmt: skip
+                                    rules.hand_size, "cache")  # fmt: skip
         except (OSError, KeyError, ValueError):
             return None  # a damaged cache file is recomputed
     return None
 
 
-def source_of(rules: Rules) -> str:
-    """Where the table of ``rules`` would come from now: shipped, cache, or none."""
-    key = rules_key(rules)
-    if SHIPPED.exists():
-        with np.load(SHIPPED) as shipped:
-            if f"{key}_counts" in shipped:
-                return "shipped"
-    return "cache" if (cache_dir() / f"{key}.npz").exists() else "none"
-
-
 def strength_for(rules: Rules, force: bool = False, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED,
-                 verbose: bool = False) -> StrengthTable:  # fmt: skip
-    """The strength table of ``rules``: shipped, cached, or calibrated now and cached."""
+                 notify: Callable[[str], None] | None = None) -> StrengthTable:  # fmt: skip
+    """The strength table of ``rules``: shipped, cached, or calibrated now and cached
+    (``source`` on the table says which). ``notify``, when given, is told in plain
+    sentences what happens while it calibrates (the CLI prints them)."""
     if not force:
         table = load(rules)
         if table is not None:
             return table
-    if verbose:
-        print(f"calibrating strength tables for these rules ({deals:,} deals) ...", flush=True)
+    say = notify or (lambda message: None)
+    say(f"calibrating strength tables for these rules ({deals:,} deals) ...")
     start = time.perf_counter()
     table = calibrate(rules, deals, seed)
     try:
         save(table, cache_dir() / f"{table.key}.npz")
     except OSError as e:
-        if verbose:
-            print(f"note: could not cache the table ({e}); it will be recomputed next time")
-    if verbose:
-        print(f"calibrated in {time.perf_counter() - start:.1f} s")
+        say(f"note: could not cache the table ({e}); it will be recomputed next time")
+    say(f"calibrated in {time.perf_counter() - start:.1f} s")
     return table
 
 

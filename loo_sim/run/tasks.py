@@ -8,10 +8,7 @@ import numpy as np
 
 from loo_sim.game.classes import N_CLASSES
 from loo_sim.kernel import abi as L
-from loo_sim.rng import MASK64, NO_SESSION
-
-MISS_SESSION = 2**61  # the session part of decision runs' keys (deal k of seed s: (s, MISS_SESSION, k))
-HEURISTIC_SESSION = MISS_SESSION + 1  # heuristic comparisons: other deals, so a chart is judged out of sample
+from loo_sim.rng import HEURISTIC_SESSION, MASK64, MISS_SESSION, NO_SESSION
 
 
 def simulate_task(ri, rf, pol, polf, strength, chart, seed, total, dealer, rotate, carried, by_class, first, count):

@@ -1,6 +1,10 @@
 """Statistics primitives on streamed sums (DESIGN.md property 6): a proportion's Wilson
 interval, a mean and its standard error, a ratio with its delta-method SE, and the
-normal interval from an SE. The kernel streams sums, so these take sums, not samples."""
+normal interval from an SE. The kernel streams sums, so these take sums, not samples.
+
+Plain arithmetic with no other dependency, so it sits with the foundations: the tables
+(``analysis``) use it, and so does a run's stopping rule (``run.decisions``).
+tests/test_stats.py checks it against scipy and numpy on raw samples."""
 
 from __future__ import annotations
 
@@ -45,3 +49,12 @@ def ratio_se(x: float, y: float, xx: float, xy: float, yy: float, n: float) -> t
 def normal_ci(value: float, se: float, z: float = Z95) -> tuple[float, float]:
     """The normal (Wald) interval value +- z * se."""
     return (value - z * se, value + z * se)
+
+
+def estimate(value: float, se: float = math.nan, lo: float = math.nan, hi: float = math.nan, n: float = math.nan,
+             method: str = "") -> dict:  # fmt: skip
+    """One estimate as the columns of a long-form table: value, se, its 95% interval
+    (``lo``, ``hi`` when given, e.g. Wilson's; else the normal interval from ``se``), n, method."""
+    if lo != lo and se == se:  # no interval given, an SE known
+        lo, hi = normal_ci(value, se)
+    return dict(value=value, se=se, ci_low=lo, ci_high=hi, n=n, method=method)

@@ -1,0 +1,122 @@
+"""The kernel runs of the take-the-miss study (POLICIES.md P4, P5): counterfactual
+decision charts (every declaration on offer replayed on the same deal) and the paired
+comparison of declaration heuristics, with a precision stopping rule.
+
+These build the kernel's arrays and run it; ``analysis.miss`` turns the results into
+tables, ``analysis.summaries`` into prose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from loo_sim.config import BLOCK, ROUND_BLOCKS
+from loo_sim.errors import LooError
+from loo_sim.game.classes import N_CLASSES
+from loo_sim.game.policy import Policy
+from loo_sim.game.rules import Rules
+from loo_sim.kernel import abi as L
+from loo_sim.run.args import kernel_args
+from loo_sim.run.rounds import ProgressFn, run_rounds
+from loo_sim.run.strength import resolve_strength
+from loo_sim.stats import Z95, mean_se
+
+
+@dataclass
+class DecisionResult:
+    rules: Rules
+    policies: list[Policy]
+    focal: list[int]
+    carried: float
+    seed: int
+    deals: int  # deals played
+    totals: np.ndarray  # [class, position, CF_*]
+    partial: bool = False
+
+
+@dataclass
+class HeuristicResult:
+    rules: Rules
+    policies: list[Policy]
+    focal: int
+    names: list[str]
+    carried: float
+    seed: int
+    deals: int
+    totals: np.ndarray  # [heuristic, H_*]
+    partial: bool = False
+    precision: float | None = None  # the stopping rule's 95% half-width, None: ran to ``deals``
+
+
+def decisions(
+    rules: Rules,
+    table: Sequence[Policy],
+    deals: int,
+    seed: int,
+    carried: float = 0.0,
+    focal: Sequence[int] | None = None,
+    strength=None,
+    progress: ProgressFn | None = None,
+    backend=None,
+) -> DecisionResult:
+    """For each deal (dealer rotating) and each focal seat with a real choice, the focal
+    payoff of every declaration on offer, the rest of the deal replayed as it falls."""
+    from loo_sim.run.tasks import decision_task
+
+    focal_seats = np.array(list(range(rules.players)) if focal is None else list(focal), dtype=np.int64)
+    args = kernel_args(rules, table, resolve_strength(rules, table, strength))
+    totals = np.zeros((N_CLASSES, L.MAX_PLAYERS + 1, L.CF_LEN), dtype=np.float64)
+
+    def reduce(first: int, count: int, rows: np.ndarray) -> None:
+        for b in range(count):
+            totals[...] += rows[b]
+
+    static = (*args, seed, deals, float(carried), focal_seats)
+    played, partial = run_rounds(decision_task, static, deals, BLOCK, ROUND_BLOCKS, reduce, progress=progress,
+                                 backend=backend)  # fmt: skip
+    return DecisionResult(rules, list(table), list(focal_seats), float(carried), seed, played, totals, partial)
+
+
+def heuristics(
+    rules: Rules,
+    table: Sequence[Policy],
+    focal: int,
+    candidates: Sequence[Policy],
+    names: Sequence[str],
+    deals: int,
+    seed: int,
+    carried: float = 0.0,
+    strength=None,
+    chart: np.ndarray | None = None,
+    precision: float | None = None,
+    progress: ProgressFn | None = None,
+    backend=None,
+) -> HeuristicResult:
+    """Each candidate declaration policy played by the focal seat on the same deals
+    (candidate 0 is the baseline of the paired differences). With ``precision``, stop
+    after the first whole round where every difference's 95% half-width is below it."""
+    from loo_sim.run.tasks import heuristic_task
+
+    if not 0 <= focal < rules.players:
+        raise LooError(f"focal seat {focal} does not exist; allowed 0..{rules.players - 1}")
+    strength = resolve_strength(rules, [*table, *candidates], strength)
+    args = kernel_args(rules, list(table), strength, chart)
+    cand = kernel_args(rules, list(candidates), strength, chart)
+    totals = np.zeros((len(candidates), L.H_LEN), dtype=np.float64)
+
+    def reduce(first: int, count: int, rows: np.ndarray) -> None:
+        for b in range(count):
+            totals[...] += rows[b]
+
+    def precise(played: int) -> bool:
+        halves = [Z95 * mean_se(totals[h, L.H_DIFF], totals[h, L.H_DIFF_SQ], played)[1]
+                  for h in range(1, len(candidates))]  # fmt: skip
+        return all(x < precision for x in halves)
+
+    static = (*args, seed, deals, float(carried), focal, cand.pol, cand.polf)
+    n, partial = run_rounds(heuristic_task, static, deals, BLOCK, ROUND_BLOCKS, reduce, progress=progress,
+                            stop=None if precision is None else precise, backend=backend)  # fmt: skip
+    return HeuristicResult(rules, list(table), focal, list(names), float(carried), seed, n, totals, partial, precision)
