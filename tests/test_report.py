@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from loo_sim.cli import main
-from loo_sim.report.batch import ConfigError, load_config, run_report
+from loo_sim.report.batch import run_report
+from loo_sim.report.config import ConfigError, load_config
 
 CONFIG = """
 title = "A small study"
@@ -144,7 +145,7 @@ kind = "nonsense"
         "error: experiments[0].rules: players: 9 is not allowed",
         "error: experiments[0].deals: 0 is not allowed",
         "error: experiments[1].name: 'a' is used twice",
-        "error: experiments[1].compare: --compare 'pentalty=1,2': unknown option 'pentalty'",
+        "error: experiments[1].compare[0]: 'pentalty=1,2': unknown option 'pentalty'",
         "error: experiments[2].kind: 'nonsense' is not one of simulate, miss, pots, variants",
     ]
     for fragment in expected:
@@ -161,16 +162,16 @@ def test_one_failing_experiment_does_not_lose_the_others(tmp_path, monkeypatch):
 
     real = report.run_study
 
-    def flaky(study, out=None, progress=True, backend=None):
+    def flaky(study, out=None, progress=None, backend=None, checked=False):
         if study.kind == "pots":
             raise RuntimeError("the disk caught fire")
-        return real(study, out, progress, backend)
+        return real(study, out, progress, backend, checked)
 
     monkeypatch.setattr(report, "run_study", flaky)
     config = load_config(_config(tmp_path))
     out = tmp_path / "out"
     lines = []
-    manifest = run_report(config, out, echo=lines.append, progress=False)
+    manifest = run_report(config, out, echo=lines.append)
     status = {k: v["status"] for k, v in manifest["experiments"].items()}
     assert status == {"sim": "done", "pots": "failed", "variants": "done", "miss": "done"}
     assert "the disk caught fire" in manifest["experiments"]["pots"]["error"]
