@@ -21,7 +21,7 @@ from loo_sim.game.policy import split_seat_policy
 
 # The keys of library errors (LooError.key) that are options of the CLI under the same
 # name: ``seat_policy[2]`` is --seat-policy, ``compare[0]`` is --compare, ``out`` is --out.
-FLAG_KEYS = ("set", "seat_policy", "compare", "out", "backend", "only", "deals", "seed", "carried", "dealer",
+FLAG_KEYS = ("preset", "set", "seat_policy", "compare", "out", "backend", "only", "deals", "seed", "carried", "dealer",
              "players", "focal", "chart_seat", "precision", "sessions", "bankroll", "threads", "workers")  # fmt: skip
 _NAME = "VALUE"  # the name the checks get here; the flag takes its place in the message
 

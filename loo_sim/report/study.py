@@ -107,7 +107,9 @@ class Study:
             name = path.split(".")[-1]
             if message.startswith(f"{name}: "):  # the message names its option already
                 raise LooError(message[len(name) + 2 :], key=name)
-            raise LooError(message) if message.startswith(name) else LooError(message, key=path)
+            if path == "rules" or message.startswith(name):  # a rule set's own error; policy 'x': ...
+                raise LooError(message)
+            raise LooError(message, key=path)
 
 
 @dataclass

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from loo_sim import checks
 from loo_sim.cli.app import (
     BackendOpt,
     PolicyOpt,
@@ -17,7 +16,6 @@ from loo_sim.cli.app import (
     SetOpt,
     ThreadsOpt,
     WorkersOpt,
-    build_rules,
     seed_option,
 )
 from loo_sim.cli.params import Chips, Seat, WholeNumber, seat_map
@@ -69,13 +67,9 @@ def miss_cmd(
     Examples: `loo-sim miss --preset three-card --deals 200000 --seed 1 --out out/miss`,
     `loo-sim miss --players 4 --players 5 --players 6 --carried 0 --carried 15 --carried 45 --precision 0.05`.
     """
-    rules = build_rules(preset, sets)  # the rule set's own errors first, as they are
-    counts = list(players or [])
-    first_n = counts[0] if counts else rules.players
     study = MissStudy(
         preset=preset, rules=parse_set(sets), policy=policy, seat_policy=seat_map(seat_policy), deals=deals, seed=seed,
-        carried=list(carried) if carried else [0.0], players=counts, precision=precision,
-        focal=checks.seat("--focal", focal, first_n),
-        chart_seat=None if chart_seat is None else checks.seat("--chart-seat", chart_seat, first_n),
+        carried=list(carried) if carried else [0.0], players=list(players or []), precision=precision, focal=focal,
+        chart_seat=chart_seat,
     )  # fmt: skip
     print_written(*run_and_write(study, out, threads, backend, scheduler, workers))

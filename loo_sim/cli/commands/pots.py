@@ -16,7 +16,6 @@ from loo_sim.cli.app import (
     SetOpt,
     ThreadsOpt,
     WorkersOpt,
-    build_rules,
     seed_option,
 )
 from loo_sim.cli.params import Chips, WholeNumber, seat_map
@@ -54,7 +53,6 @@ def pots_cmd(
     Examples: `loo-sim pots --preset three-card --compare penalty=limited,unlimited --sessions 5000 --deals 50`,
     `loo-sim pots --compare penalty=limited,unlimited --compare policy=basic,ev --bankroll 200 --out out/pots`.
     """
-    build_rules(preset, sets)  # the rule set's own errors first, as they are
     study = PotsStudy(preset=preset, rules=parse_set(sets), policy=policy, seat_policy=seat_map(seat_policy),
                       compare=list(compare or []), sessions=sessions, deals=deals, seed=seed,
                       bankroll=bankroll)  # fmt: skip
