@@ -9,6 +9,7 @@ from pathlib import Path
 
 import typer
 
+from loo_sim import checks
 from loo_sim.cli.backend import open_backend
 from loo_sim.cli.progress import TerminalProgress
 from loo_sim.report.runners import StudyOutput, run_study, write_study
@@ -18,8 +19,6 @@ from loo_sim.report.study import Study
 def set_threads(threads: int | None) -> int:
     """Numba's worker threads for this process (None: all cores); the count."""
     from numba import set_num_threads
-
-    from loo_sim import checks
 
     count = checks.threads(threads)
     set_num_threads(count)

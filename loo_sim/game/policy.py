@@ -104,7 +104,7 @@ def split_seat_policy(item: str, key: str = "seat_policy") -> tuple[int, str]:
         raise LooError(f"{item!r}: seat {seat_text!r} is not a seat number", key=key) from None
 
 
-def seat_items(seats: SeatPolicies | None) -> list[tuple[str, str]]:
+def _seat_items(seats: SeatPolicies | None) -> list[tuple[str, str]]:
     """(key, ``SEAT=POLICY`` item) of each seat's own policy, from a mapping {seat: policy}
     (a TOML table, whose keys may be digit strings: key ``seat_policy[SEAT]``) or from
     ``SEAT=POLICY`` items (the CLI's ``--seat-policy``: key ``seat_policy[i]``, the i-th item)."""
@@ -115,10 +115,10 @@ def seat_items(seats: SeatPolicies | None) -> list[tuple[str, str]]:
 
 def parse_seat_policies(default: str | Policy | None, seats: SeatPolicies | None, players: int) -> list[Policy]:
     """The table of ``players`` policies: ``default`` (``basic`` when None) at every seat,
-    then each seat's own policy (see :func:`seat_items`; a later item for a seat wins).
+    then each seat's own policy (see :func:`_seat_items`; a later item for a seat wins).
     The one parser of seat policies, for the CLI, TOML configs and Python callers."""
     table = parse_table(default or "basic", players)
-    for key, item in seat_items(seats):
+    for key, item in _seat_items(seats):
         seat, text = split_seat_policy(item, key)
         if not 0 <= seat < players:
             raise LooError(f"{item!r}: seat {seat} is not a seat; allowed 0..{players - 1}", key=key)
