@@ -1,9 +1,20 @@
 """The one exception class for bad input (DESIGN.md: errors, not tracebacks)."""
 
+from __future__ import annotations
+
 
 class LooError(ValueError):
     """A domain error: bad options, bad cards, bad configs.
 
     The message is one line that names what is wrong and what is allowed; the CLI
-    prints it as is and exits non-zero.
+    prints it as is and exits non-zero. An error about one option may give its ``key``,
+    the option's name as a Python or TOML caller spells it (``seat_policy[2]``,
+    ``compare[0]``, ``out``): the message is then ``KEY: DETAIL``, and the CLI says the
+    same with its own flag (``--seat-policy '2=bogus': DETAIL``). With an index, the
+    detail starts with the item it is about.
     """
+
+    def __init__(self, message: str = "", *, key: str | None = None) -> None:
+        super().__init__(f"{key}: {message}" if key else message)
+        self.key = key
+        self.detail = message

@@ -58,17 +58,14 @@ def bare_rate(preset: str, deals: int, threads: int = 1) -> float:
 def dask_rate(preset: str, policy: str, deals: int, workers: int = 2) -> tuple[float, float]:
     """(deals/s of a warm LocalCluster of ``workers`` processes, seconds its first task took)."""
     from loo_sim import Rules
-    from loo_sim.run.backend import make_backend
+    from loo_sim.cli.backend import open_backend  # the LocalCluster the CLI's --backend dask builds
     from loo_sim.run.simulate import simulate
 
     rules = Rules.preset(preset)
-    backend = make_backend("dask", workers=workers)
-    try:
+    with open_backend("dask", workers=workers) as backend:
         first = simulate(rules, policy, 4096, seed=99, backend=backend, blocks_per_call=1)  # workers load the kernel
         res = simulate(rules, policy, deals, seed=1, backend=backend)
         return res.deals_done / res.elapsed_s, first.elapsed_s
-    finally:
-        backend.close()
 
 
 def reference_rate(preset: str, policy: str, seconds: float = 3.0) -> float:

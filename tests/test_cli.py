@@ -374,3 +374,97 @@ def test_python_dash_m_replay_json(capsys):
     assert bad.returncode == 2
     assert "Traceback" not in bad.stderr
     assert len(bad.stderr.splitlines()) == 1 and bad.stderr.startswith("error:")
+
+
+# ---- library errors name the option; the CLI says the flag ------------------------------
+FLAGGED = [
+    (
+        ["replay", "--seed", "1", "--seat-policy", "9=basic"],
+        "--seat-policy '9=basic': seat 9 is not a seat; allowed 0..4",
+    ),
+    (
+        ["replay", "--seed", "1", "--seat-policy", "1=basic", "--seat-policy", "2:x"],
+        "--seat-policy '2:x': expected SEAT=POLICY",
+    ),
+    (
+        ["replay", "--seed", "1", "--seat-policy", "2=bogus"],
+        "--seat-policy '2=bogus': policy 'bogus': unknown declaration",
+    ),
+    (["rules", "three-card", "--set", "players"], "--set 'players': expected key=value, e.g. penalty=limited"),
+    (["rules", "three-card", "--set", "colour=red"], "--set 'colour=red': unknown option 'colour'; allowed players, "),
+    (["simulate", "--deals", "0"], "--deals: 0 is not allowed; allowed 1 or more"),
+    (["simulate", "--deals", "2.5"], "--deals: '2.5' is not a whole number; allowed 1 or more"),
+    (["simulate", "--threads", "0"], "--threads: 0 is not allowed; allowed 1.."),
+    (["simulate", "--dealer", "x"], "--dealer: 'x' is not a seat number"),
+    (["simulate", "--backend", "spark"], "--backend 'spark' is not one of local, dask"),
+    (["simulate", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler goes with --backend dask"),
+    (["simulate", "--workers", "0"], "--workers: 0 is not allowed; allowed 1..512"),
+    (["pots", "--compare", "colour=red"], "--compare 'colour=red': unknown option 'colour'; allowed policy, players"),
+    (["miss", "--precision", "0"], "--precision: must be > 0 chips (a 95% half-width)"),
+    (["miss", "--players", "4", "--focal", "4"], "--focal: seat 4 does not exist; allowed 0..3"),
+]
+
+
+@pytest.mark.parametrize("argv, message", FLAGGED)
+def test_a_bad_value_is_said_with_its_flag(capsys, tmp_path, argv, message):
+    rc, out, err = cli(capsys, *argv, *(["--out", str(tmp_path / "o")] if argv[0] in ("miss", "pots") else []))
+    assert rc == 2 and out == ""
+    assert err.startswith(f"error: {message}") and err.count("\n") == 1, err
+
+
+def test_library_errors_name_the_option_not_the_flag(tmp_path):
+    from loo_sim.analysis.pots import parse_compare
+    from loo_sim.errors import LooError
+    from loo_sim.game.policy import parse_seat_policies
+    from loo_sim.game.rules import parse_set
+    from loo_sim.report.outputs import prepare_out_dir
+    from loo_sim.run.backend import make_backend
+
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    cases = [
+        (lambda: parse_set(["penalty=limited", "players"]), "set[1]", "set[1]: 'players': expected key=value"),
+        (
+            lambda: parse_seat_policies(None, ["9=basic"], 5),
+            "seat_policy[0]",
+            "seat_policy[0]: '9=basic': seat 9 is not",
+        ),
+        (
+            lambda: parse_seat_policies(None, {"3": "bogus"}, 5),
+            "seat_policy[3]",
+            "seat_policy[3]: '3=bogus': policy 'bogus'",
+        ),
+        (
+            lambda: parse_compare(["penalty=limited", "colour=red"]),
+            "compare[1]",
+            "compare[1]: 'colour=red': unknown option",
+        ),
+        (lambda: prepare_out_dir(blocker / "sub"), "out", "out: "),
+        (lambda: make_backend("spark"), "backend", "backend: 'spark' is not one of local, dask"),
+    ]
+    for fn, key, start in cases:
+        with pytest.raises(LooError) as e:
+            fn()
+        assert e.value.key == key and str(e.value).startswith(start) and "--" not in str(e.value), str(e.value)
+
+
+def test_one_seat_policy_parser_for_items_and_tables():
+    from loo_sim.game.policy import Policy, parse_seat_policies
+
+    by_items = parse_seat_policies("always", ["1=cautious", "3=basic/high"], 4)
+    assert by_items == parse_seat_policies("always", {1: "cautious", "3": "basic/high"}, 4)  # a TOML table: str keys
+    assert by_items == [Policy("always"), Policy("cautious"), Policy("always"), Policy("basic", "high")]
+
+
+def test_whole_numbers_take_exponents_and_underscores(capsys):
+    assert replay_json(capsys, "--seed", "1_000", "--deal", "1e1") == replay_json(
+        capsys, "--seed", "1000", "--deal", "10"
+    )
+
+
+def test_commands_are_listed_in_order(capsys):
+    rc, out, _ = cli(capsys, "--help")
+    assert rc == 0
+    names = ["rules", "replay", "simulate", "calibrate", "miss", "pots", "report"]
+    positions = [out.index(f" {name} ") for name in names]
+    assert positions == sorted(positions)

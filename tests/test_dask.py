@@ -1,4 +1,5 @@
-"""The Dask backend: the same numbers as the local one, even when a worker dies."""
+"""The Dask backend: the same numbers as the local one, even when a worker dies. The
+library's DaskBackend runs on a client it is given; the CLI makes the LocalCluster."""
 
 import os
 import signal
@@ -7,9 +8,10 @@ import numpy as np
 import pytest
 
 from loo_sim import Rules
+from loo_sim.cli.backend import open_backend
 from loo_sim.errors import LooError
 from loo_sim.game.policy import Policy, parse_table
-from loo_sim.run.backend import DaskBackend, LocalBackend, make_backend
+from loo_sim.run.backend import LocalBackend, make_backend
 from loo_sim.run.decisions import decisions, heuristics
 from loo_sim.run.sessions import Arm, run_pots
 from loo_sim.run.simulate import simulate
@@ -17,9 +19,8 @@ from loo_sim.run.simulate import simulate
 
 @pytest.fixture(scope="module")
 def cluster():
-    backend = make_backend("dask", workers=2)
-    yield backend
-    backend.close()
+    with open_backend("dask", workers=2) as backend:
+        yield backend
 
 
 def test_simulate_miss_and_pots_give_identical_aggregates_on_a_local_cluster(cluster):
@@ -62,17 +63,34 @@ def test_killing_a_worker_mid_run_still_gives_identical_results(cluster):
 
 
 def test_bad_backend_options_are_clear():
-    with pytest.raises(LooError, match="local, dask"):
+    with pytest.raises(LooError, match="backend: 'spark' is not one of local, dask"):
         make_backend("spark")
-    with pytest.raises(LooError, match="--scheduler goes with --backend dask"):
-        make_backend("local", scheduler="tcp://127.0.0.1:1")
-    with pytest.raises(LooError, match="cannot reach"):
-        DaskBackend(scheduler="tcp://127.0.0.1:9", timeout="2s")
+    with pytest.raises(LooError, match="backend: dask needs a dask.distributed Client"):
+        make_backend("dask")
+    with (
+        pytest.raises(LooError, match="--scheduler goes with --backend dask"),
+        open_backend("local", "tcp://127.0.0.1:1"),
+    ):
+        pass
+    with pytest.raises(LooError, match="cannot reach"), open_backend("dask", "tcp://127.0.0.1:9", timeout="2s"):
+        pass
+
+
+def test_the_library_runs_on_a_client_it_is_given():
+    from dask.distributed import Client, LocalCluster
+
+    rules = Rules.preset("three-card")
+    with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as lc, Client(lc) as client:
+        backend = make_backend("dask", client)
+        got = simulate(rules, "basic", 50_000, seed=2, backend=backend)
+        backend.close()  # the client is the caller's: still open
+        assert client.status == "running"
+    assert np.array_equal(got.totals, simulate(rules, "basic", 50_000, seed=2).totals)
 
 
 def test_without_dask_the_message_says_how_to_install_it(monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if the extra were not installed
-    with pytest.raises(LooError, match=r"pip install 'loo-sim\[dask\]'"):
-        make_backend("dask")
+    with pytest.raises(LooError, match=r"pip install 'loo-sim\[dask\]'"), open_backend("dask"):
+        pass

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from loo_sim.cli import main
-from loo_sim.report.batch import ConfigError, load_config, run_report
+from loo_sim.game.rules import OPTION_NAMES
+from loo_sim.report.batch import run_report
+from loo_sim.report.config import ConfigError, load_config
 
 CONFIG = """
 title = "A small study"
@@ -80,6 +82,20 @@ def test_a_small_config_end_to_end(tmp_path, capsys):
         assert run["seed"] == 5 and run["loo_sim_version"] and run["digest"] == manifest["experiments"][name]["digest"]
     variants = (out / "variants" / "variants.csv").read_text().splitlines()
     assert variants[0].startswith("row,metric,value,se,ci_low,ci_high")
+    # `loo-sim simulate` runs the same study as the report's simulate experiment: the same files
+    cli_out = tmp_path / "cli-sim"
+    assert main(["simulate", "--deals", "20000", "--seed", "5", "--policy", "basic", "--out", str(cli_out)]) == 0
+    files = manifest["experiments"]["sim"]["files"]
+    assert (
+        sorted(files)
+        == sorted(p.name for p in cli_out.iterdir())
+        == sorted(["summary.csv", "positions.csv", "summary.md", "run.json"])
+    )
+    for name in ("summary.csv", "positions.csv"):
+        assert (cli_out / name).read_bytes() == (out / "sim" / name).read_bytes()
+    by_cli, by_report = (json.loads((d / "run.json").read_text()) for d in (cli_out, out / "sim"))
+    assert set(by_report) - set(by_cli) == {"report_command"} and set(by_cli) <= set(by_report)
+    assert by_cli["study"] == by_report["study"] and by_cli["digest"] == by_report["digest"]
 
 
 def test_resume_after_a_kill_gives_the_same_csvs_as_an_uninterrupted_run(tmp_path):
@@ -135,6 +151,18 @@ compare = ["pentalty=1,2"]
 [[experiments]]
 name = "c"
 kind = "nonsense"
+[[experiments]]
+name = "d"
+kind = "simulate"
+sessions = 5
+[[experiments]]
+name = "e"
+kind = "miss"
+seat_policy = {"9" = "basic"}
+[[experiments]]
+name = "f"
+kind = "pots"
+rules = "limited"
 """)
     out = tmp_path / "out"
     assert main(["report", str(bad), "--out", str(out)]) == 2
@@ -145,8 +173,11 @@ kind = "nonsense"
         "error: experiments[0].rules: players: 9 is not allowed",
         "error: experiments[0].deals: 0 is not allowed",
         "error: experiments[1].name: 'a' is used twice",
-        "error: experiments[1].compare: --compare 'pentalty=1,2': unknown option 'pentalty'",
+        "error: experiments[1].compare[0]: 'pentalty=1,2': unknown option 'pentalty'",
         "error: experiments[2].kind: 'nonsense' is not one of simulate, miss, pots, variants",
+        "error: experiments[3].sessions: unknown key; allowed ",  # a key of another kind
+        "error: experiments[4].seat_policy[9]: '9=basic': seat 9 is not a seat; allowed 0..4",
+        "error: experiments[5].rules: expected a table",
     ]
     for fragment in expected:
         assert any(line.startswith(fragment) for line in err), fragment
@@ -154,7 +185,7 @@ kind = "nonsense"
     assert not out.exists()
     with pytest.raises(ConfigError) as info:
         load_config(bad)
-    assert len(info.value.problems) >= 7
+    assert len(info.value.problems) >= 10
 
 
 def test_one_failing_experiment_does_not_lose_the_others(tmp_path, monkeypatch):
@@ -162,16 +193,16 @@ def test_one_failing_experiment_does_not_lose_the_others(tmp_path, monkeypatch):
 
     real = report.run_study
 
-    def flaky(study, out=None, progress=True, backend=None):
+    def flaky(study, out=None, progress=None, backend=None, checked=False):
         if study.kind == "pots":
             raise RuntimeError("the disk caught fire")
-        return real(study, out, progress, backend)
+        return real(study, out, progress, backend, checked)
 
     monkeypatch.setattr(report, "run_study", flaky)
     config = load_config(_config(tmp_path))
     out = tmp_path / "out"
     lines = []
-    manifest = run_report(config, out, echo=lines.append, progress=False)
+    manifest = run_report(config, out, echo=lines.append)
     status = {k: v["status"] for k, v in manifest["experiments"].items()}
     assert status == {"sim": "done", "pots": "failed", "variants": "done", "miss": "done"}
     assert "the disk caught fire" in manifest["experiments"]["pots"]["error"]
@@ -195,3 +226,29 @@ def test_index_html_renders_summaries_as_markdown_and_escapes_raw_html(tmp_path)
     assert "<h3>Title</h3>" in page  # headings pushed two levels below the experiment's h2
     assert "<li>one <strong>bold</strong> and <code>code</code></li>" in page
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_each_kind_has_its_own_fields_and_checks():
+    from loo_sim.report.study import KINDS, MissStudy, PotsStudy, SimulateStudy, VariantsStudy, study_fields
+
+    assert KINDS == ("simulate", "miss", "pots", "variants")
+    assert "compare" not in study_fields("simulate") and "dealer" not in study_fields("pots")
+    assert SimulateStudy().to_dict()["kind"] == "simulate" and list(MissStudy().to_dict())[0] == "kind"
+    assert SimulateStudy(dealer=5).problems() == [("dealer", "dealer: seat 5 does not exist; allowed 0..4")]
+    assert MissStudy(players=[4], focal=4).problems() == [("focal", "focal: seat 4 does not exist; allowed 0..3")]
+    assert PotsStudy(compare=["colour=red"]).problems() == [
+        ("compare[0]", "'colour=red': unknown option 'colour'; allowed policy, " + ", ".join(OPTION_NAMES))
+    ]
+    assert VariantsStudy().problems()[0][0] == "rows"
+    assert PotsStudy().deals == 50 and MissStudy().deals == 200_000  # the CLI's defaults
+
+
+def test_a_study_command_checks_its_study_once(tmp_path, monkeypatch):
+    from loo_sim.report.study import PotsStudy
+
+    calls = []
+    real = PotsStudy.problems
+    monkeypatch.setattr(PotsStudy, "problems", lambda self: calls.append(1) or real(self))
+    out = tmp_path / "pots"
+    assert main(["pots", "--sessions", "20", "--deals", "5", "--out", str(out)]) == 0
+    assert len(calls) == 1

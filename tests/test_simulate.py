@@ -184,6 +184,8 @@ def test_simulate_cli_writes_csv_and_run_json(tmp_path, capsys):
     assert run["rules"]["penalty"] == "limited"
     csv = (out / "summary.csv").read_text().splitlines()
     assert csv[0] == "seat,metric,value,se,ci_low,ci_high,n,method"
+    assert {p.name for p in out.iterdir()} == {"summary.csv", "positions.csv", "summary.md", "run.json"}
+    assert run["kind"] == "simulate" and run["deals_requested"] == 20000 and run["study"]["preset"] == "classic-limited"
     # the recorded command repeats the run exactly
     capsys.readouterr()
     rc = main(run["command"].split()[1:] + ["--json"])

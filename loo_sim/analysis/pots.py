@@ -12,22 +12,17 @@ import numpy as np
 import pandas as pd
 
 from loo_sim.errors import LooError
-from loo_sim.game.rules import OPTION_NAMES
+from loo_sim.game.rules import split_option
 from loo_sim.kernel import abi as L
 from loo_sim.run.sessions import PotsResult
 from loo_sim.stats import estimate, mean_se, normal_ci, wilson
 
 
 def parse_compare(items: Sequence[str] | None) -> list[tuple[str, list[str]]]:
-    """``--compare KEY=V1,V2`` items: a rule option or ``policy`` (the whole table's)."""
+    """``KEY=V1,V2`` items: a rule option or ``policy`` (the whole table's); errors name ``compare[i]``."""
     out = []
-    for item in items or ():
-        key, sep, values = item.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep or not values.strip():
-            raise LooError(f"--compare {item!r}: expected KEY=V1,V2, e.g. --compare penalty=limited,unlimited")
-        if key not in OPTION_NAMES and key != "policy":
-            raise LooError(f"--compare {item!r}: unknown option {key!r}; allowed policy, {', '.join(OPTION_NAMES)}")
+    for i, item in enumerate(items or ()):
+        key, values = split_option(item, f"compare[{i}]", "KEY=V1,V2", "penalty=limited,unlimited", ("policy",))
         parts: list[str] = []
         for piece in values.split(","):
             piece = piece.strip()
@@ -35,8 +30,8 @@ def parse_compare(items: Sequence[str] | None) -> list[tuple[str, list[str]]]:
                 parts[-1] += "," + piece  # threshold:play=P,miss=M keeps its comma
             elif piece:
                 parts.append(piece)
-        if len(parts) < 1:
-            raise LooError(f"--compare {item!r}: give at least one value")
+        if not parts:
+            raise LooError(f"{item!r}: expected KEY=V1,V2, e.g. penalty=limited,unlimited", key=f"compare[{i}]")
         out.append((key, parts))
     return out
 

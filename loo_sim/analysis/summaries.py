@@ -261,12 +261,13 @@ def _risk_lines(res: PotsResult, arm, s: pd.DataFrame) -> list[str]:
 
 
 # ---- variants ------------------------------------------------------------------------------
-def variants_summary(table: pd.DataFrame, baseline: str, study) -> str:
-    """summary.md of a variants study; every number from ``table`` (``analysis.variants.variant_rows``)."""
+def variants_summary(table: pd.DataFrame, baseline: str, deals: int, seed: int, carried: float) -> str:
+    """summary.md of a variants study (each row ``deals`` deals from ``seed`` with ``carried``
+    chips carried in); every number from ``table`` (``analysis.variants.variant_rows``)."""
     lines = [
         f"# Rule variants against {baseline}",
         "",
-        f"Each row plays {study.deals:,} independent deals (seed {study.seed}, {study.carried[0]:g} chips "
+        f"Each row plays {deals:,} independent deals (seed {seed}, {carried:g} chips "
         "carried in, policies as configured). Differences against the baseline are unpaired (separate runs), "
         "so their intervals are conservative.",
         "",

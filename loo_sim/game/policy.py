@@ -4,8 +4,9 @@ in ``engine/policies.py`` (readable) and ``kernel/`` (fast), which must agree.""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from loo_sim.errors import LooError
 
@@ -86,18 +87,41 @@ def parse_table(policy: str | Policy | Sequence[str | Policy] | None, players: i
     return table
 
 
-def parse_seat_policies(default: str | None, seat_items: Sequence[str] | None, players: int) -> list[Policy]:
-    """CLI form: ``--policy P`` for all, then ``--seat-policy SEAT=P`` overrides."""
+SeatPolicies = Mapping[Any, Any] | Sequence[str]
+
+
+def split_seat_policy(item: str, key: str = "seat_policy") -> tuple[int, str]:
+    """One ``SEAT=POLICY`` item: (seat, policy text); the seat is not yet checked against
+    a table size. Errors carry ``key`` and start with the item."""
+    seat_text, sep, text = str(item).partition("=")
+    if not sep:
+        raise LooError(f"{item!r}: expected SEAT=POLICY, e.g. 2=cautious", key=key)
+    try:
+        return int(seat_text), text
+    except ValueError:
+        raise LooError(f"{item!r}: seat {seat_text!r} is not a seat number", key=key) from None
+
+
+def _seat_items(seats: SeatPolicies | None) -> list[tuple[str, str]]:
+    """(key, ``SEAT=POLICY`` item) of each seat's own policy, from a mapping {seat: policy}
+    (a TOML table, whose keys may be digit strings: key ``seat_policy[SEAT]``) or from
+    ``SEAT=POLICY`` items (the CLI's ``--seat-policy``: key ``seat_policy[i]``, the i-th item)."""
+    if isinstance(seats, Mapping):
+        return [(f"seat_policy[{seat}]", f"{seat}={text}") for seat, text in seats.items()]
+    return [(f"seat_policy[{i}]", item) for i, item in enumerate(seats or ())]
+
+
+def parse_seat_policies(default: str | Policy | None, seats: SeatPolicies | None, players: int) -> list[Policy]:
+    """The table of ``players`` policies: ``default`` (``basic`` when None) at every seat,
+    then each seat's own policy (see :func:`_seat_items`; a later item for a seat wins).
+    The one parser of seat policies, for the CLI, TOML configs and Python callers."""
     table = parse_table(default or "basic", players)
-    for item in seat_items or ():
-        if "=" not in item:
-            raise LooError(f"--seat-policy {item!r}: expected SEAT=POLICY, e.g. 2=cautious")
-        seat_text, text = item.split("=", 1)
-        try:
-            seat = int(seat_text)
-        except ValueError:
-            raise LooError(f"--seat-policy {item!r}: seat {seat_text!r} is not a number 0..{players - 1}") from None
+    for key, item in _seat_items(seats):
+        seat, text = split_seat_policy(item, key)
         if not 0 <= seat < players:
-            raise LooError(f"--seat-policy {item!r}: seat {seat} is not a seat; allowed 0..{players - 1}")
-        table[seat] = Policy.parse(text)
+            raise LooError(f"{item!r}: seat {seat} is not a seat; allowed 0..{players - 1}", key=key)
+        try:
+            table[seat] = Policy.parse(text)
+        except LooError as e:
+            raise LooError(f"{item!r}: {e}", key=key) from None
     return table

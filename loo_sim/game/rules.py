@@ -241,18 +241,24 @@ def _coerce(name: str, value: Any) -> Any:
     raise LooError(f"unknown option {name!r}")
 
 
+def split_option(
+    item: str, key: str, form: str = "key=value", example: str = "penalty=limited", also: tuple[str, ...] = ()
+) -> tuple[str, str]:
+    """One ``key=value`` item that names a rule option (or one of ``also``): the option's
+    name (``hand-size`` is ``hand_size``) and the value text. The one parser of such items,
+    for ``set`` overrides and ``compare`` arms; its errors carry ``key``."""
+    name, sep, value = str(item).partition("=")
+    name = name.strip().replace("-", "_")
+    if not sep:
+        raise LooError(f"{item!r}: expected {form}, e.g. {example}", key=key)
+    if name not in OPTION_NAMES and name not in also:
+        raise LooError(f"{item!r}: unknown option {name!r}; allowed {', '.join((*also, *OPTION_NAMES))}", key=key)
+    return name, value.strip()
+
+
 def parse_set(items: list[str] | tuple[str, ...] | None) -> dict[str, str]:
-    """Parse CLI ``--set key=value`` items into a dict of overrides."""
-    out: dict[str, str] = {}
-    for item in items or ():
-        if "=" not in item:
-            raise LooError(f"--set {item!r}: expected key=value, e.g. --set penalty=limited")
-        key, value = item.split("=", 1)
-        key = key.strip().replace("-", "_")
-        if key not in OPTION_NAMES:
-            raise LooError(f"unknown option {key!r}: allowed {', '.join(OPTION_NAMES)}")
-        out[key] = value.strip()
-    return out
+    """``key=value`` overrides (the CLI's ``--set``) as a dict; errors name ``set[i]``."""
+    return dict(split_option(item, f"set[{i}]") for i, item in enumerate(items or ()))
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules))

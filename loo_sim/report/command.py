@@ -1,11 +1,14 @@
 """The command line that repeats a run, for ``run.json`` and ``summary.md``: the library
-writes down which ``loo-sim`` arguments reproduce a table of policies."""
+writes down which ``loo-sim`` arguments reproduce a study (the CLI's flags are named
+here, and only here, below ``cli/``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from loo_sim.game.policy import Policy
+from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy, Study
 
 
 def describe_policies(table: Sequence[Policy]) -> str:
@@ -21,3 +24,56 @@ def policy_args(table: Sequence[Policy]) -> list[str]:
     if len(set(names)) == 1:
         return ["--policy", names[0]]
     return sum((["--seat-policy", f"{seat}={name}"] for seat, name in enumerate(names)), [])
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def overrides(study: Study) -> list[str]:
+    """The rule overrides as ``KEY=VALUE`` items (``--set``)."""
+    return [f"{k}={_text(v)}" for k, v in study.rules.items()]
+
+
+def command(study: Study, out: str | None = None) -> str:
+    """The CLI command that runs this study ("" for variants, which run through a report)."""
+    args = ["loo-sim", study.kind, "--preset", study.preset]
+    args += sum((["--set", item] for item in overrides(study)), [])
+    if study.policy is not None or study.seat_policy:
+        n = (getattr(study, "players", None) or [study.base_rules().players])[0]
+        args += policy_args(study.table(n))
+    if isinstance(study, SimulateStudy):
+        args += ["--deals", str(study.deals), "--seed", str(study.seed), "--carried", f"{study.carried:g}"]
+        args += ["--dealer", str(study.dealer)] if study.dealer is not None else []
+        args += ["--by-class"] if study.by_class else []
+    elif isinstance(study, MissStudy):
+        args += sum((["--players", str(n)] for n in study.players), [])
+        args += sum((["--carried", f"{c:g}"] for c in study.carried), [])
+        args += ["--deals", str(study.deals), "--seed", str(study.seed), "--focal", str(study.focal)]
+        args += ["--chart-seat", str(study.chart_seat)] if study.chart_seat is not None else []
+        args += ["--precision", f"{study.precision:g}"] if study.precision is not None else []
+    elif isinstance(study, PotsStudy):
+        args += sum((["--compare", c] for c in study.compare), [])
+        args += ["--sessions", str(study.sessions), "--deals", str(study.deals), "--seed", str(study.seed)]
+        args += ["--bankroll", f"{study.bankroll:g}"] if study.bankroll is not None else []
+    else:
+        return ""
+    return " ".join(args + (["--out", out] if out else []))
+
+
+def run_info(study: Study, out: str | None, partial: bool, details: dict[str, Any]) -> dict[str, Any]:
+    """Everything needed to repeat a run exactly (``run.json``): the version, the command,
+    the resolved study and its digest, then what the kind's runner adds (``details``)."""
+    from loo_sim.version import __version__
+
+    return {
+        "loo_sim_version": __version__,
+        "kind": study.kind,
+        "command": command(study, out),
+        "preset": study.preset,
+        "seed": study.seed,
+        "study": study.to_dict(),
+        "digest": study.digest(),
+        "partial": partial,
+        **details,
+    }

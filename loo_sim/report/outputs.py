@@ -22,7 +22,7 @@ def prepare_out_dir(path: str | os.PathLike) -> Path:
         with tempfile.NamedTemporaryFile(dir=out, prefix=".probe-", delete=True):
             pass
     except OSError as e:
-        raise LooError(f"--out {str(path)!r} is not a writable directory ({e.strerror or e})") from None
+        raise LooError(f"{str(path)!r} is not a writable directory ({e.strerror or e})", key="out") from None
     return out
 
 

@@ -14,9 +14,6 @@ from typing import Any
 from loo_sim.errors import LooError
 
 BACKENDS = ("local", "dask")
-DASK_MISSING = (
-    "the dask backend needs the dask extra: pip install 'loo-sim[dask]' (from a checkout: pip install '.[dask]')"
-)
 
 
 class LocalBackend:
@@ -34,31 +31,16 @@ class LocalBackend:
 
 
 class DaskBackend:
-    """Chunks run as Dask tasks; results come back, and are reduced, in chunk order."""
+    """Chunks run as Dask tasks on the caller's ``dask.distributed.Client``; results come
+    back, and are reduced, in chunk order. Setting up (and closing) the cluster and the
+    client is the caller's business, as in stumpy's ``stumped(client, ...)``: the CLI
+    builds a ``LocalCluster`` or connects to ``--scheduler`` (``loo_sim.cli.backend``)."""
 
     name = "dask"
     chunk_scale = 4  # larger chunks: a task should run long against its scheduling cost
 
-    def __init__(self, scheduler: str | None = None, workers: int | None = None, window: int = 64,
-                 timeout: str = "20s") -> None:  # fmt: skip
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError:
-            raise LooError(DASK_MISSING) from None
-        self.cluster = None
-        if scheduler:
-            try:
-                self.client = Client(scheduler, timeout=timeout)
-            except (OSError, TimeoutError) as e:
-                raise LooError(f"--scheduler {scheduler!r}: cannot reach a Dask scheduler there ({e})") from None
-        else:
-            import os
-
-            n = workers or os.cpu_count() or 1
-            # one process a core, each kernel call on one numba thread: no oversubscription
-            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                                        env={"NUMBA_NUM_THREADS": "1"})  # fmt: skip
-            self.client = Client(self.cluster)
+    def __init__(self, client: Any, window: int = 64) -> None:
+        self.client = client
         self.window = window  # chunks in flight at once (bounded memory on the client)
 
     def map_chunks(self, task: Callable, static: tuple, chunks: Sequence[tuple[int, int]]) -> Iterator[Any]:
@@ -79,9 +61,7 @@ class DaskBackend:
                 future.cancel()
 
     def close(self) -> None:
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        pass  # the client is the caller's
 
 
 def _fingerprint(value: Any) -> str:
@@ -91,15 +71,15 @@ def _fingerprint(value: Any) -> str:
     return repr(value)
 
 
-def make_backend(name: str = "local", scheduler: str | None = None, workers: int | None = None):
-    """``local`` or ``dask`` (``scheduler`` = address of an existing cluster, else a LocalCluster)."""
+def make_backend(name: str = "local", client: Any = None):
+    """``local``, or ``dask`` on ``client`` (a ``dask.distributed.Client``)."""
     if name not in BACKENDS:
-        raise LooError(f"--backend {name!r} is not one of {', '.join(BACKENDS)}")
+        raise LooError(f"{name!r} is not one of {', '.join(BACKENDS)}", key="backend")
     if name == "local":
-        if scheduler:
-            raise LooError("--scheduler goes with --backend dask")
         return LocalBackend()
-    return DaskBackend(scheduler, workers)
+    if client is None:
+        raise LooError("dask needs a dask.distributed Client (client=...)", key="backend")
+    return DaskBackend(client)
 
 
 def chunk_ranges(n_blocks: int, per_chunk: int) -> list[tuple[int, int]]:

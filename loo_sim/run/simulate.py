@@ -7,8 +7,6 @@ aggregate row per block, added in block order into one running total.
 
 from __future__ import annotations
 
-import os
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -107,25 +105,3 @@ def simulate(
     result.partial = rounds.partial
     result.elapsed_s = time.perf_counter() - start
     return result
-
-
-class TextProgress:
-    """A one-line progress display on stderr for long runs (only on a terminal)."""
-
-    def __init__(self, label: str = "deals", stream=None, min_total: int = 2_000_000) -> None:
-        self.stream = stream or sys.stderr
-        self.label = label
-        self.min_total = min_total
-        self.start = time.perf_counter()
-        self.active = hasattr(self.stream, "isatty") and self.stream.isatty() and not os.environ.get("CI")
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.active or total < self.min_total:
-            return
-        rate = done / max(time.perf_counter() - self.start, 1e-9)
-        eta = (total - done) / rate if rate > 0 else 0
-        bar = "#" * int(30 * done / total)
-        self.stream.write(f"\r[{bar:<30}] {done:,}/{total:,} {self.label}  {rate / 1e6:.2f} M/s  eta {eta:.0f}s ")
-        if done >= total:
-            self.stream.write("\n")
-        self.stream.flush()

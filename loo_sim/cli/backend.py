@@ -1,0 +1,46 @@
+"""Where the kernel runs, as the options ask: this process, or a Dask cluster: an
+existing scheduler (``--scheduler``) or a ``LocalCluster`` built here (``--workers``).
+The library's ``DaskBackend`` takes the client; making and closing it is done here."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+
+from loo_sim.errors import LooError
+from loo_sim.run.backend import make_backend
+
+DASK_MISSING = (
+    "the dask backend needs the dask extra: pip install 'loo-sim[dask]' (from a checkout: pip install '.[dask]')"
+)
+
+
+@contextmanager
+def open_backend(name: str = "local", scheduler: str | None = None, workers: int | None = None,
+                 timeout: str = "20s", scheduler_flag: str = "--scheduler") -> Iterator[object]:  # fmt: skip
+    """The backend ``name`` (local or dask), closed (with its client and cluster) on exit.
+    ``scheduler_flag`` names where the scheduler address came from, for the messages."""
+    if name == "local":
+        if scheduler:
+            raise LooError(f"{scheduler_flag} goes with --backend dask")
+        yield make_backend("local")
+        return
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise LooError(DASK_MISSING) from None
+    with ExitStack() as stack:
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout=timeout)
+            except (OSError, TimeoutError) as e:
+                raise LooError(f"{scheduler_flag} {scheduler!r}: cannot reach a Dask scheduler there ({e})") from None
+        else:
+            # one process a core, each kernel call on one numba thread: no oversubscription
+            cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                                   dashboard_address=None, env={"NUMBA_NUM_THREADS": "1"})  # fmt: skip
+            stack.callback(cluster.close)
+            client = Client(cluster)
+        stack.callback(client.close)
+        yield make_backend("dask", client)

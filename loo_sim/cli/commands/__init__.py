@@ -1,0 +1,1 @@
+"""The commands of ``loo-sim``, one module each; ``cli/__init__.py`` registers them."""

@@ -1,0 +1,59 @@
+"""``loo-sim pots``: sessions of many deals (R10) for each arm of a comparison. Runs a
+pots study (as a report's ``kind = "pots"`` experiment does) and prints its summary."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from loo_sim.cli.app import (
+    BackendOpt,
+    PolicyOpt,
+    PresetOpt,
+    SchedulerOpt,
+    SeatPolicyOpt,
+    SetOpt,
+    ThreadsOpt,
+    WorkersOpt,
+    seed_option,
+)
+from loo_sim.cli.params import Chips, WholeNumber, seat_map
+from loo_sim.cli.study import print_written, run_and_write
+from loo_sim.game.rules import parse_set
+from loo_sim.report.study import PotsStudy
+
+
+def pots_cmd(
+    preset: PresetOpt = "three-card",
+    sets: SetOpt = None,
+    policy: PolicyOpt = None,
+    seat_policy: SeatPolicyOpt = None,
+    compare: Annotated[
+        list[str] | None,
+        typer.Option(help="KEY=V1,V2[,...]: an option (or policy) to vary; repeat for a grid. First = baseline."),
+    ] = None,
+    sessions: Annotated[int, typer.Option(parser=WholeNumber(1), help="Independent sessions per arm.")] = 2000,
+    deals: Annotated[
+        int, typer.Option(parser=WholeNumber(1, 100_000), help="Deals per session (fewer if someone is ruined).")
+    ] = 50,
+    bankroll: Annotated[
+        float | None, typer.Option(parser=Chips(), help="End a session when a balance falls below -B.")
+    ] = None,
+    seed: Annotated[int, seed_option("Seed: deal j of session i comes from (seed, i, j) in every arm.")] = 0,
+    threads: ThreadsOpt = None,
+    out: Annotated[str, typer.Option(help="Directory for the plots, CSVs and summary.md.")] = "out/pots",
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
+) -> None:
+    """Sessions of many deals (R10): how pots grow, how large they get, who ends ahead, and
+    the chance of ruin, for each arm of a comparison played on the same decks.
+
+    Examples: `loo-sim pots --preset three-card --compare penalty=limited,unlimited --sessions 5000 --deals 50`,
+    `loo-sim pots --compare penalty=limited,unlimited --compare policy=basic,ev --bankroll 200 --out out/pots`.
+    """
+    study = PotsStudy(preset=preset, rules=parse_set(sets), policy=policy, seat_policy=seat_map(seat_policy),
+                      compare=list(compare or []), sessions=sessions, deals=deals, seed=seed,
+                      bankroll=bankroll)  # fmt: skip
+    print_written(*run_and_write(study, out, threads, backend, scheduler, workers))

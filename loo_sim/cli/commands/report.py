@@ -1,0 +1,61 @@
+"""``loo-sim report``: every experiment of a TOML config, into one report (index.md,
+index.html, manifest.json and a folder per experiment)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from loo_sim.cli.app import SchedulerOpt, ThreadsOpt, WorkersOpt
+from loo_sim.cli.backend import open_backend
+from loo_sim.cli.params import OneOf
+from loo_sim.cli.progress import TerminalProgress
+from loo_sim.cli.study import set_threads
+from loo_sim.errors import LooError
+from loo_sim.run.backend import BACKENDS
+
+
+def report_cmd(
+    config: Annotated[str, typer.Argument(help="The TOML config of the experiments.")],
+    out: Annotated[str, typer.Option(help="Directory of the report (index.md, index.html, one folder each).")] = (
+        "out/report"
+    ),
+    resume: Annotated[bool, typer.Option("--resume", help="Skip experiments already done with the same config.")] = (
+        False
+    ),
+    only: Annotated[list[str] | None, typer.Option(help="Run only this experiment (repeatable).")] = None,
+    threads: ThreadsOpt = None,
+    backend: Annotated[
+        str | None,
+        typer.Option(
+            parser=OneOf(BACKENDS), metavar="local|dask", help="local or dask (default: the config's, else local)."
+        ),
+    ] = None,
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
+) -> None:
+    """Run every experiment of a TOML config (kinds simulate, miss, pots, variants) and write a
+    report a person reads (index.md, index.html) and a program loads (CSV, manifest.json).
+
+    Examples: `loo-sim report reports/miss.toml --out reports/miss`,
+    `loo-sim report my.toml --out out/my --resume`, `loo-sim report my.toml --only limited-vs-unlimited`.
+    """
+    from loo_sim.report.batch import build_index, run_report
+    from loo_sim.report.config import load_config
+    from loo_sim.report.outputs import prepare_out_dir
+
+    cfg = load_config(config)
+    set_threads(threads)
+    out_dir = prepare_out_dir(out)
+    where = "--scheduler" if scheduler else f"scheduler (in {config})"
+    runner = open_backend(backend or cfg.backend, scheduler or cfg.scheduler, workers, scheduler_flag=where)
+    with runner as kernel_backend, TerminalProgress() as progress:
+        manifest = run_report(cfg, Path(out_dir), resume=resume, only=only, echo=typer.echo, progress=progress,
+                              backend=kernel_backend)  # fmt: skip
+    build_index(cfg, Path(out_dir))
+    typer.echo(f"wrote {out_dir / 'index.md'}, {out_dir / 'index.html'} and {out_dir / 'manifest.json'}")
+    failed = [name for name, e in manifest["experiments"].items() if e.get("status") == "failed"]
+    if failed:
+        raise LooError(f"{len(failed)} experiment(s) failed: {', '.join(failed)} (see manifest.json)")

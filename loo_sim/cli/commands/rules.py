@@ -1,0 +1,31 @@
+"""``loo-sim rules``: the presets, or every option of one rule set."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from loo_sim.cli.app import SetOpt, build_rules
+from loo_sim.errors import LooError
+from loo_sim.game.rules import PRESETS
+
+
+def rules_cmd(
+    preset: Annotated[str | None, typer.Argument(help="A preset name; omit to list the presets.")] = None,
+    sets: SetOpt = None,
+) -> None:
+    """List the presets, or show every option of one rule set.
+
+    Examples: `loo-sim rules`, `loo-sim rules classic-limited --set players=6 --set lead=classic`.
+    """
+    if preset is None:
+        if sets:
+            raise LooError("--set needs a preset, e.g. loo-sim rules three-card --set penalty=limited")
+        typer.echo("Presets (RULES.md R11); show one with `loo-sim rules NAME`:")
+        for name, (description, _) in PRESETS.items():
+            typer.echo(f"  {name:<16} {description}")
+        return
+    rules = build_rules(preset, sets)
+    typer.echo(f"Rule set: preset {preset}" + (f" with {', '.join(sets)}" if sets else ""))
+    typer.echo(rules.render())

@@ -1,0 +1,77 @@
+"""Progress bars for long runs (``rich.progress``), on stderr and only on a terminal.
+
+The library reports progress through a plain ``progress(done, total)`` callback; a
+:class:`TerminalProgress` makes one such callback per loop (``deals``, ``sessions``),
+each drawn as its own bar. It draws nothing when stderr is not a terminal or ``$CI``
+is set, and nothing for loops shorter than ``min_total``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+from rich.text import Text
+
+ProgressFn = Callable[[int, int], None]
+
+
+class _Rate(ProgressColumn):
+    """Items a second, in millions (deals are counted in millions)."""
+
+    def render(self, task: Any) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed / 1e6:.2f} M/s")
+
+
+class TerminalProgress:
+    """A factory of progress callbacks (``progress(label)``), shown as rich bars; use it
+    as a context manager so the display ends with the command."""
+
+    def __init__(self, min_total: int = 0, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.min_total = min_total
+        isatty = getattr(self.stream, "isatty", None)
+        self.active = bool(isatty and isatty()) and not os.environ.get("CI")
+        self._bars: Progress | None = None
+
+    def __call__(self, label: str = "deals") -> ProgressFn | None:
+        if not self.active:
+            return None
+        task = None
+
+        def update(done: int, total: int) -> None:
+            nonlocal task
+            if total < self.min_total:
+                return
+            bars = self._display()
+            if task is None:
+                task = bars.add_task(label, total=total)
+            bars.update(task, completed=done, refresh=True)
+
+        return update
+
+    def _display(self) -> Progress:
+        if self._bars is None:
+            # stdout stays the program's (no redirection into the display): results may go to a pipe
+            console = Console(file=self.stream, force_terminal=True)
+            self._bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), _Rate(),
+                                  TimeRemainingColumn(), console=console, auto_refresh=False, redirect_stdout=False,
+                                  redirect_stderr=False)  # fmt: skip
+            self._bars.start()
+        return self._bars
+
+    def close(self) -> None:
+        if self._bars is not None:
+            self._bars.stop()
+            self._bars = None
+
+    def __enter__(self) -> TerminalProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

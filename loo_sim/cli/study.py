@@ -1,0 +1,51 @@
+"""Running a study from a command (simulate, miss, pots): validate it, set the threads,
+check the output directory, open the backend, run it with progress bars, write its
+files. The study runner is the library's (``report.runners``), the same as a report's."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from loo_sim import checks
+from loo_sim.cli.backend import open_backend
+from loo_sim.cli.progress import TerminalProgress
+from loo_sim.report.runners import StudyOutput, run_study, write_study
+from loo_sim.report.study import Study
+
+
+def set_threads(threads: int | None) -> int:
+    """Numba's worker threads for this process (None: all cores); the count."""
+    from numba import set_num_threads
+
+    count = checks.threads(threads)
+    set_num_threads(count)
+    return count
+
+
+def run_and_write(study: Study, out: str | None, threads: int | None, backend: str, scheduler: str | None,
+                  workers: int | None, min_total: int = 0) -> tuple[StudyOutput, Path | None, list[str]]:  # fmt: skip
+    """Run ``study`` and write its files into ``out`` (when given): the output, the
+    directory and the names written. Warnings go to stderr; progress bars show for loops
+    of at least ``min_total``."""
+    from loo_sim.report.outputs import prepare_out_dir
+
+    study.check()
+    set_threads(threads)
+    out_dir = prepare_out_dir(out) if out is not None else None
+    with open_backend(backend, scheduler, workers) as runner, TerminalProgress(min_total) as progress:
+        output = run_study(study, out, progress=progress, backend=runner, checked=True)
+    names = write_study(out_dir, output) if out_dir is not None else []
+    for warning in output.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return output, out_dir, names
+
+
+def print_written(output: StudyOutput, out_dir: Path | None, names: list[str]) -> None:
+    """Print a study's summary and what was written (miss and pots)."""
+    if output.partial:
+        print("interrupted: the results written are PARTIAL", file=sys.stderr)
+    typer.echo(output.text)
+    typer.echo(f"wrote {', '.join(names)} in {out_dir}")

@@ -1,0 +1,166 @@
+"""A report's TOML config: a title, a description, where the kernel runs, ``[defaults]``
+and ``[[experiments]]``, each becoming the study of its kind (``report.study``).
+
+A config is validated in full before anything runs: :func:`load_config` raises one
+:class:`ConfigError` listing every problem, each with its TOML path
+(``experiments[2].rules.penalty: 'unlimted' is not one of unlimited, limited``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from loo_sim.errors import LooError
+from loo_sim.report.study import KINDS, STUDIES, Study, study_fields
+
+TOP_KEYS = ("title", "description", "backend", "scheduler", "defaults", "experiments")
+# players: the sweep of a miss study, the rule option players for the other kinds
+KIND_KEYS = {kind: {*study_fields(kind), "players"} for kind in KINDS}
+STUDY_FIELDS = set().union(*KIND_KEYS.values())  # what [defaults] may set
+TABLES = ("rules", "seat_policy")  # fields that must be TOML tables
+LISTS = ("compare", "rows")  # fields that must be TOML arrays
+
+
+class ConfigError(LooError):
+    """Every problem of a config, one a line (the CLI prints them all)."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+@dataclass
+class Experiment:
+    name: str
+    title: str
+    study: Study
+
+
+@dataclass
+class Config:
+    path: Path
+    title: str
+    description: str
+    experiments: list[Experiment]
+    backend: str = "local"  # where the kernel runs: local or dask (the numbers are the same)
+    scheduler: str | None = None  # dask: an existing scheduler's address
+
+
+def study_from(kind: str, values: dict[str, Any]) -> Study:
+    """The study of ``kind`` from a config's values (``players`` and ``carried`` may be one
+    number or a list: a miss study sweeps them; the other kinds take players as the rule
+    option and the first pot carried in)."""
+    values = dict(values)
+    players = values.pop("players", None)
+    if kind == "miss":
+        if players is not None:
+            values["players"] = players if isinstance(players, list) else [players]
+        if "carried" in values and not isinstance(values["carried"], list):
+            values["carried"] = [values["carried"]]
+    else:
+        if players is not None:
+            values["rules"] = {"players": players, **values.get("rules", {})}
+        if isinstance(values.get("carried"), list):
+            values["carried"] = values["carried"][0] if values["carried"] else 0.0
+    return STUDIES[kind](**values)
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise LooError(f"config {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise LooError(f"config {str(path)!r} cannot be read ({e})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise LooError(f"config {str(path)!r} is not valid TOML: {e}") from None
+
+
+def _top_problems(data: dict[str, Any]) -> list[str]:
+    problems = []
+    for key in set(data) - set(TOP_KEYS):
+        problems.append(f"{key}: unknown key; allowed title, description, backend, scheduler, defaults, experiments")
+    if data.get("backend", "local") not in ("local", "dask"):
+        problems.append(f"backend: {data.get('backend')!r} is not one of local, dask")
+    if "scheduler" in data and not isinstance(data["scheduler"], str):
+        problems.append("scheduler: expected an address string, e.g. 'tcp://10.0.0.5:8786'")
+    return problems
+
+
+def _misshapen(values: dict[str, Any]) -> dict[str, str]:
+    """Fields whose TOML type is wrong (the studies' checks need the shape): key -> problem."""
+    bad = {k: "expected a table" for k in TABLES if k in values and not isinstance(values[k], dict)}
+    bad.update({k: "expected an array" for k in LISTS if k in values and not isinstance(values[k], list)})
+    return bad
+
+
+def _experiment(where: str, exp: dict[str, Any], defaults: dict[str, Any], problems: list[str]) -> Study | None:
+    """The study of one [[experiments]] table (None when it cannot be built), its problems added."""
+    kind = exp.get("kind")
+    if kind not in KINDS:
+        problems.append(f"{where}.kind: {kind!r} is not one of {', '.join(KINDS)}")
+        return None
+    allowed = KIND_KEYS[kind] | {"name", "kind", "title"}
+    for key in set(exp) - allowed:
+        problems.append(f"{where}.{key}: unknown key; allowed {', '.join(sorted(allowed))}")
+    values = {k: v for k, v in defaults.items() if k in KIND_KEYS[kind]}
+    values["rules"] = dict(defaults.get("rules", {}))
+    for k, v in exp.items():
+        if k in KIND_KEYS[kind]:
+            values[k] = {**values["rules"], **v} if k == "rules" and isinstance(v, dict) else v
+    bad = _misshapen(values)
+    if bad:
+        problems += [f"{where}.{k}: {message}" for k, message in bad.items()]
+        return None
+    study = study_from(kind, values)
+    for sub, message in study.problems():
+        last = sub.split(".")[-1].split("[")[0]
+        if message.startswith(f"{last}: "):
+            message = message[len(last) + 2 :]
+        problems.append(f"{where}.{sub}: {message}")
+    return study
+
+
+def load_config(path: str | Path) -> Config:
+    """Parse and validate a config; raise ConfigError listing every problem."""
+    path = Path(path)
+    data = _read(path)
+    problems = _top_problems(data)
+    defaults = data.get("defaults", {})
+    if not isinstance(defaults, dict):
+        problems.append("defaults: expected a table")
+        defaults = {}
+    for key in set(defaults) - STUDY_FIELDS:
+        problems.append(f"defaults.{key}: unknown key; allowed {', '.join(sorted(STUDY_FIELDS))}")
+    bad = _misshapen(defaults)
+    problems += [f"defaults.{k}: {message}" for k, message in bad.items()]
+    defaults = {k: v for k, v in defaults.items() if k not in bad}
+    raw = data.get("experiments", [])
+    if not isinstance(raw, list) or not raw:
+        problems.append("experiments: expected one or more [[experiments]] tables")
+        raw = []
+    experiments = []
+    seen: set[str] = set()
+    for i, exp in enumerate(raw):
+        where = f"experiments[{i}]"
+        if not isinstance(exp, dict):
+            problems.append(f"{where}: expected a table")
+            continue
+        name = exp.get("name")
+        if not isinstance(name, str) or not name or not name.replace("-", "").replace("_", "").isalnum():
+            problems.append(f"{where}.name: {name!r} is not allowed; allowed letters, digits, - and _")
+        elif name in seen:
+            problems.append(f"{where}.name: {name!r} is used twice; names must differ")
+        else:
+            seen.add(name)
+        study = _experiment(where, exp, defaults, problems)
+        if study is not None:
+            experiments.append(Experiment(str(name), str(exp.get("title", name)), study))
+    if problems:
+        raise ConfigError(problems)
+    return Config(path, str(data.get("title", path.stem)), str(data.get("description", "")), experiments,
+                  str(data.get("backend", "local")), data.get("scheduler"))  # fmt: skip

@@ -1,0 +1,255 @@
+"""Running a study: one runner per kind turns a spec (``report.study``) into a
+:class:`StudyOutput` (tables, figures, summary.md, run.json and the text a command
+prints), and :func:`write_study` writes it, each file atomically.
+
+The CLI commands (``loo-sim simulate``, ``miss``, ``pots``) and batch reports both run
+their studies here, so they write the same files with the same content. Numba's thread
+count is the caller's; ``progress`` makes the ``progress(done, total)`` callback of
+each long loop (or none), so this layer draws nothing on the terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from loo_sim.config import VARIANT_BATCHES
+from loo_sim.game.policy import Policy
+from loo_sim.report.command import command, describe_policies, overrides, run_info
+from loo_sim.report.figures import miss_figures, pots_figures, variants_figures
+from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy, Study, VariantsStudy
+
+ProgressFn = Callable[[int, int], None]
+ProgressFactory = Callable[[str], ProgressFn | None]  # a label ("deals", "sessions") -> a callback, or None
+
+HEURISTICS = [
+    "basic",
+    "always",
+    "cautious",
+    "nothing-takes-miss",
+    "threshold:play=0.7,miss=0.3",
+    "threshold:play=0.5,miss=0.3",
+    "threshold:play=0.3,miss=0.15",
+    "ev",
+]
+
+
+@dataclass
+class StudyOutput:
+    study: Study
+    tables: dict[str, pd.DataFrame]  # name -> long-form table (name.csv)
+    figures: dict[str, Any]  # name -> matplotlib Figure (name.png)
+    summary: str  # summary.md
+    info: dict[str, Any]  # run.json
+    warnings: list[str] = field(default_factory=list)
+    partial: bool = False
+    text: str = ""  # what a command prints (default: the summary)
+
+
+def run_study(
+    study: Study,
+    out: str | None = None,
+    progress: ProgressFactory | None = None,
+    backend=None,
+    checked: bool = False,
+) -> StudyOutput:
+    """Run one study (validated first unless the caller has: ``checked``); ``out`` is the
+    directory named in the recorded command, ``backend`` where the kernel runs (this
+    process by default)."""
+    if not checked:
+        study.check()
+    output = RUNNERS[study.kind](study, out, progress, backend)
+    output.info = run_info(study, out, output.partial, output.info)
+    output.text = output.text or output.summary
+    return output
+
+
+def write_study(out_dir: Path, output: StudyOutput) -> list[str]:
+    """Write every table, figure, summary.md and run.json (each atomically); the file names."""
+    from loo_sim.report.outputs import atomic_write_text, save_png, write_csv, write_json
+
+    names = []
+    for name, df in output.tables.items():
+        write_csv(out_dir / f"{name}.csv", df)
+        names.append(f"{name}.csv")
+    for name, fig in output.figures.items():
+        save_png(fig, out_dir / f"{name}.png")
+        names.append(f"{name}.png")
+    atomic_write_text(out_dir / "summary.md", output.summary)
+    write_json(out_dir / "run.json", output.info)
+    return [*names, "summary.md", "run.json"]
+
+
+def _threads() -> int:
+    from numba import get_num_threads
+
+    return get_num_threads()
+
+
+def _progress(factory: ProgressFactory | None, label: str = "deals") -> ProgressFn | None:
+    return factory(label) if factory else None
+
+
+# ---- simulate -----------------------------------------------------------------------------
+def _run_simulate(study: SimulateStudy, out: str | None, progress, backend) -> StudyOutput:
+    from loo_sim.analysis.simulate import class_table, position_table, summary_table
+    from loo_sim.analysis.summaries import simulate_summary
+    from loo_sim.run.simulate import simulate
+
+    rules = study.base_rules()
+    table = study.table(rules.players)
+    res = simulate(rules, table, study.deals, study.seed, study.carried, study.dealer, threads=_threads(),
+                   progress=_progress(progress), by_class=study.by_class, backend=backend)  # fmt: skip
+    tables = {"summary": summary_table(res), "positions": position_table(res)}
+    if study.by_class:
+        tables["by_class"] = class_table(res)
+    info = {
+        "overrides": overrides(study),
+        "rules": rules.to_dict(),
+        "policies": [str(p) for p in table],
+        "deals_requested": res.deals_requested,
+        "deals_done": res.deals_done,
+        "carried": res.carried,
+        "dealer": "rotating (deal k: seat k mod players)" if res.dealer is None else res.dealer,
+        "threads": res.threads,
+        "elapsed_s": round(res.elapsed_s, 3),
+    }
+    summary = simulate_summary(res, tables, study.preset, command(study, out))
+    text = _simulate_text(study, res, table, tables)
+    return StudyOutput(study, tables, {}, summary, info, partial=res.partial, text=text)
+
+
+def _simulate_text(study: SimulateStudy, res, table: list[Policy], tables: dict[str, pd.DataFrame]) -> str:
+    """What ``loo-sim simulate`` prints: a header line, the table of seats, the hand classes."""
+    from loo_sim.analysis.summaries import format_summary
+
+    state = "PARTIAL " if res.partial else ""
+    lines = [f"{state}{res.deals_done:,} deals of {study.preset} ({res.rules.players} players), seed {res.seed}, "
+             f"{describe_policies(table)}; {res.elapsed_s:.1f} s on {res.threads} thread(s)",
+             format_summary(res, tables["summary"])]  # fmt: skip
+    if "by_class" in tables:
+        lines.append("\nloo rate by hand class (hands played; see `loo-sim miss --help` for the grid):")
+        for r in tables["by_class"].itertuples(index=False):
+            lines.append(f"  {r.label:<42} {r.hands:>10,}  {r.loo_rate:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]")
+    return "\n".join(lines)
+
+
+# ---- miss ---------------------------------------------------------------------------------
+def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutput:
+    from loo_sim.analysis.miss import best_actions, chart_table, heuristic_table, sweep_frames
+    from loo_sim.analysis.summaries import miss_summary
+    from loo_sim.run.decisions import decisions, heuristics
+
+    base = study.base_rules()
+    player_counts = study.player_counts(base)
+    pots = [float(c) for c in study.carried] or [0.0]
+    main_n, main_pot = player_counts[0], pots[0]
+    rules, table = base.replace(players=main_n), study.table(main_n)
+    chart_seats = None if study.chart_seat is None else [study.chart_seat]
+    chart_res = decisions(rules, table, study.deals, study.seed, main_pot, focal=chart_seats,
+                          progress=_progress(progress), backend=backend)  # fmt: skip
+    names = [*HEURISTICS, "chart (best action of this chart)"]
+    candidates = [Policy.parse(h) for h in HEURISTICS] + [Policy("chart")]
+    heur = heuristics(rules, table, study.focal, candidates, names, study.deals, study.seed, main_pot,
+                      chart=best_actions(chart_res), precision=study.precision, progress=_progress(progress),
+                      backend=backend)  # fmt: skip
+    runs = []
+    for n in player_counts:
+        for pot in pots:
+            if (n, pot) == (main_n, main_pot):
+                runs.append(chart_res)
+                continue
+            seats = None if chart_seats is None else [s for s in chart_seats if s < n]
+            runs.append(decisions(base.replace(players=n), study.table(n), study.deals, study.seed, pot,
+                                  focal=seats, backend=backend))  # fmt: skip
+    shares, sweep_classes = sweep_frames(runs)
+    tables = {"chart": chart_table(chart_res), "heuristics": heuristic_table(heur), "sweep": shares,
+              "sweep_classes": sweep_classes}  # fmt: skip
+    figures = miss_figures(study.preset, player_counts, main_pot, study.focal, len(names), heur.deals, tables)
+    text = miss_summary(study.preset, chart_res, tables["chart"], heur, tables["heuristics"], shares,
+                            command(study, out))  # fmt: skip
+    info = {
+        "rules": rules.to_dict(),
+        "chart_deals": chart_res.deals,
+        "heuristic_deals": heur.deals,
+        "players": player_counts,
+        "carried": pots,
+    }
+    return StudyOutput(study, tables, figures, text, info, partial=chart_res.partial or heur.partial)
+
+
+# ---- pots ---------------------------------------------------------------------------------
+def _run_pots(study: PotsStudy, out: str | None, progress, backend) -> StudyOutput:
+    from loo_sim.analysis.pots import arm_stats, balance_histogram, balances, max_pot_ccdf, paired, pot_by_deal
+    from loo_sim.analysis.summaries import pots_summary
+    from loo_sim.run.sessions import run_pots
+
+    arms = study.arms()
+    res = run_pots(arms, study.sessions, study.deals, study.seed, progress=_progress(progress, "sessions"),
+                   backend=backend)  # fmt: skip
+    tables = {
+        "pot_by_deal": pot_by_deal(res),
+        "max_pot": max_pot_ccdf(res),
+        "balances": balances(res),
+        "balance_histogram": balance_histogram(res),
+        "arms": arm_stats(res),
+        "paired": paired(res),
+    }
+    figures = pots_figures(study.preset, len(arms), max(a.rules.players for a in arms), tables)
+    text = pots_summary(res, tables, study.preset, command(study, out))
+    info = {
+        "arms": [{"name": a.name, "rules": a.rules.to_dict(), "policies": [str(p) for p in a.policies]} for a in arms],
+        "sessions": res.sessions,
+    }
+    return StudyOutput(study, tables, figures, text, info, _inexact_warnings(res, tables["arms"]), res.partial)
+
+
+def _inexact_warnings(res, arm_table: pd.DataFrame) -> list[str]:
+    """One warning for each arm some of whose sessions passed 2**53 chips (R3)."""
+    import numpy as np
+
+    from loo_sim.kernel import abi as L
+
+    warnings = []
+    stats = arm_table.set_index(["arm", "metric"])["value"]
+    for a, arm in enumerate(res.arms):
+        flagged = stats[(arm.name, "inexact_past_2_53_probability")]
+        if flagged > 0:
+            first = int(np.nonzero(res.deal_stats[a, :, L.DS_INEXACT_FIRST])[0][0])
+            warnings.append(
+                f"{arm.name}: {flagged:.1%} of sessions passed 2**53 chips (the first at deal {first}); "
+                "amounts past that are not exact (R3)"
+            )
+    return warnings
+
+
+# ---- variants -------------------------------------------------------------------------------
+def _run_variants(study: VariantsStudy, out: str | None, progress, backend) -> StudyOutput:
+    from loo_sim.analysis.summaries import variants_summary
+    from loo_sim.analysis.variants import variant_rows
+    from loo_sim.run.simulate import simulate
+
+    results = []
+    for row in study.rows:
+        rules = study.row_rules(row)
+        res = simulate(rules, study.table(rules.players), study.deals, study.seed, study.carried, threads=_threads(),
+                       batches=VARIANT_BATCHES, progress=_progress(progress), backend=backend)  # fmt: skip
+        results.append((row["name"], res))
+    baseline = study.baseline or study.rows[0]["name"]
+    table = variant_rows(results, baseline)
+    text = variants_summary(table, baseline, study.deals, study.seed, study.carried)
+    info = {"rows": [{"name": n, "rules": r.rules.to_dict()} for n, r in results], "baseline": baseline}
+    figures = variants_figures(len(results), table)
+    return StudyOutput(study, {"variants": table}, figures, text, info, partial=any(r.partial for _, r in results))
+
+
+RUNNERS: dict[str, Callable[..., StudyOutput]] = {
+    "simulate": _run_simulate,
+    "miss": _run_miss,
+    "pots": _run_pots,
+    "variants": _run_variants,
+}

@@ -1,0 +1,240 @@
+"""Studies as typed specs: one dataclass per kind of experiment (:class:`SimulateStudy`,
+:class:`MissStudy`, :class:`PotsStudy`, :class:`VariantsStudy`), each with the fields its
+kind uses and its own validation. ``problems()`` returns every problem at once, each with
+its path below the study (``rules.penalty``, ``seat_policy[2]``, ``compare[0]``), so a
+config reports them all; ``check()`` raises the first (the CLI's way).
+
+The CLI commands and batch reports build these and run them with
+``report.runners.run_study``, so a report's experiment and the command it prints give
+the same numbers and the same files.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from loo_sim import checks
+from loo_sim.errors import LooError
+from loo_sim.game.policy import Policy, parse_seat_policies
+from loo_sim.game.rules import OPTION_NAMES, PRESETS, Rules
+
+Problems = list[tuple[str, str]]  # (path below the study, message)
+
+
+class _Collect:
+    """Problems as they are found; ``attempt`` runs a check and keeps its error."""
+
+    def __init__(self) -> None:
+        self.found: Problems = []
+
+    def add(self, path: str, message: str) -> None:
+        self.found.append((path, message))
+
+    def attempt(self, path: str, fn: Callable[[], Any]) -> Any:
+        try:
+            return fn()
+        except LooError as e:  # an error about one item (seat_policy[2], compare[0]) has its own path
+            self.found.append((e.key, e.detail) if e.key else (path, str(e)))
+            return None
+
+
+@dataclass
+class Study:
+    """What every kind has: the rule set (a preset and option overrides, as RULES.md spells
+    them), the policies (``policy`` at every seat, ``seat_policy`` {seat: policy} over it),
+    the deals and the seed."""
+
+    kind: ClassVar[str] = ""
+    preset: str = "three-card"
+    rules: dict[str, Any] = field(default_factory=dict)  # option overrides
+    policy: str | None = None  # every seat
+    seat_policy: dict[Any, str] = field(default_factory=dict)  # seat -> policy (keys may be digit strings)
+    deals: int = 100_000
+    seed: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, **json.loads(json.dumps(dataclasses.asdict(self), default=str))}
+
+    def digest(self) -> str:
+        """A hash of the resolved study and the loo_sim version (reports resume on it)."""
+        from loo_sim.version import __version__
+
+        text = json.dumps({"study": self.to_dict(), "version": __version__}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def base_rules(self) -> Rules:
+        return Rules.preset(self.preset, **self.rules)
+
+    def table(self, players: int) -> list[Policy]:
+        return parse_seat_policies(self.policy, self.seat_policy, players)
+
+    def problems(self) -> Problems:
+        """Every problem with this study, as (path below the study, message)."""
+        p = _Collect()
+        if self.preset not in PRESETS:
+            p.add("preset", f"{self.preset!r} is not one of {', '.join(PRESETS)}")
+        valid = {}
+        for key, value in self.rules.items():
+            if key not in OPTION_NAMES:
+                p.add(f"rules.{key}", f"unknown option; allowed {', '.join(OPTION_NAMES)}")
+                continue
+            coerced = p.attempt(f"rules.{key}", lambda k=key, v=value: Rules.coerce_option(k, v))
+            if coerced is not None or value is None:
+                valid[key] = value
+        if self.preset in PRESETS:  # the combinations (R11), with the options that are valid one by one
+            p.attempt("rules", lambda: Rules.preset(self.preset, **valid))
+        rules = self.base_rules() if not p.found else None
+        self._more_problems(p, rules)
+        return p.found
+
+    def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
+        """The problems of a kind's own fields (``rules``: None when the rule set is bad)."""
+        p.attempt("deals", lambda: checks.whole_number("deals", self.deals, 1))
+        p.attempt("seed", lambda: checks.seed(self.seed))
+        if rules is not None:
+            p.attempt("policy", lambda: self.table(rules.players))
+
+    def check(self) -> None:
+        """Raise the first problem as one LooError line, with its path as the key."""
+        problems = self.problems()
+        if problems:
+            path, message = problems[0]
+            name = path.split(".")[-1]
+            if message.startswith(f"{name}: "):  # the message names its option already
+                raise LooError(message[len(name) + 2 :], key=name)
+            if path == "rules" or message.startswith(name):  # a rule set's own error; policy 'x': ...
+                raise LooError(message)
+            raise LooError(message, key=path)
+
+
+@dataclass
+class SimulateStudy(Study):
+    """Independent deals with the kernel: rates, loo rates, tricks and net chips per seat."""
+
+    kind: ClassVar[str] = "simulate"
+    carried: float = 0.0  # chips carried into every deal
+    dealer: int | None = None  # a fixed dealer (default: deal k is dealt by seat k mod players)
+    by_class: bool = False  # also the loo rate by hand class
+
+    def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
+        super()._more_problems(p, rules)
+        p.attempt("carried", lambda: checks.chips("carried", self.carried))
+        if rules is not None and self.dealer is not None:
+            p.attempt("dealer", lambda: checks.seat("dealer", self.dealer, rules.players))
+
+
+@dataclass
+class MissStudy(Study):
+    """Counterfactual decision charts, a paired comparison of heuristics, and a sweep over
+    the players and the pot carried in (the first of each is the main run)."""
+
+    kind: ClassVar[str] = "miss"
+    deals: int = 200_000
+    players: list[int] = field(default_factory=list)  # the sweep (default: the preset's)
+    carried: list[float] = field(default_factory=lambda: [0.0])  # the sweep
+    precision: float | None = None  # stop the heuristics when every 95% half-width is below it
+    focal: int = 0  # the seat whose heuristics are compared
+    chart_seat: int | None = None  # the seat the chart replays; None = every seat in turn
+
+    def player_counts(self, rules: Rules) -> list[int]:
+        return [int(n) for n in self.players] or [rules.players]
+
+    def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
+        p.attempt("deals", lambda: checks.whole_number("deals", self.deals, 1))
+        p.attempt("seed", lambda: checks.seed(self.seed))
+        for i, c in enumerate(self.carried):
+            p.attempt(f"carried[{i}]", lambda c=c: checks.chips("carried", c))
+        for i, n in enumerate(self.players):
+            p.attempt(f"players[{i}]", lambda n=n: checks.whole_number("players", n, 3, 8))
+        if rules is not None:
+            sizes = [int(n) for n in self.players if str(n).isdigit() and 3 <= int(n) <= 8] or [rules.players]
+            for n in sizes:
+                p.attempt("policy", lambda n=n: self.table(n))
+            p.attempt("focal", lambda: checks.seat("focal", self.focal, sizes[0]))
+            if self.chart_seat is not None:
+                p.attempt("chart_seat", lambda: checks.seat("chart_seat", self.chart_seat, sizes[0]))
+        if self.precision is not None and not (isinstance(self.precision, (int, float)) and self.precision > 0):
+            p.add("precision", f"{self.precision!r} is not allowed; allowed a number of chips > 0")
+
+
+@dataclass
+class PotsStudy(Study):
+    """Sessions of many deals (R10) for each arm of a comparison, on the same decks."""
+
+    kind: ClassVar[str] = "pots"
+    deals: int = 50  # deals a session plays at most
+    compare: list[str] = field(default_factory=list)  # KEY=V1,V2 items; the first values are the baseline
+    sessions: int = 2000  # sessions per arm
+    bankroll: float | None = None  # a session ends when a balance falls below -bankroll
+
+    def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
+        from loo_sim.analysis.pots import parse_compare
+
+        p.attempt("seed", lambda: checks.seed(self.seed))
+        if rules is not None:
+            p.attempt("policy", lambda: self.table(rules.players))
+        p.attempt("compare", lambda: parse_compare(self.compare))
+        p.attempt("sessions", lambda: checks.whole_number("sessions", self.sessions, 1))
+        p.attempt("deals", lambda: checks.whole_number("deals", self.deals, 1, 100_000))
+        if self.bankroll is not None:
+            p.attempt("bankroll", lambda: checks.chips("bankroll", self.bankroll))
+        if rules is not None and not p.found:  # the grid of arms, when every part of it is valid
+            p.attempt("compare", lambda: self.arms())
+
+    def arms(self):
+        """The arms of the comparison (``analysis.pots.Arm``), the baseline first."""
+        from loo_sim.analysis.pots import parse_compare
+        from loo_sim.run.sessions import make_arms
+
+        base = self.base_rules()
+        if self.bankroll is not None:
+            base = base.replace(bankroll=float(self.bankroll))
+        return make_arms(base, self.table, parse_compare(self.compare))
+
+
+@dataclass
+class VariantsStudy(Study):
+    """Rule sets side by side: one simulate run per row, against a baseline row."""
+
+    kind: ClassVar[str] = "variants"
+    carried: float = 0.0  # chips carried into every deal
+    rows: list[dict[str, Any]] = field(default_factory=list)  # {name, preset, rules}
+    baseline: str | None = None  # the row the others are compared with (default: the first)
+
+    def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
+        super()._more_problems(p, rules)
+        p.attempt("carried", lambda: checks.chips("carried", self.carried))
+        if not self.rows:
+            p.add("rows", "a variants study needs rows, e.g. rows = [{name = 'limited', preset = 'limited'}]")
+        names = [str(r.get("name", "")) for r in self.rows]
+        for i, row in enumerate(self.rows):
+            if not row.get("name"):
+                p.add(f"rows[{i}].name", "each row needs a name")
+            unknown = set(row) - {"name", "preset", "rules"}
+            if unknown:
+                p.add(f"rows[{i}]", f"unknown keys {sorted(unknown)}; allowed name, preset, rules")
+            p.attempt(f"rows[{i}]", lambda row=row: self.row_rules(row))
+        if len(set(names)) != len(names):
+            p.add("rows", "row names must differ")
+        if self.baseline is not None and self.baseline not in names:
+            p.add("baseline", f"{self.baseline!r} is not a row name; allowed {', '.join(names)}")
+
+    def row_rules(self, row: dict[str, Any]) -> Rules:
+        preset = row.get("preset", self.preset)
+        if preset not in PRESETS:
+            raise LooError(f"preset: {preset!r} is not one of {', '.join(PRESETS)}")
+        return Rules.preset(preset, **{**self.rules, **row.get("rules", {})})
+
+
+STUDIES: dict[str, type[Study]] = {s.kind: s for s in (SimulateStudy, MissStudy, PotsStudy, VariantsStudy)}
+KINDS = tuple(STUDIES)
+
+
+def study_fields(kind: str) -> tuple[str, ...]:
+    """The fields of a kind's study, in order."""
+    return tuple(f.name for f in dataclasses.fields(STUDIES[kind]))
