@@ -1,5 +1,5 @@
 """Atomic file writes (temp file in the same folder + rename): an interrupted run never
-leaves a half-written file that looks whole (DESIGN.md property 7)."""
+leaves a half-written file that looks whole (docs/design.md property 7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The one exception class for bad input (DESIGN.md: errors, not tracebacks)."""
+"""The one exception class for bad input (docs/design.md property 8: errors, not tracebacks)."""
 
 from __future__ import annotations
 

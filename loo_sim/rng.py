@@ -1,4 +1,4 @@
-"""Counter-based random numbers (DESIGN.md property 3).
+"""Counter-based random numbers (docs/design.md property 3).
 
 Every random number is a pure function of a key and a counter, so results never
 depend on threads, chunks or workers:

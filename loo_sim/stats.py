@@ -1,4 +1,4 @@
-"""Statistics primitives on streamed sums (DESIGN.md property 6): a proportion's Wilson
+"""Statistics primitives on streamed sums (docs/design.md property 6): a proportion's Wilson
 interval, a mean and its standard error, a ratio with its delta-method SE, and the
 normal interval from an SE. The kernel streams sums, so these take sums, not samples.
 

@@ -1,4 +1,4 @@
-"""Tables of the take-the-miss study (POLICIES.md P4, P5): the decision chart with each
+"""Tables of the take-the-miss study (docs/policies.md P4, P5): the decision chart with each
 cell's best action and its paired verdict, the chart as a policy, the heuristic
 comparison, and the sweep over players and pots. The runs are ``run.decisions``.
 """

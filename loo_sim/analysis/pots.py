@@ -1,4 +1,4 @@
-"""Tables of the pots study (RULES.md R10): the streamed session aggregates of
+"""Tables of the pots study (docs/rules.md R10): the streamed session aggregates of
 ``run.sessions`` turned into pot quantiles by deal, the largest pot's tail, final
 balances, per-arm rates and the paired differences, each with its uncertainty.
 """

@@ -1,5 +1,5 @@
 """Tables of a simulate run (pandas, long form): every estimate with its uncertainty
-(DESIGN.md property 6). Per-seat rates get Wilson intervals (each deal is one
+(docs/design.md property 6). Per-seat rates get Wilson intervals (each deal is one
 independent trial for a seat); all-seat rows treat the deal as the unit, since seats
 of one deal are not independent."""
 

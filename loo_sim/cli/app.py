@@ -15,7 +15,7 @@ from loo_sim.run.backend import BACKENDS
 
 app = typer.Typer(
     name="loo-sim",
-    help="Monte Carlo strategy analyzer for Loo (Lanterloo). Rules: RULES.md; policies: POLICIES.md.",
+    help="Monte Carlo strategy analyzer for Loo (Lanterloo). Rules: docs/rules.md; policies: docs/policies.md.",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,

@@ -1,4 +1,4 @@
-"""The reference engine: RULES.md in plain Python, written to be read.
+"""The reference engine: docs/rules.md in plain Python, written to be read.
 
 ``play_deal_reference`` plays one deal, step by step in the order of the rules:
 

@@ -1,4 +1,4 @@
-"""How simulated players decide (POLICIES.md P1-P3), in readable Python: the reference
+"""How simulated players decide (docs/policies.md P1-P3), in readable Python: the reference
 form of each family. The kernel has its own copy that must agree with it deal for deal.
 A policy only ever sees what its seat may see: its own hand, the turn-up once turned,
 the cards played so far.

@@ -1,4 +1,4 @@
-"""Sessions (RULES.md R10) played by the reference engine: a sequence of deals at one
+"""Sessions (docs/rules.md R10) played by the reference engine: a sequence of deals at one
 table, the dealer rotating left, each deal's ``pot_next`` carried into the next."""
 
 from __future__ import annotations

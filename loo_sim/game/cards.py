@@ -1,7 +1,7 @@
-"""Cards as small ints, and their text form (RULES.md R1).
+"""Cards as small ints, and their text form (docs/rules.md R1).
 
 A card is ``suit * 13 + rank``: suits in the order ♣ ♦ ♥ ♠ (0..3, which is also
-the tie-break order of POLICIES.md P1), ranks 2..A as 0..12. This one encoding is
+the tie-break order of docs/policies.md P1), ranks 2..A as 0..12. This one encoding is
 used by the whole package, the reference engine and the kernel alike.
 """
 

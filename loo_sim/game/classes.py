@@ -1,4 +1,4 @@
-"""Hand classes (POLICIES.md P5): hands a player would treat alike, relative to trumps.
+"""Hand classes (docs/policies.md P5): hands a player would treat alike, relative to trumps.
 
 The grid, printed with every chart, is ``GRID_TEXT`` below (a constant, not this
 docstring, so that it survives ``python -OO``).

@@ -1,5 +1,5 @@
 """The one vocabulary of declarations and deal outcomes: an ``IntEnum`` gives both the
-code the kernel stores and the word the records and tables print (RULES.md R4, R8)."""
+code the kernel stores and the word the records and tables print (docs/rules.md R4, R8)."""
 
 from enum import IntEnum
 

@@ -1,4 +1,4 @@
-"""Which cards a seat may play, and what a five-card hand shows: RULES.md R7 and R9 as
+"""Which cards a seat may play, and what a five-card hand shows: docs/rules.md R7 and R9 as
 pure functions of the hand, the trick, what is known about trumps and the rules.
 
 The reference engine (``engine/deal.py``) keeps the state of the deal and calls these;

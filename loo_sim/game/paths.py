@@ -1,4 +1,4 @@
-"""The one set of rule-path names (RULES.md R4-R9b, POLICIES.md P3).
+"""The one set of rule-path names (docs/rules.md R4-R9b, docs/policies.md P3).
 
 The reference engine counts each special rule branch it takes under one of these
 names (``DealTrace.paths``), and the differential test requires its spread of deals to

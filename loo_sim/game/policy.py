@@ -1,4 +1,4 @@
-"""Policies as data (POLICIES.md P1-P3): a :class:`Policy` is three family names
+"""Policies as data (docs/policies.md P1-P3): a :class:`Policy` is three family names
 (declare / play / exchange) and the threshold parameters. How each family decides is
 in ``engine/policies.py`` (readable) and ``kernel/`` (fast), which must agree."""
 

@@ -1,4 +1,4 @@
-"""Which card beats which (RULES.md R1, R7) and card power (POLICIES.md P1).
+"""Which card beats which (docs/rules.md R1, R7) and card power (docs/policies.md P1).
 
 One small object, :class:`TrumpState`, holds what is known about trumps at a moment
 of the deal: the trump suit (None while unknown, R6) and whether Pam is in play.

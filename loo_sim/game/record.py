@@ -1,4 +1,4 @@
-"""The deal record (the fields RULES.md and the conformance deals require)."""
+"""The deal record (the fields docs/rules.md and the conformance deals require)."""
 
 from __future__ import annotations
 

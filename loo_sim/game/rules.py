@@ -1,4 +1,4 @@
-"""Rule sets as data: every option of RULES.md under its own name, presets (R11),
+"""Rule sets as data: every option of docs/rules.md under its own name, presets (R11),
 validation of the refused combinations (R1, R11), and a readable rendering."""
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ _BOOLS = ("miss", "single_pot", "dealer_defends", "pam", "pam_be_civil", "exchan
 class Rules:
     """One complete rule set. Build it with :meth:`Rules.preset`.
 
-    Every field is an option of RULES.md with the name and the values it gives there;
+    Every field is an option of docs/rules.md with the name and the values it gives there;
     strings (``"limited"``) and the enums of this module are both accepted.
     """
 
@@ -130,7 +130,7 @@ class Rules:
         return dataclasses.replace(self, **overrides)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready values, as RULES.md spells them."""
+        """Plain JSON-ready values, as docs/rules.md spells them."""
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
 
     # ---- derived facts ----------------------------------------------------------

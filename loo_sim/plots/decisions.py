@@ -1,5 +1,5 @@
 """Plots of the decision tables (decision chart, heuristics, best-action sweep) and of the
-rule-variants table (DESIGN.md: functions take an Axes and return it; no file I/O).
+rule-variants table (docs/design.md property 7: functions take an Axes and return it; no file I/O).
 
 Every function draws onto an Axes or Figure the caller made and returns what it drew on;
 none of them creates a figure window or writes a file. Only the object API of matplotlib

@@ -45,7 +45,7 @@ class _Collect:
 
 @dataclass
 class Study:
-    """What every kind has: the rule set (a preset and option overrides, as RULES.md spells
+    """What every kind has: the rule set (a preset and option overrides, as docs/rules.md spells
     them), the policies (``policy`` at every seat, ``seat_policy`` {seat: policy} over it),
     the deals and the seed."""
 

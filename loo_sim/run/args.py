@@ -1,4 +1,4 @@
-"""Everything the kernel needs, as arrays (DESIGN.md property 2): the rules, each seat's
+"""Everything the kernel needs, as arrays (docs/design.md property 2): the rules, each seat's
 policy codes and parameters, and — for the calibrated families — the strength table
 and the decision chart."""
 

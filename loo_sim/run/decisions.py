@@ -1,4 +1,4 @@
-"""The kernel runs of the take-the-miss study (POLICIES.md P4, P5): counterfactual
+"""The kernel runs of the take-the-miss study (docs/policies.md P4, P5): counterfactual
 decision charts (every declaration on offer replayed on the same deal) and the paired
 comparison of declaration heuristics, with a precision stopping rule.
 

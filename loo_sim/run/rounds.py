@@ -2,7 +2,7 @@
 
 Work is cut into rounds of whole kernel blocks; each round is one chunk task on the
 backend (``backend.map_chunks``), and its rows come back, and are reduced, in block
-order, so the sums do not depend on threads, rounds or workers (DESIGN.md property 4).
+order, so the sums do not depend on threads, rounds or workers (docs/design.md property 4).
 After each round: the progress callback, then the stopping rule, which therefore sees
 only whole rounds and stops at the same point on every backend. Ctrl-C keeps what the
 finished rounds added up and marks the run partial.

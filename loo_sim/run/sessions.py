@@ -1,4 +1,4 @@
-"""The kernel runs of the pots study (RULES.md R10): arms of a comparison, each a rule
+"""The kernel runs of the pots study (docs/rules.md R10): arms of a comparison, each a rule
 set and a table of policies, played over the same sessions (session i of every arm on
 the same decks), streamed into aggregates that do not grow with the number of sessions.
 

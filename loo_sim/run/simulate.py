@@ -1,5 +1,5 @@
 """``simulate``: validate, build the kernel's arrays, run the deals block by block, and
-stream the aggregates (DESIGN.md 2-5).
+stream the aggregates (docs/design.md properties 2-5).
 
 Memory stays flat: each round of blocks (one kernel call, ``run.rounds``) returns one
 aggregate row per block, added in block order into one running total.

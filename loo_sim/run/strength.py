@@ -1,4 +1,4 @@
-"""Strength tables (POLICIES.md P3): P(k tricks | hand class, seats in the deal) for one
+"""Strength tables (docs/policies.md P3): P(k tricks | hand class, seats in the deal) for one
 rule set, estimated by simulation. ``threshold`` and ``ev`` decide from them.
 
 Where a table comes from, in order: the tables shipped with the package

@@ -24,7 +24,7 @@ def replay_cmd(
     preset: PresetOpt = "three-card",
     sets: SetOpt = None,
     deck: Annotated[
-        str | None, typer.Option(help="52 cards in canonical deal order (RULES.md R2), space separated.")
+        str | None, typer.Option(help="52 cards in canonical deal order (docs/rules.md R2), space separated.")
     ] = None,
     seed: Annotated[
         int | None,

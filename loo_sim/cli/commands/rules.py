@@ -17,12 +17,15 @@ def rules_cmd(
 ) -> None:
     """List the presets, or show every option of one rule set.
 
+    Every option and preset is explained, by section (R1-R13), in docs/rules.md of the
+    loo_sim repository; how the simulated players decide is in docs/policies.md.
+
     Examples: `loo-sim rules`, `loo-sim rules classic-limited --set players=6 --set lead=classic`.
     """
     if preset is None:
         if sets:
             raise LooError("--set needs a preset, e.g. loo-sim rules three-card --set penalty=limited")
-        typer.echo("Presets (RULES.md R11); show one with `loo-sim rules NAME`:")
+        typer.echo("Presets (docs/rules.md R11); show one with `loo-sim rules NAME`:")
         for name, (description, _) in PRESETS.items():
             typer.echo(f"  {name:<16} {description}")
         return
