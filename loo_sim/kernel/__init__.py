@@ -1,9 +1,11 @@
-"""The numba kernel: arrays and ints only (DESIGN.md properties 2-5).
+"""The numba kernel: arrays and ints only (docs/design.md properties 2-5).
 
 - ``bits``: hands as 52-bit masks; trumps, Pam, heading and card power (R1, R7, P1)
 - ``krng``: the counter-based generator of ``loo_sim.rng`` in numba
 - ``deal``: one deal, one step function per step of ``engine/deal.py`` (deal, antes,
-  declare, exchange, flush, tricks, score), written into a record vector (``abi.py``)
+  declare, exchange, flush, tricks, score), written into a record vector (``abi.py``);
+  ``tricks``, ``policies`` and ``legality`` hold the steps' trick play, the policies'
+  decisions and the legal cards, the twins of ``engine/`` and ``game/legality.py``
 - ``scratch``: what every block driver needs around a deal (working arrays, streams)
 - ``chunks``: many deals in parallel blocks, each reduced to aggregates
 - ``abi``: the named slots of the vectors that cross into the kernel

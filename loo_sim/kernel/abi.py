@@ -1,5 +1,5 @@
 """Named slots of the small int/float vectors that cross the boundary into the kernel
-(DESIGN.md property 2: the kernel sees arrays and ints only).
+(docs/design.md property 2: the kernel sees arrays and ints only).
 
 ``run/args.py`` fills them: ``rules_arrays`` the R_* / RF_* slots, ``kernel_args`` the
 policy codes; the kernel writes one deal's record into the O_* / F_* slots. Every code

@@ -1,5 +1,5 @@
 """Strength-table calibration in numba: how many tricks hands of each class win, by the
-number of seats in the deal (POLICIES.md P3, P5), and how often seats enter a deal."""
+number of seats in the deal (docs/policies.md P3, P5), and how often seats enter a deal."""
 
 from numba import njit, prange
 

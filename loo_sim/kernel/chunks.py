@@ -1,4 +1,4 @@
-"""Many deals in parallel (DESIGN.md properties 3-5).
+"""Many deals in parallel (docs/design.md properties 3-5).
 
 Deals are grouped in fixed blocks of ``BLOCK`` deals; ``prange`` runs over blocks and
 each block reduces its deals to one aggregate row (``abi.A_*``). Blocks never share

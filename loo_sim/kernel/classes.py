@@ -1,4 +1,4 @@
-"""Hand classes (POLICIES.md P5) and the calibrated declarations (P3 threshold, ev, and
+"""Hand classes (docs/policies.md P5) and the calibrated declarations (P3 threshold, ev, and
 the decision chart's best-action policy) in numba; mirrors ``classes.py`` and
 ``policies.py``."""
 

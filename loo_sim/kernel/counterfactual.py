@@ -1,4 +1,4 @@
-"""Counterfactual evaluation (POLICIES.md P4) in numba: replay the same deal once per
+"""Counterfactual evaluation (docs/policies.md P4) in numba: replay the same deal once per
 alternative declaration of a focal seat, or once per heuristic played by the focal
 seat; the other seats keep their policies, the deck and every random stream stay the
 same, so each comparison is paired deal by deal."""

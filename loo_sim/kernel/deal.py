@@ -5,7 +5,8 @@ canonical deal order and writes the deal record into ``oi``/``of`` (slots in
 ``kernel/abi.py``). Hands are 52-bit masks. It calls one step function per method of
 the reference's ``_Deal`` (deal_cards, collect_antes, declare_all, settle_uncontested,
 exchange, show_flushes, play_tricks, score), each inlined into it; each step names the
-rule it implements.
+rule it implements. The tricks are in ``kernel/tricks.py``, the policies' decisions in
+``kernel/policies.py`` and the legal cards in ``kernel/legality.py``.
 """
 
 import numpy as np
@@ -13,29 +14,14 @@ from numba import njit
 
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.bits import (
-    ACE_BITS,
     CARD,
-    FACE_BITS,
-    PAM,
-    PAM_BIT,
     POS,
-    QKA_BITS,
-    SUIT_MASK,
-    beat_mask,
-    beats,
-    eff_suit,
-    follow_mask,
-    has,
-    highest_power,
-    is_trump,
-    lowest_power,
-    nth_card,
     popcount,
-    suit_ranks,
-    trump_mask,
 )
 from loo_sim.kernel.classes import declare_calibrated
-from loo_sim.kernel.krng import draw_below
+from loo_sim.kernel.legality import flush_key
+from loo_sim.kernel.policies import declare, discards
+from loo_sim.kernel.tricks import play_tricks
 
 
 def _no_refcount_options() -> dict:
@@ -48,171 +34,6 @@ def _no_refcount_options() -> dict:
 
 
 _NO_REFCOUNT = _no_refcount_options()
-
-
-# ---- declaring (P2, P3) ---------------------------------------------------------------
-@njit(cache=True)
-def declare(family, hand, t, pam, may_pass, miss_on_offer, dealer_case):
-    """engine.policies.declare in ints: returns a DECL_* code."""
-    tm = trump_mask(t, pam)
-    if family == L.D_ALWAYS or family == L.D_NOTHING:
-        if dealer_case != 0:
-            return L.DECL_PLAY
-        if family == L.D_NOTHING and miss_on_offer and (hand & tm) == 0 and (hand & FACE_BITS) == 0:
-            return L.DECL_MISS
-        return L.DECL_PLAY
-    if family == L.D_BASIC:
-        strong = (hand & tm) != 0 or (hand & ACE_BITS) != 0
-    elif t < 0:
-        strong = (hand & ACE_BITS) != 0
-    else:  # cautious: a trump of queen or higher (Pam counts), or two or more trumps
-        trumps = hand & tm
-        high = (QKA_BITS & SUIT_MASK[t]) | (PAM_BIT if pam == 1 else 0)
-        strong = popcount(trumps) >= 2 or (trumps & high) != 0
-    if strong:
-        return L.DECL_PLAY
-    if dealer_case == 2:
-        return L.DECL_DEFEND
-    if family == L.D_BASIC and miss_on_offer and dealer_case == 0:
-        return L.DECL_MISS
-    return L.DECL_PASS if may_pass else L.DECL_PLAY
-
-
-# ---- exchanging (P2, P3) ----------------------------------------------------------------
-@njit(cache=True)
-def flush_odd_cards(hand, pam):
-    """flush-chase, Pam wild: 0 with a flush, the odd card with four of a suit (or three
-    plus Pam), -1 otherwise."""
-    wild = 1 if (pam == 1 and has(hand, PAM)) else 0
-    rest = hand & ~PAM_BIT if pam == 1 else hand
-    best_suit, longest = 0, -1
-    for s in range(4):
-        n = popcount(rest & SUIT_MASK[s])
-        if n > longest:
-            longest, best_suit = n, s
-    if longest + wild >= 5:
-        return 0
-    if longest + wild == 4 and popcount(hand) == 5:
-        return rest & ~SUIT_MASK[best_suit]
-    return -1
-
-
-@njit(cache=True)
-def discards(family, hand, t, pam, stock_size):
-    """engine.policies.choose_discards in masks: the cards thrown."""
-    if family == L.X_NONE:
-        return 0
-    tm = trump_mask(t, pam)
-    cand = -1
-    if family == L.X_KEEP and t >= 0:
-        cand = hand & ~tm
-    elif family == L.X_FLUSH:
-        cand = flush_odd_cards(hand, pam)
-    if cand < 0:
-        cand = hand & ~tm & ~ACE_BITS
-    if popcount(cand) > stock_size:  # short stock: the lowest-power candidates first
-        keep = 0
-        for _ in range(stock_size):
-            c = lowest_power(cand & ~keep, t, pam)
-            keep |= 1 << c
-        cand = keep
-    return cand
-
-
-# ---- flushes (R9) ------------------------------------------------------------------------
-@njit(cache=True)
-def flush_key(hand, t, pam):
-    """A sortable flush rank (higher wins), -1 without a flush: Pam-flush, then trump
-    flush, then the cards from the top (Pam above all)."""
-    wild = pam == 1 and has(hand, PAM)
-    rest = hand & ~PAM_BIT if wild else hand
-    if popcount(hand) != 5:
-        return -1
-    suit = -1
-    for s in range(4):
-        if rest & SUIT_MASK[s]:
-            if suit >= 0:
-                return -1
-            suit = s
-    key = 0
-    if wild:
-        key = 1 << 20
-    if t >= 0 and suit == t:
-        key |= 1 << 19
-    ranks = suit_ranks(rest, suit)
-    # cards from the top: Pam as rank 13, then the suit's ranks; one bit each, higher first
-    key |= (1 << 13) if wild else 0
-    key |= ranks
-    return key
-
-
-# ---- trick play (R7) ---------------------------------------------------------------------
-@njit(cache=True)
-def lead_options(hand, t, pam, lead, first, indicator):
-    """R7 lead obligations, while trumps are known."""
-    if t < 0 or lead == L.LEAD_FREE:
-        return hand
-    ace = 48 + t
-    king = 44 + t
-    ace_is_indicator = indicator == ace  # indicator as a bit position
-    trumps = hand & trump_mask(t, pam)
-    if lead == L.LEAD_ACE:
-        if first and pam == 1 and has(hand, PAM):
-            return PAM_BIT
-        if first and has(hand, ace):
-            return 1 << ace
-        return hand
-    if lead == L.LEAD_TRUMP:
-        if trumps == 0:
-            return hand
-        if first and has(hand, ace):
-            return 1 << ace
-        if first and ace_is_indicator and has(hand, king):
-            return 1 << king
-        return trumps
-    if first and has(hand, ace):
-        return 1 << ace
-    if first and ace_is_indicator and has(hand, king):
-        return 1 << king
-    if popcount(trumps) >= 2:
-        return 1 << highest_power(trumps, t, pam)
-    return hand
-
-
-@njit(cache=True)
-def follow_options(hand, led, winning, beat, led_is_trump, t, pam, void):
-    """R7 followers: follow suit, head the trick, then the void option (``beat`` is
-    beat_mask of the winning card)."""
-    same = hand & follow_mask(led, t, pam)
-    if same:
-        if is_trump(winning, t, pam) and not led_is_trump:
-            return same  # the trick is trumped: a plain follower cannot head it
-        heading = same & beat
-        return heading if heading else same
-    trumps = hand & trump_mask(t, pam)
-    if trumps == 0:
-        return hand
-    winning_trumps = trumps & beat
-    if void == L.VOID_MUST:
-        return winning_trumps if winning_trumps else trumps
-    return winning_trumps if winning_trumps else hand
-
-
-@njit(cache=True)
-def choose_card(family, legal, n_played, beat, t, pam, key, counters, seat):
-    """engine.policies.choose_card in masks (``beat``: the cards that would win as things stand)."""
-    if family == L.PL_RANDOM:
-        k = draw_below(key, counters[seat], popcount(legal))
-        counters[seat] += 1
-        return nth_card(legal, k)
-    if family == L.PL_HIGH or (family == L.PL_BASIC and n_played == 0):
-        return highest_power(legal, t, pam)
-    if family == L.PL_LOW:
-        return lowest_power(legal, t, pam)
-    winners = legal & beat
-    if winners:
-        return lowest_power(winners, t, pam)
-    return lowest_power(legal, t, pam)
 
 
 # ---- the deal, step by step like engine/deal.py (_Deal) ----------------------------------
@@ -482,89 +303,6 @@ def show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
 
 
 @njit(cache=True, inline="always")
-def judge_trick(oi, trick, m, led, t, pam):
-    """R6 first_renounce: the trick that revealed trumps is judged with them; returns the
-    winner's place in the play order."""
-    base = L.O_CARDS + trick * L.MAX_PLAYERS
-    win_i = 0
-    winning = POS[oi[base]]
-    for k in range(1, m):
-        card = POS[oi[base + k]]
-        if beats(card, winning, led, t, pam):
-            winning = card
-            win_i = k
-    return win_i
-
-
-@njit(cache=True, inline="always")
-def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi):
-    """R6, R7, R9: one trick, led by the leader_i-th seat in the deal. Returns (the winner's
-    place in the play order, trumps after the trick)."""
-    pam = ri[L.R_PAM]
-    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
-    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
-    counters = sc[L.SC_COUNTERS : L.SC_COUNTERS + L.MAX_PLAYERS]
-    led = -1
-    winning = -1
-    win_i = 0
-    led_is_trump = False
-    civil = False
-    renounced = False
-    beat = 0
-    j = leader_i
-    for k in range(m):
-        seat = in_deal[j]
-        j = j + 1 if j + 1 < m else 0
-        hand = hands[seat]
-        if k == 0:
-            options = lead_options(hand, t, pam, ri[L.R_LEAD], trick == 0 and not single, indicator)
-        else:
-            if civil and has(hand, PAM) and popcount(hand) > 1:  # R9 Pam be civil
-                hand &= ~PAM_BIT
-            beat = beat_mask(winning, led, t, pam)
-            options = follow_options(hand, led, winning, beat, led_is_trump, t, pam, ri[L.R_VOID])
-            if t < 0 and (hand & SUIT_MASK[led]) == 0:
-                renounced = True  # R6 first_renounce: this trick reveals trumps
-        card = choose_card(pol[seat, L.P_PLAY], options, k, beat, t, pam, seat_keys[seat], counters, seat)
-        if k == 0:
-            if mode == L.FIRST_LEAD and t < 0:
-                t = card & 3  # R6 first_lead: the first card led sets trumps
-            led = eff_suit(card, t, pam)
-            led_is_trump = is_trump(card, t, pam)
-            winning = card
-            civil = ri[L.R_CIVIL] == 1 and t >= 0 and card == 48 + t
-        elif has(beat, card):
-            winning = card
-            win_i = k
-        hands[seat] &= ~(1 << card)
-        oi[L.O_SEATS + trick * L.MAX_PLAYERS + k] = seat
-        oi[L.O_CARDS + trick * L.MAX_PLAYERS + k] = CARD[card]
-    if renounced and mode == L.FIRST_RENOUNCE:
-        t = indicator & 3  # the trick is judged with the new trumps
-        oi[L.O_INDICATOR] = CARD[indicator]
-        oi[L.O_REVEAL] = trick
-        win_i = judge_trick(oi, trick, m, led, t, pam)
-    return win_i, t
-
-
-@njit(cache=True, inline="always")
-def play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi):
-    """R6, R7: the tricks; the winner of each leads the next. The trumps at the end go into the record."""
-    h = ri[L.R_HAND]
-    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
-    leader_i = 0
-    for trick in range(h):
-        oi[L.O_LEADER + trick] = in_deal[leader_i]
-        win_i, t = play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi)
-        winner = oi[L.O_SEATS + trick * L.MAX_PLAYERS + win_i]
-        oi[L.O_WINNER + trick] = winner
-        oi[L.O_WON + winner] += 1
-        leader_i = leader_i + win_i if leader_i + win_i < m else leader_i + win_i - m
-    oi[L.O_NTRICKS] = h
-    oi[L.O_TRUMP] = t
-
-
-@njit(cache=True, inline="always")
 def score(ri, m, pot_start, penalty, defender, sc, oi, of):
     """R3, R8: a share of the pot per trick; a seat without a trick is looed. A defender's
     shares stay in the pot."""
@@ -595,7 +333,7 @@ def score(ri, m, pot_start, penalty, defender, sc, oi, of):
 @njit(cache=True, **_NO_REFCOUNT)
 def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
               forced_seat, forced_action):  # fmt: skip
-    """Play one deal (RULES.md R2-R9); write its record into ``oi``/``of``.
+    """Play one deal (docs/rules.md R2-R9); write its record into ``oi``/``of``.
 
     ``pol``/``polf``: policy codes and threshold parameters per seat; ``strength``
     [class, seats in deal, tricks] and ``chart`` [class, position] feed the calibrated

@@ -1,4 +1,4 @@
-"""Sessions (RULES.md R10) in numba: many independent sessions of M deals, each arm of
+"""Sessions (docs/rules.md R10) in numba: many independent sessions of M deals, each arm of
 a comparison on the same decks (deal j of session i: stream (seed, i, j)), reduced to
 aggregates that do not grow with the number of sessions."""
 

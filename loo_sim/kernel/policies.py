@@ -1,0 +1,107 @@
+"""How simulated players decide (docs/policies.md P2, P3), in masks: the kernel's twin of
+``engine/policies.py`` (declare, choose_discards, choose_card), deal for deal the same."""
+
+from numba import njit
+
+from loo_sim.kernel import abi as L
+from loo_sim.kernel.bits import (
+    ACE_BITS,
+    FACE_BITS,
+    PAM,
+    PAM_BIT,
+    QKA_BITS,
+    SUIT_MASK,
+    has,
+    highest_power,
+    lowest_power,
+    nth_card,
+    popcount,
+    trump_mask,
+)
+from loo_sim.kernel.krng import draw_below
+
+
+# ---- declaring (P2, P3) ---------------------------------------------------------------
+@njit(cache=True)
+def declare(family, hand, t, pam, may_pass, miss_on_offer, dealer_case):
+    """engine.policies.declare in ints: returns a DECL_* code."""
+    tm = trump_mask(t, pam)
+    if family == L.D_ALWAYS or family == L.D_NOTHING:
+        if dealer_case != 0:
+            return L.DECL_PLAY
+        if family == L.D_NOTHING and miss_on_offer and (hand & tm) == 0 and (hand & FACE_BITS) == 0:
+            return L.DECL_MISS
+        return L.DECL_PLAY
+    if family == L.D_BASIC:
+        strong = (hand & tm) != 0 or (hand & ACE_BITS) != 0
+    elif t < 0:
+        strong = (hand & ACE_BITS) != 0
+    else:  # cautious: a trump of queen or higher (Pam counts), or two or more trumps
+        trumps = hand & tm
+        high = (QKA_BITS & SUIT_MASK[t]) | (PAM_BIT if pam == 1 else 0)
+        strong = popcount(trumps) >= 2 or (trumps & high) != 0
+    if strong:
+        return L.DECL_PLAY
+    if dealer_case == 2:
+        return L.DECL_DEFEND
+    if family == L.D_BASIC and miss_on_offer and dealer_case == 0:
+        return L.DECL_MISS
+    return L.DECL_PASS if may_pass else L.DECL_PLAY
+
+
+# ---- exchanging (P2, P3) ----------------------------------------------------------------
+@njit(cache=True)
+def flush_odd_cards(hand, pam):
+    """flush-chase, Pam wild: 0 with a flush, the odd card with four of a suit (or three
+    plus Pam), -1 otherwise."""
+    wild = 1 if (pam == 1 and has(hand, PAM)) else 0
+    rest = hand & ~PAM_BIT if pam == 1 else hand
+    best_suit, longest = 0, -1
+    for s in range(4):
+        n = popcount(rest & SUIT_MASK[s])
+        if n > longest:
+            longest, best_suit = n, s
+    if longest + wild >= 5:
+        return 0
+    if longest + wild == 4 and popcount(hand) == 5:
+        return rest & ~SUIT_MASK[best_suit]
+    return -1
+
+
+@njit(cache=True)
+def discards(family, hand, t, pam, stock_size):
+    """engine.policies.choose_discards in masks: the cards thrown."""
+    if family == L.X_NONE:
+        return 0
+    tm = trump_mask(t, pam)
+    cand = -1
+    if family == L.X_KEEP and t >= 0:
+        cand = hand & ~tm
+    elif family == L.X_FLUSH:
+        cand = flush_odd_cards(hand, pam)
+    if cand < 0:
+        cand = hand & ~tm & ~ACE_BITS
+    if popcount(cand) > stock_size:  # short stock: the lowest-power candidates first
+        keep = 0
+        for _ in range(stock_size):
+            c = lowest_power(cand & ~keep, t, pam)
+            keep |= 1 << c
+        cand = keep
+    return cand
+
+
+@njit(cache=True)
+def choose_card(family, legal, n_played, beat, t, pam, key, counters, seat):
+    """engine.policies.choose_card in masks (``beat``: the cards that would win as things stand)."""
+    if family == L.PL_RANDOM:
+        k = draw_below(key, counters[seat], popcount(legal))
+        counters[seat] += 1
+        return nth_card(legal, k)
+    if family == L.PL_HIGH or (family == L.PL_BASIC and n_played == 0):
+        return highest_power(legal, t, pam)
+    if family == L.PL_LOW:
+        return lowest_power(legal, t, pam)
+    winners = legal & beat
+    if winners:
+        return lowest_power(winners, t, pam)
+    return lowest_power(legal, t, pam)

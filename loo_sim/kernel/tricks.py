@@ -1,0 +1,105 @@
+"""The tricks of a deal (docs/rules.md R6, R7): each trick led, followed and judged, with
+trumps turned at the first renounce; a step of ``kernel/deal.py``'s ``play_deal``, the
+twin of ``engine/deal.py``'s ``play_tricks``."""
+
+from numba import njit
+
+from loo_sim.kernel import abi as L
+from loo_sim.kernel.bits import (
+    CARD,
+    PAM,
+    PAM_BIT,
+    POS,
+    SUIT_MASK,
+    beat_mask,
+    beats,
+    eff_suit,
+    has,
+    is_trump,
+    popcount,
+)
+from loo_sim.kernel.legality import follow_options, lead_options
+from loo_sim.kernel.policies import choose_card
+
+
+@njit(cache=True, inline="always")
+def judge_trick(oi, trick, m, led, t, pam):
+    """R6 first_renounce: the trick that revealed trumps is judged with them; returns the
+    winner's place in the play order."""
+    base = L.O_CARDS + trick * L.MAX_PLAYERS
+    win_i = 0
+    winning = POS[oi[base]]
+    for k in range(1, m):
+        card = POS[oi[base + k]]
+        if beats(card, winning, led, t, pam):
+            winning = card
+            win_i = k
+    return win_i
+
+
+@njit(cache=True, inline="always")
+def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi):
+    """R6, R7, R9: one trick, led by the leader_i-th seat in the deal. Returns (the winner's
+    place in the play order, trumps after the trick)."""
+    pam = ri[L.R_PAM]
+    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
+    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
+    counters = sc[L.SC_COUNTERS : L.SC_COUNTERS + L.MAX_PLAYERS]
+    led = -1
+    winning = -1
+    win_i = 0
+    led_is_trump = False
+    civil = False
+    renounced = False
+    beat = 0
+    j = leader_i
+    for k in range(m):
+        seat = in_deal[j]
+        j = j + 1 if j + 1 < m else 0
+        hand = hands[seat]
+        if k == 0:
+            options = lead_options(hand, t, pam, ri[L.R_LEAD], trick == 0 and not single, indicator)
+        else:
+            if civil and has(hand, PAM) and popcount(hand) > 1:  # R9 Pam be civil
+                hand &= ~PAM_BIT
+            beat = beat_mask(winning, led, t, pam)
+            options = follow_options(hand, led, winning, beat, led_is_trump, t, pam, ri[L.R_VOID])
+            if t < 0 and (hand & SUIT_MASK[led]) == 0:
+                renounced = True  # R6 first_renounce: this trick reveals trumps
+        card = choose_card(pol[seat, L.P_PLAY], options, k, beat, t, pam, seat_keys[seat], counters, seat)
+        if k == 0:
+            if mode == L.FIRST_LEAD and t < 0:
+                t = card & 3  # R6 first_lead: the first card led sets trumps
+            led = eff_suit(card, t, pam)
+            led_is_trump = is_trump(card, t, pam)
+            winning = card
+            civil = ri[L.R_CIVIL] == 1 and t >= 0 and card == 48 + t
+        elif has(beat, card):
+            winning = card
+            win_i = k
+        hands[seat] &= ~(1 << card)
+        oi[L.O_SEATS + trick * L.MAX_PLAYERS + k] = seat
+        oi[L.O_CARDS + trick * L.MAX_PLAYERS + k] = CARD[card]
+    if renounced and mode == L.FIRST_RENOUNCE:
+        t = indicator & 3  # the trick is judged with the new trumps
+        oi[L.O_INDICATOR] = CARD[indicator]
+        oi[L.O_REVEAL] = trick
+        win_i = judge_trick(oi, trick, m, led, t, pam)
+    return win_i, t
+
+
+@njit(cache=True, inline="always")
+def play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi):
+    """R6, R7: the tricks; the winner of each leads the next. The trumps at the end go into the record."""
+    h = ri[L.R_HAND]
+    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
+    leader_i = 0
+    for trick in range(h):
+        oi[L.O_LEADER + trick] = in_deal[leader_i]
+        win_i, t = play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi)
+        winner = oi[L.O_SEATS + trick * L.MAX_PLAYERS + win_i]
+        oi[L.O_WINNER + trick] = winner
+        oi[L.O_WON + winner] += 1
+        leader_i = leader_i + win_i if leader_i + win_i < m else leader_i + win_i - m
+    oi[L.O_NTRICKS] = h
+    oi[L.O_TRUMP] = t
