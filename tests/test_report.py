@@ -252,3 +252,48 @@ def test_a_study_command_checks_its_study_once(tmp_path, monkeypatch):
     out = tmp_path / "pots"
     assert main(["pots", "--sessions", "20", "--deals", "5", "--out", str(out)]) == 0
     assert len(calls) == 1
+
+
+def test_only_keeps_the_other_finished_experiments_and_resume_then_skips_them(tmp_path, capsys, monkeypatch):
+    """`--only sim` reruns sim alone: variants stays "done" in manifest.json and in the index
+    (with its plot and table), and a later `--resume` recomputes neither."""
+    import loo_sim.report.batch as report
+
+    config = tmp_path / "two.toml"
+    config.write_text(CONFIG.format(sessions=300).split("[[experiments]]\nname = \"pots\"")[0] + """
+[[experiments]]
+name = "variants"
+kind = "variants"
+deals = 4096
+rows = [{name = "three-card", preset = "three-card"}, {name = "limited", preset = "limited"}]
+""")
+    out = tmp_path / "out"
+    assert main(["report", str(config), "--out", str(out)]) == 0
+    csv = out / "variants" / "variants.csv"
+    before = csv.stat().st_mtime_ns
+    assert main(["report", str(config), "--out", str(out), "--only", "sim"]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert {k: v["status"] for k, v in manifest["experiments"].items()} == {"sim": "done", "variants": "done"}
+    md = (out / "index.md").read_text()
+    section = md[md.index("(`variants`)") :]
+    assert "- status: done" in section and "not run" not in md
+    assert "variants/variants.png" in section and "**variants.csv**" in section
+    calls = []
+    real = report.run_study
+
+    def counting(study, *args, **kwargs):
+        calls.append(study.kind)
+        return real(study, *args, **kwargs)
+
+    monkeypatch.setattr(report, "run_study", counting)
+    capsys.readouterr()
+    assert main(["report", str(config), "--out", str(out), "--resume"]) == 0
+    text = capsys.readouterr().out
+    assert calls == [] and "variants: unchanged since the last run, skipped" in text
+    assert csv.stat().st_mtime_ns == before
+    # a kept entry whose config has since changed is marked in the index, and --resume redoes it
+    config.write_text(config.read_text().replace("deals = 4096", "deals = 2048"))
+    assert main(["report", str(config), "--out", str(out), "--only", "sim"]) == 0
+    assert "with an earlier version of this config" in (out / "index.md").read_text()
+    assert main(["report", str(config), "--out", str(out), "--resume"]) == 0
+    assert calls == ["simulate", "variants"]

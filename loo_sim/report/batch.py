@@ -3,9 +3,10 @@ pots, variants).
 
 The config is validated in full before anything runs. Each experiment writes into
 ``OUT/NAME/`` (atomic writes), and ``OUT/manifest.json`` records, after each one, its
-status and a hash of its resolved config; ``--resume`` skips the experiments whose hash is unchanged and whose files are
-all there. ``index.md`` and a self-contained ``index.html`` (plots embedded) are rebuilt
-from what is on disk at the end.
+status and a hash of its resolved config; ``--resume`` skips the experiments whose hash
+is unchanged and whose files are all there, and ``--only NAME`` reruns NAME and keeps
+the other experiments' entries. ``index.md`` and a self-contained ``index.html`` (plots
+embedded) are rebuilt from what is on disk at the end.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
     for name in only or ():
         if name not in names:
             raise LooError(f"{name!r}: no such experiment; allowed {', '.join(names)}", key="only")
-    manifest = read_manifest(out) if resume else {"experiments": {}}
+    # --only redoes some experiments and keeps the others' entries (what is on disk stays theirs)
+    manifest = read_manifest(out) if resume or only else {"experiments": {}}
     manifest.update(config=str(config.path), title=config.title, loo_sim_version=__version__)
     chosen = [e for e in config.experiments if not only or e.name in only]
     for i, exp in enumerate(chosen, start=1):

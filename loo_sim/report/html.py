@@ -53,7 +53,10 @@ def _fmt(value: Any) -> str:
 
 def _header_lines(exp, entry: dict[str, Any], run: dict[str, Any]) -> list[tuple[str, str]]:
     study = exp.study
-    items = [("kind", study.kind), ("status", entry.get("status", "not run")),
+    status = entry.get("status", "not run")
+    if entry.get("digest") not in (None, study.digest()):  # kept by --only from a run of an older config
+        status += " (with an earlier version of this config; --resume redoes it)"
+    items = [("kind", study.kind), ("status", status),
              ("seed", str(study.seed)), ("loo_sim version", str(run.get("loo_sim_version", "")))]  # fmt: skip
     if run.get("report_command"):
         items.append(("reproduce", run["report_command"]))
@@ -124,7 +127,7 @@ def _table_html(df: pd.DataFrame) -> str:
 def _section_html(s: Section) -> list[str]:
     parts = [f'<h2 id="{html.escape(s.name)}">{html.escape(s.title)} (<code>{html.escape(s.name)}</code>)</h2><ul>']
     for key, value in s.header:
-        cls = ' class="failed"' if key == "error" or value == "failed" else ""
+        cls = ' class="failed"' if key == "error" or (key == "status" and value.startswith("failed")) else ""
         parts.append(f"<li{cls}>{key}: <code>{html.escape(value)}</code></li>")
     parts.append(f"</ul><details><summary>Resolved config</summary><pre>{html.escape(s.config_json)}</pre></details>")
     if s.summary is not None:
