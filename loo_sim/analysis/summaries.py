@@ -261,31 +261,61 @@ def _risk_lines(res: PotsResult, arm, s: pd.DataFrame) -> list[str]:
 
 
 # ---- variants ------------------------------------------------------------------------------
-def variants_summary(table: pd.DataFrame, baseline: str, deals: int, seed: int, carried: float) -> str:
-    """summary.md of a variants study (each row ``deals`` deals from ``seed`` with ``carried``
+def _exact_zero(r) -> bool:
+    return r.diff_vs_baseline == 0 and r.diff_se == 0
+
+
+def variants_summary(table: pd.DataFrame, baseline: str, seed: int, carried: float) -> str:
+    """summary.md of a variants study (every row on the same deals of ``seed`` with ``carried``
     chips carried in); every number from ``table`` (``analysis.variants.variant_rows``)."""
+    from loo_sim.analysis.variants import metric_label
+
+    deals = int(table.n.max())
+    others = table[table.row != baseline]
+    batches = others[others.metric == "net_variance"].diff_method.str.extract(r"(\d+) batches")[0].dropna()
+    batch_text = f"{batches.iloc[0]} batches" if len(batches) else "batches"
     lines = [
         f"# Rule variants against {baseline}",
         "",
-        f"Each row plays {deals:,} independent deals (seed {seed}, {carried:g} chips "
-        "carried in, policies as configured). Differences against the baseline are unpaired (separate runs), "
-        "so their intervals are conservative.",
+        f"Every row plays the same {deals:,} deals (seed {seed}: deal k is shuffled from the stream ({seed}, k) "
+        f"whatever the rules, and dealt by seat k mod the row's players), {carried:g} chips carried in, policies "
+        "as configured.",
         "",
+        f"Differences against {baseline} are paired: the mean of the deal-by-deal differences on the same decks, "
+        "with a 95% interval from their standard error (for the variance of net chips, from the difference of "
+        f"the two rows' variances in each of {batch_text} of the same deals).",
     ]
-    for metric, title in (
-        ("loo_rate", "loo rate"),
-        ("contested_share", "share of contested deals"),
-        ("pot_growth", "pot growth per deal (chips)"),
-        ("net_variance", "variance of net chips"),
-    ):
-        lines.append(f"## {title}")
+    live = others[(others.diff_se > 0) & (others.unpaired_se > 0)]
+    if len(live):
+        ratio = (live.diff_se / live.unpaired_se).to_numpy(dtype=float)
+        best = live.iloc[int(np.argmin(ratio))]
+        narrower = int((ratio < 0.9).sum())
+        rest = "" if narrower == len(ratio) else f" (the others: 0.9 to {np.max(ratio):.2g} times)"
+        lines[-1] += (
+            f" The paired standard error is {np.min(ratio):.2g} times the one separate runs would give "
+            f"(`unpaired_se` in variants.csv) for {metric_label(best.metric)} of {best.row}, and below 0.9 times it "
+            f"for {narrower} of the {len(ratio)} differences that are not exactly 0{rest}."
+        )
+    zeros = others[[_exact_zero(r) for r in others.itertuples(index=False)]]
+    if len(zeros):
+        lines += [
+            "",
+            "A difference printed as exactly 0 is 0 on every deal (for the variance: in every batch), not an "
+            "estimate: on these deals the two rows never differ in that number.",
+        ]
+    lines.append("")
+    for metric in ("loo_rate", "contested_share", "pot_growth", "net_variance"):
+        lines.append(f"## {metric_label(metric)}")
         lines.append("")
         for r in table[table.metric == metric].itertuples(index=False):
-            change = (
-                ""
-                if r.row == baseline
-                else (f"; against {baseline} {r.diff_vs_baseline:+.4g} [{r.diff_ci_low:+.4g}, {r.diff_ci_high:+.4g}]")
-            )
+            if r.row == baseline:
+                change = ""
+            elif _exact_zero(r):
+                change = f"; against {baseline} exactly 0"
+            elif r.diff_vs_baseline != r.diff_vs_baseline:
+                change = f"; no paired difference against {baseline}"
+            else:
+                change = f"; against {baseline} {r.diff_vs_baseline:+.4g} [{r.diff_ci_low:+.4g}, {r.diff_ci_high:+.4g}]"
             lines.append(f"- {r.row}: {r.value:.4g} (95% CI [{r.ci_low:.4g}, {r.ci_high:.4g}]){change}")
         lines.append("")
     return "\n".join(lines)

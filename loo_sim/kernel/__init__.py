@@ -9,8 +9,8 @@
 - ``scratch``: what every block driver needs around a deal (working arrays, streams)
 - ``chunks``: many deals in parallel blocks, each reduced to aggregates
 - ``abi``: the named slots of the vectors that cross into the kernel
-- ``classes``, ``counterfactual``, ``sessions``, ``calibrate``: hand classes and the
-  block drivers of the studies
+- ``classes``, ``counterfactual``, ``sessions``, ``variants``, ``calibrate``: hand classes
+  and the block drivers of the studies
 - ``bench``: the bare deal, the baseline of ``scripts/bench.py`` (nothing else uses it)
 
 The kernel imports only the ``game`` layer and the foundations (for constants). numba's

@@ -144,6 +144,16 @@ CF_LEN = CF_CHOSEN + ACTIONS
 H_SUM, H_SQ, H_LOOED, H_MISS, H_DIFF, H_DIFF_SQ = range(6)  # vs heuristic 0
 H_LEN = 6
 
+# ---- rule variants: per row, per block ----------------------------------------------------
+# one deal's values of a row (the variants table's per-deal metrics) ...
+V_LOO, V_CONTESTED, V_GROWTH = 0, 1, 2  # looed seats / players; two or more seats in (0/1); pot_next - carried
+V_NET_POS = 3  # [MAX_PLAYERS + 1] net chips at position p from the dealer's left (1..players; 0 unused)
+V_VALUES = V_NET_POS + MAX_PLAYERS + 1
+# ... and, summed over the deals of a block, their differences from the baseline row's on the same deal
+V_DIFF = 0  # [V_VALUES] sum of (row's value - baseline row's value)
+V_DIFF_SQ = V_VALUES  # [V_VALUES] sum of squares
+V_LEN = 2 * V_VALUES
+
 # ---- sessions (R10) ------------------------------------------------------------------------
 NB_POT = 544  # pot bins: <1, 16 per decade from 1 to 1e16, one per decade beyond
 # per arm, per block: scalars

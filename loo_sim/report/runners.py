@@ -231,20 +231,27 @@ def _inexact_warnings(res, arm_table: pd.DataFrame) -> list[str]:
 def _run_variants(study: VariantsStudy, out: str | None, progress, backend) -> StudyOutput:
     from loo_sim.analysis.summaries import variants_summary
     from loo_sim.analysis.variants import variant_rows
-    from loo_sim.run.simulate import simulate
+    from loo_sim.run.variants import VariantRow, run_variants
 
-    results = []
+    rows = []
     for row in study.rows:
         rules = study.row_rules(row)
-        res = simulate(rules, study.table(rules.players), study.deals, study.seed, study.carried, threads=_threads(),
-                       batches=VARIANT_BATCHES, progress=_progress(progress), backend=backend)  # fmt: skip
-        results.append((row["name"], res))
+        rows.append(VariantRow(row["name"], rules, study.table(rules.players)))
     baseline = study.baseline or study.rows[0]["name"]
-    table = variant_rows(results, baseline)
-    text = variants_summary(table, baseline, study.deals, study.seed, study.carried)
-    info = {"rows": [{"name": n, "rules": r.rules.to_dict()} for n, r in results], "baseline": baseline}
-    figures = variants_figures(len(results), table)
-    return StudyOutput(study, {"variants": table}, figures, text, info, partial=any(r.partial for _, r in results))
+    res = run_variants(rows, baseline, study.deals, study.seed, study.carried, threads=_threads(),
+                       batches=VARIANT_BATCHES, progress=_progress(progress), backend=backend)  # fmt: skip
+    table = variant_rows(res)
+    text = variants_summary(table, baseline, study.seed, study.carried)
+    info = {
+        "rows": [{"name": r.name, "rules": r.rules.to_dict(), "policies": [str(p) for p in r.policies]} for r in rows],
+        "baseline": baseline,
+        "deals_done": res.deals_done,
+        "pairing": "every row plays the same deals: deal k on the deck shuffled from (seed, k), dealt by seat k mod "
+        "players; differences against the baseline are paired deal by deal",
+        "elapsed_s": round(res.elapsed_s, 3),
+    }
+    figures = variants_figures(table, baseline, describe_policies(rows[0].policies))
+    return StudyOutput(study, {"variants": table}, figures, text, info, partial=res.partial)
 
 
 RUNNERS: dict[str, Callable[..., StudyOutput]] = {

@@ -199,7 +199,8 @@ class PotsStudy(Study):
 
 @dataclass
 class VariantsStudy(Study):
-    """Rule sets side by side: one simulate run per row, against a baseline row."""
+    """Rule sets side by side on the same deals (deal k of the seed for every row), each
+    compared with a baseline row deal by deal."""
 
     kind: ClassVar[str] = "variants"
     carried: float = 0.0  # chips carried into every deal

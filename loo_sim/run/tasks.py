@@ -61,3 +61,14 @@ def pots_task(ri, rf, pol, polf, strength, chart, bankroll, share, seed, total, 
     session_blocks(ri, rf, pol, polf, strength, chart, bankroll, share, np.uint64(seed), first, count, total, deals,
                    *rows.values())  # fmt: skip
     return rows
+
+
+def variants_task(ri, rf, pol, polf, strength, chart, base, seed, total, carried, first, count):
+    from loo_sim.kernel.variants import variant_blocks
+
+    rows = ri.shape[0]
+    agg = np.zeros((count, rows, L.A_LEN), dtype=np.float64)
+    pair = np.zeros((count, rows, L.V_LEN), dtype=np.float64)
+    variant_blocks(ri, rf, pol, polf, strength, chart, base, np.uint64(seed), np.uint64(NO_SESSION & MASK64), first,
+                   count, total, carried, agg, pair)  # fmt: skip
+    return agg, pair
