@@ -260,13 +260,15 @@ def test_only_keeps_the_other_finished_experiments_and_resume_then_skips_them(tm
     import loo_sim.report.batch as report
 
     config = tmp_path / "two.toml"
-    config.write_text(CONFIG.format(sessions=300).split("[[experiments]]\nname = \"pots\"")[0] + """
+    sim_only = CONFIG.format(sessions=300).split('[[experiments]]\nname = "pots"')[0]
+    variants = """
 [[experiments]]
 name = "variants"
 kind = "variants"
 deals = 4096
 rows = [{name = "three-card", preset = "three-card"}, {name = "limited", preset = "limited"}]
-""")
+"""
+    config.write_text(sim_only + variants)
     out = tmp_path / "out"
     assert main(["report", str(config), "--out", str(out)]) == 0
     csv = out / "variants" / "variants.csv"

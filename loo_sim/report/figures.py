@@ -57,10 +57,16 @@ def pots_figures(preset: str, arms: int, players: int, tables: dict[str, pd.Data
     return figures
 
 
-def variants_figures(rows: int, table: pd.DataFrame) -> dict[str, Any]:
-    """The loo rate of each of ``rows`` rule variants."""
-    from loo_sim.plots.decisions import variant_bars
+def variants_figures(table: pd.DataFrame, baseline: str, policies: str) -> dict[str, Any]:
+    """The loo rate of each rule variant and its paired difference from ``baseline``."""
+    from loo_sim.plots.decisions import variant_bars, variant_differences
 
-    fig = figure((9, 0.45 * rows + 2))
-    variant_bars(fig.add_subplot(), table, metric="loo_rate", title="loo rate by rule variant (95% CI)")
+    rows = int(table.row.nunique())
+    fig = figure((12, 0.55 * rows + 2.2))
+    left, right = fig.subplots(1, 2, sharey=True)
+    variant_bars(left, table, metric="loo_rate", title="loo rate of each rule set")
+    variant_differences(right, table, baseline, metric="loo_rate", title=f"loo rate minus {baseline}'s, deal by deal")
+    right.tick_params(labelleft=False)
+    deals = int(table.n.max())
+    fig.suptitle(f"Loo rate by rule set against {baseline}: the same {deals:,} deals for every row, {policies}")
     return {"variants": fig}
