@@ -94,3 +94,14 @@ def test_without_dask_the_message_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask.distributed", None)  # as if the extra were not installed
     with pytest.raises(LooError, match=r"pip install 'loo-sim\[dask\]'"), open_backend("dask"):
         pass
+
+
+def test_variants_give_identical_aggregates_on_a_local_cluster(cluster):
+    from loo_sim.run.variants import VariantRow, run_variants
+
+    rows = [VariantRow(name, Rules.preset(name), parse_table("basic", 5)) for name in ("three-card", "limited")]
+    a = run_variants(rows, deals=60_000, seed=5, backend=LocalBackend())
+    b = run_variants(rows, deals=60_000, seed=5, backend=cluster)
+    assert np.array_equal(a.pair, b.pair)
+    for x, y in zip(a.results, b.results, strict=True):
+        assert np.array_equal(x.totals, y.totals) and np.array_equal(x.batches, y.batches)
