@@ -1,6 +1,9 @@
 """The statistics primitives (loo_sim/stats.py) against independent oracles: scipy for
-the Wilson interval and the normal quantile, numpy on raw per-deal samples for the
-streamed mean, SE and ratio (the kernel streams sums; here the samples are kept)."""
+the Wilson interval, the normal quantile and the standard error of a mean, numpy on raw
+per-deal samples for the streamed mean, SE and ratio (the kernel streams sums; here the
+samples are kept), scipy's paired bootstrap and the spread across independent samples
+for the ratio's delta-method SE. tests/test_coverage.py checks the intervals the tables
+print by their coverage over many seeds."""
 
 import math
 
@@ -97,3 +100,44 @@ def test_estimate_uses_the_given_interval_else_the_normal_one():
     assert (wil["ci_low"], wil["ci_high"]) == wilson(3, 10)
     bare = estimate(1.0)
     assert math.isnan(bare["se"]) and math.isnan(bare["ci_low"]) and math.isnan(bare["ci_high"])
+
+
+# ---- more independent oracles: scipy's SEM, the bootstrap, and the spread across replications ----
+@pytest.mark.parametrize("seed", [5, 6])
+def test_mean_se_is_scipys_standard_error_of_the_mean(seed):
+    x = np.random.default_rng(seed).exponential(7.0, size=777) - 2.0
+    m, se = mean_se(float(x.sum()), float((x * x).sum()), len(x))
+    assert se == pytest.approx(sps.sem(x), rel=1e-9)
+    lo, hi = normal_ci(m, se)
+    ref_lo, ref_hi = sps.norm.interval(0.95, loc=np.mean(x), scale=sps.sem(x))
+    assert lo == pytest.approx(ref_lo, rel=1e-9) and hi == pytest.approx(ref_hi, rel=1e-9)
+
+
+def _ratio_of_sums(x, y, axis=-1):
+    return x.sum(axis=axis) / y.sum(axis=axis)
+
+
+def test_ratio_se_agrees_with_scipys_paired_bootstrap():
+    """The bootstrap knows nothing of the delta method: resampling deals (x and y together)
+    gives the SE of sum(x)/sum(y) directly. Dropping the covariance term misses it by far."""
+    x, y = _correlated_deals(2_000, 11)
+    n = len(x)
+    _, se = ratio_se(x.sum(), y.sum(), (x * x).sum(), (x * y).sum(), (y * y).sum(), n)
+    boot = sps.bootstrap((x, y), _ratio_of_sums, paired=True, vectorized=True, n_resamples=4_000, batch=500,
+                         method="percentile", random_state=np.random.default_rng(12))  # fmt: skip
+    assert se == pytest.approx(boot.standard_error, rel=0.05)
+    r = x.sum() / y.sum()
+    (sxx, _), (_, syy) = np.cov(x, y, ddof=1)
+    no_cov = math.sqrt((sxx + r * r * syy) / n) / y.mean()
+    assert abs(no_cov - boot.standard_error) > 0.3 * boot.standard_error
+
+
+def test_ratio_se_is_the_spread_of_the_ratio_across_independent_samples():
+    """Over 4,000 independent samples of 300 deals, the SD of the ratio estimates is what
+    ratio_se says each sample's SE is (to the 1.1% that 4,000 replications allow)."""
+    gen = np.random.default_rng(13)
+    y = gen.integers(1, 6, size=(4_000, 300)).astype(float)
+    x = gen.binomial(y.astype(int), 0.35).astype(float)
+    ratios = x.sum(axis=1) / y.sum(axis=1)
+    ses = [ratio_se(a.sum(), b.sum(), (a * a).sum(), (a * b).sum(), (b * b).sum(), len(a))[1] for a, b in zip(x, y)]
+    assert np.mean(ses) == pytest.approx(ratios.std(ddof=1), rel=0.05)
