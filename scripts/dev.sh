@@ -13,7 +13,8 @@ if [ ! -x .venv/bin/python ] || [ pyproject.toml -nt .venv/.installed ]; then
   .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
   touch .venv/.installed
 fi
-export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$PWD/.numba_cache}"
+# numba compiles the kernel into the user cache folder, as a plain `loo-sim` does (one cache;
+# $NUMBA_CACHE_DIR overrides it); the test suite uses .numba_cache/ (tests/conftest.py)
 cmd="${1:-}"
 [ $# -gt 0 ] && shift
 case "$cmd" in
