@@ -1,9 +1,11 @@
-"""Progress bars for long runs (``rich.progress``), on stderr and only on a terminal.
+"""Progress bars for long runs (``rich.progress``), on stderr and only on a terminal,
+and the one line said before the kernel's first compilation.
 
 The library reports progress through a plain ``progress(done, total)`` callback; a
 :class:`TerminalProgress` makes one such callback per loop (``deals``, ``sessions``),
 each drawn as its own bar. It draws nothing when stderr is not a terminal or ``$CI``
-is set, and nothing for loops shorter than ``min_total``.
+is set, and nothing for loops shorter than ``min_total``. :func:`compile_notice` says
+"compiling the kernel once" under the same condition when numba's cache is cold.
 """
 
 from __future__ import annotations
@@ -18,6 +20,27 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.text import Text
 
 ProgressFn = Callable[[int, int], None]
+COMPILE_NOTICE = "compiling the kernel once, about 15 s (numba caches it for later runs) ..."
+
+
+def on_terminal(stream: TextIO) -> bool:
+    """Whether to draw on ``stream``: a terminal, and not on CI (``$CI`` unset)."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and not os.environ.get("CI")
+
+
+def compile_notice(*kinds: str, stream: TextIO | None = None) -> bool:
+    """On a terminal, say that the kernel compiles now when numba's cache holds no
+    compiled drivers for these kinds of run (``loo_sim.kernel.DRIVERS``); whether it said so."""
+    stream = stream or sys.stderr
+    if not on_terminal(stream):
+        return False
+    from loo_sim.kernel import kernel_cache_is_warm
+
+    if kernel_cache_is_warm(*kinds):
+        return False
+    print(COMPILE_NOTICE, file=stream, flush=True)
+    return True
 
 
 class _Rate(ProgressColumn):
@@ -35,8 +58,7 @@ class TerminalProgress:
     def __init__(self, min_total: int = 0, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         self.min_total = min_total
-        isatty = getattr(self.stream, "isatty", None)
-        self.active = bool(isatty and isatty()) and not os.environ.get("CI")
+        self.active = on_terminal(self.stream)
         self._bars: Progress | None = None
 
     def __call__(self, label: str = "deals") -> ProgressFn | None:
