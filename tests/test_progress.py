@@ -110,3 +110,33 @@ def test_calibrate_asks_only_when_it_calibrates(monkeypatch, capsys, tmp_path):
     assert main(argv) == 0 and asked == [("calibrate",)]  # cached now: nothing to compile
     assert main(["calibrate", "--preset", "three-card"]) == 0 and len(asked) == 1  # shipped
     capsys.readouterr()
+
+
+def test_rates_are_in_the_unit_counted():
+    # pots showed 120 sessions a second as "0.00 M/s"
+    from loo_sim.cli.progress import _Rate, rate_text
+
+    assert rate_text(4_160_000, "deals") == "4.16 M deals/s"
+    assert rate_text(1234.4, "sessions") == "1,234 sessions/s"
+    assert rate_text(0.52, "sessions") == "0.5 sessions/s"
+
+    class Task:
+        finished_speed, speed, fields = None, 12_000.0, {"unit": "sessions"}
+
+    assert str(_Rate().render(Task())) == "12,000 sessions/s"
+
+
+def test_each_bar_says_what_it_counts(monkeypatch):
+    # miss drew two bars both labelled "deals": the chart's and the heuristics'
+    from loo_sim.report.runners import run_study
+    from loo_sim.report.study import MissStudy, PotsStudy
+
+    labels = []
+    run_study(MissStudy(players=[4], deals=4096, carried=[0]), progress=lambda label: labels.append(label))
+    run_study(PotsStudy(sessions=64, deals=5), progress=lambda label: labels.append(label))
+    assert labels == ["chart deals", "heuristic deals", "sessions"]
+    stream = Terminal()
+    monkeypatch.delenv("CI", raising=False)
+    with TerminalProgress(stream=stream) as progress:
+        progress("heuristic deals")(5, 10)
+    assert "heuristic deals" in stream.getvalue()

@@ -43,12 +43,19 @@ def compile_notice(*kinds: str, stream: TextIO | None = None) -> bool:
     return True
 
 
+def rate_text(speed: float, unit: str) -> str:
+    """A rate in the unit counted: ``4.16 M deals/s``, ``1,234 sessions/s``, ``0.5 sessions/s``."""
+    if speed >= 1e6:
+        return f"{speed / 1e6:.2f} M {unit}/s"
+    return f"{speed:,.0f} {unit}/s" if speed >= 10 else f"{speed:.1f} {unit}/s"
+
+
 class _Rate(ProgressColumn):
-    """Items a second, in millions (deals are counted in millions)."""
+    """Items a second, in the unit the bar counts (the last word of its label)."""
 
     def render(self, task: Any) -> Text:
         speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{speed / 1e6:.2f} M/s")
+        return Text("" if speed is None else rate_text(speed, task.fields.get("unit", "items")))
 
 
 class TerminalProgress:
@@ -62,6 +69,8 @@ class TerminalProgress:
         self._bars: Progress | None = None
 
     def __call__(self, label: str = "deals") -> ProgressFn | None:
+        """A callback drawn as a bar named ``label`` (what it counts: ``chart deals``,
+        ``sessions``); its rate is in the label's last word (``deals/s``)."""
         if not self.active:
             return None
         task = None
@@ -72,7 +81,7 @@ class TerminalProgress:
                 return
             bars = self._display()
             if task is None:
-                task = bars.add_task(label, total=total)
+                task = bars.add_task(label, total=total, unit=label.split()[-1])
             bars.update(task, completed=done, refresh=True)
 
         return update
