@@ -43,8 +43,6 @@ def shadowing(folder: Path) -> Path | None:
     script would get this package or another checkout of it."""
     import importlib.machinery
 
-    import loo_sim
-
     path = [str(folder), *sys.path]
     spec = importlib.machinery.PathFinder.find_spec("loo_sim", path)
     if spec is not None and spec.origin is None:  # only namespace portions: PathFinder returns them before
@@ -52,7 +50,7 @@ def shadowing(folder: Path) -> Path | None:
     if spec is None:
         return None
     origin = Path(spec.origin).resolve()
-    if origin == Path(loo_sim.__file__).resolve():
+    if origin == Path(__file__).resolve().parents[1] / "__init__.py":  # this package
         return None
     if origin.name == "__init__.py" and (origin.parent / "cli" / "__init__.py").exists():
         return None  # another copy of loo_sim (a checkout beside a regular install)

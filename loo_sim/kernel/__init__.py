@@ -35,7 +35,7 @@ DRIVERS = {
     "miss": [("counterfactual", "decision_blocks"), ("counterfactual", "heuristic_blocks")],
     "pots": [("sessions", "session_blocks")],
     "calibrate": [("calibrate", "calibrate_blocks")],
-    "play_deals": [("deal", "play_many")],
+    "play_deals": [("chunks", "play_many")],
 }
 
 
