@@ -7,7 +7,8 @@
   ``tricks``, ``policies`` and ``legality`` hold the steps' trick play, the policies'
   decisions and the legal cards, the twins of ``engine/`` and ``game/legality.py``
 - ``scratch``: what every block driver needs around a deal (working arrays, streams)
-- ``chunks``: many deals in parallel blocks, each reduced to aggregates
+- ``chunks``: many deals in parallel blocks, each reduced to aggregates; and the batches
+  of ``play_deals`` (every record row kept) and ``shuffled_decks``
 - ``abi``: the named slots of the vectors that cross into the kernel
 - ``classes``, ``counterfactual``, ``sessions``, ``calibrate``: hand classes and the
   block drivers of the studies
