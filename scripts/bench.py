@@ -85,6 +85,32 @@ def reference_rate(preset: str, policy: str, seconds: float = 3.0) -> float:
     return k / (time.perf_counter() - start)
 
 
+def play_deals_rate(preset: str, policy: str, deals: int = 100_000, threads: int = 1) -> tuple[float, float]:
+    """(deals/s of one ``play_deals`` batch of ``deals`` decks from ``shuffled_decks``,
+    the same with ``as_frame=True``) on ``threads`` numba threads; best of three, decks made
+    beforehand (what an analyst's batch costs beyond the shuffle)."""
+    import numpy as np
+    from numba import set_num_threads
+
+    from loo_sim import Rules, play_deals, shuffled_decks
+
+    rules = Rules.preset(preset)
+    decks = shuffled_decks(1, deals)
+    dealers = np.arange(deals) % rules.players
+    set_num_threads(threads)
+    play_deals(rules, decks[:4096], dealers[:4096], policy=policy, as_frame=True)  # compile / warm up
+
+    def best(**kw) -> float:
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            play_deals(rules, decks, dealers, policy=policy, **kw)
+            times.append(time.perf_counter() - start)
+        return deals / min(times)
+
+    return best(), best(as_frame=True)
+
+
 def peak_memory_mb(preset: str, deals: int) -> tuple[float, float]:
     """Peak RSS (MB) and wall time of a separate `simulate` process for ``deals`` deals."""
     code = (
@@ -111,6 +137,7 @@ def main() -> None:
         two = kernel_rate(preset, policy, args.deals, 2)
         bare = bare_rate(preset, args.deals * 4)
         ref = reference_rate(preset, policy)
+        batch, batch_frame = play_deals_rate(preset, policy)
         dask, dask_first = dask_rate(preset, policy, args.deals)
         mem_small, _ = peak_memory_mb(preset, 10**6)
         mem_big, big_s = peak_memory_mb(preset, big)
@@ -122,6 +149,10 @@ def main() -> None:
             "dask_local_cluster_2_workers_deals_per_s": dask,
             "dask_first_task_s": dask_first,
             "kernel_over_reference": one / ref,
+            "play_deals_1e5_deals_per_s": batch,
+            "play_deals_1e5_over_simulate": batch / one,
+            "play_deals_1e5_as_frame_deals_per_s": batch_frame,
+            "play_deals_1e5_as_frame_over_simulate": batch_frame / one,
             "bare_deal_per_s": bare,
             "full_over_bare_cost": bare / one,
             "peak_mb_1e6": mem_small,
@@ -134,6 +165,8 @@ def main() -> None:
         print(f"  kernel, 1 thread     {one / 1e6:8.2f} M deals/s")
         print(f"  kernel, 2 threads    {two / 1e6:8.2f} M deals/s   (2 threads / 1 = {two / one:.2f}x)")
         print(f"  reference engine     {ref / 1e3:8.2f} k deals/s   (kernel / reference = {one / ref:,.0f}x)")
+        print(f"  play_deals batch of 1e5 / simulate rate (1 thread): {batch / one:.2f} ({batch / 1e6:.2f} M deals/s); "
+              f"as_frame=True {batch_frame / one:.2f} ({batch_frame / 1e6:.2f} M deals/s)")  # fmt: skip
         print(f"  Dask LocalCluster, 2 worker processes {dask / 1e6:6.2f} M deals/s   ({dask / two:.2f}x local "
               f"2 threads; its first task took {dask_first:.1f} s)")  # fmt: skip
         print(

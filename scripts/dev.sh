@@ -7,13 +7,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
-if [ ! -x .venv/bin/python ] || [ pyproject.toml -nt .venv/.installed ]; then
+# editable_mode=compat puts the checkout on sys.path, so a script beside a clone named loo_sim/
+# still imports the package (a strict editable install would load the clone as a namespace)
+if [ ! -x .venv/bin/python ] || [ pyproject.toml -nt .venv/.installed ] || [ scripts/dev.sh -nt .venv/.installed ]; then
   echo "setting up .venv (first run: a minute or two) ..." >&2
   "$PY" -m venv .venv
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]" --config-settings editable_mode=compat
   touch .venv/.installed
 fi
-export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$PWD/.numba_cache}"
+# numba compiles the kernel into the user cache folder, as a plain `loo-sim` does (one cache;
+# $NUMBA_CACHE_DIR overrides it); the test suite uses .numba_cache/ (tests/conftest.py)
 cmd="${1:-}"
 [ $# -gt 0 ] && shift
 case "$cmd" in

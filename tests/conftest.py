@@ -1,6 +1,44 @@
+"""Shared fixtures, and the caches the suite uses.
+
+The suite never writes into the user's cache folders (``~/.cache/loo_sim`` on Linux):
+before anything imports loo_sim, ``$LOO_SIM_CACHE`` (calibrated strength tables) is set
+to a temporary folder made for this session and removed after it, and numba's compiled
+kernels go to the checkout's ``.numba_cache/`` (ignored by git), unless
+``$NUMBA_CACHE_DIR`` already names a folder outside the user's cache. The numba cache is
+kept between runs on purpose: a cold process compiles the kernel for about 15 s, the
+suite's subprocesses (CLI runs, Dask workers, a killed report) inherit the variable and
+reuse what the first compile wrote, and a later run of the suite starts warm; on a
+fresh clone (CI) the folder starts empty, so the kernel compiles once for the whole
+suite. ``NUMBA_CACHE_DIR=$(mktemp -d) bash scripts/dev.sh test`` runs it cold.
+"""
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import platformdirs
 import pytest
 
-from tests.data import load_conformance
+REPO = Path(__file__).resolve().parents[1]
+USER_CACHE = platformdirs.user_cache_path("loo_sim", appauthor=False).resolve()
+TEST_CACHE = Path(tempfile.mkdtemp(prefix="loo_sim-tests-")).resolve()
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+os.environ["LOO_SIM_CACHE"] = str(TEST_CACHE)
+_numba = os.environ.get("NUMBA_CACHE_DIR")
+if not _numba or _inside(Path(_numba).expanduser().resolve(), USER_CACHE):
+    os.environ["NUMBA_CACHE_DIR"] = str(REPO / ".numba_cache")
+
+from tests.data import load_conformance  # noqa: E402
+
+
+def pytest_sessionfinish(session, exitstatus):
+    shutil.rmtree(TEST_CACHE, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

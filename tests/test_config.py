@@ -111,3 +111,24 @@ def test_run_rounds_turns_ctrl_c_into_a_partial_result():
 def test_tunables_are_positive_whole_numbers(name):
     value = getattr(config, name)
     assert isinstance(value, int) and value > 0
+
+
+def test_the_suite_keeps_out_of_the_users_cache():
+    # tests/conftest.py points both caches away from ~/.cache/loo_sim before loo_sim is imported
+    import tempfile
+
+    import platformdirs
+    from numba.core import config as numba_config
+
+    user = platformdirs.user_cache_path("loo_sim", appauthor=False).resolve()
+    tables = config.cache_dir("strength").resolve()
+    assert tables.is_relative_to(Path(tempfile.gettempdir()).resolve()) and not tables.is_relative_to(user)
+    kernels = Path(numba_config.CACHE_DIR).resolve()  # where this process's kernel is compiled to
+    assert kernels.is_relative_to(config.cache_dir("numba").resolve()) and not kernels.is_relative_to(user)
+
+
+def test_dev_sh_and_a_plain_loo_sim_share_one_numba_cache():
+    # dev.sh used to export NUMBA_CACHE_DIR=$PWD/.numba_cache, so `loo-sim` compiled again into the user cache
+    script = (Path(__file__).resolve().parents[1] / "scripts" / "dev.sh").read_text()
+    code = [line.split("#")[0] for line in script.splitlines()]
+    assert not any("NUMBA_CACHE_DIR" in line for line in code)

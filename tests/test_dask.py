@@ -45,6 +45,18 @@ def test_simulate_miss_and_pots_give_identical_aggregates_on_a_local_cluster(clu
         assert np.array_equal(getattr(a, field), getattr(b, field)), field
 
 
+def test_the_header_names_the_workers_not_the_clients_threads(cluster):
+    # it said "on 2 thread(s)", the client's numba threads, which play no part in a Dask run
+    from loo_sim.report.runners import run_study
+    from loo_sim.report.study import SimulateStudy
+
+    study = SimulateStudy(deals=4096)
+    header = run_study(study, backend=cluster).text.splitlines()[0]
+    assert header.endswith("s on 2 Dask worker(s), 1 thread(s) each"), header
+    assert run_study(study, backend=cluster).info["ran_on"] == "2 Dask worker(s), 1 thread(s) each"
+    assert run_study(study).text.splitlines()[0].endswith(" thread(s)")  # local: numba's threads
+
+
 def test_killing_a_worker_mid_run_still_gives_identical_results(cluster):
     rules = Rules.preset("five-card")
     expected = simulate(rules, "basic", 1_500_000, seed=9, blocks_per_call=4)

@@ -14,6 +14,7 @@ Bad input is one ``error:`` line on stderr and exit status 2 (:func:`main`).
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import typer
 
@@ -34,8 +35,38 @@ for name, fn in [
     app.command(name)(fn)
 
 
+def shadowing(folder: Path) -> Path | None:
+    """What ``import loo_sim`` would load, instead of this package, in a script run from
+    ``folder`` (its folder comes first on ``sys.path``): a ``loo_sim.py`` there, a
+    ``loo_sim/`` package of one's own, or a folder without ``__init__.py`` (a clone named
+    ``loo_sim``) that an editable install lets win as a namespace package. None when the
+    script would get this package or another checkout of it."""
+    import importlib.machinery
+
+    path = [str(folder), *sys.path]
+    spec = importlib.machinery.PathFinder.find_spec("loo_sim", path)
+    if spec is not None and spec.origin is None:  # only namespace portions: PathFinder returns them before
+        return Path(list(spec.submodule_search_locations)[0])  # an editable install's finder is asked
+    if spec is None:
+        return None
+    origin = Path(spec.origin).resolve()
+    if origin == Path(__file__).resolve().parents[1] / "__init__.py":  # this package
+        return None
+    if origin.name == "__init__.py" and (origin.parent / "cli" / "__init__.py").exists():
+        return None  # another copy of loo_sim (a checkout beside a regular install)
+    return origin if origin.name != "__init__.py" else origin.parent
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning every domain or usage error into one line."""
+    try:
+        here = Path.cwd()
+    except OSError:  # the working folder is gone
+        here = None
+    shadow = None if here is None else shadowing(here)
+    if shadow is not None:
+        print(f"warning: {shadow} shadows the installed loo_sim: `import loo_sim` in a Python script run from "
+              f"{here} loads it instead (rename it; see the README's Troubleshooting)", file=sys.stderr)  # fmt: skip
     command = typer.main.get_command(app)
     args = sys.argv[1:] if argv is None else list(argv)
     try:

@@ -11,9 +11,12 @@ import typer
 
 from loo_sim import checks
 from loo_sim.cli.backend import open_backend
-from loo_sim.cli.progress import TerminalProgress
+from loo_sim.cli.progress import TerminalProgress, compile_notice
 from loo_sim.report.runners import StudyOutput, run_study, write_study
 from loo_sim.report.study import Study
+
+# the kernel drivers (loo_sim.kernel.DRIVERS) each study kind runs
+KIND_DRIVERS = {"simulate": "simulate", "variants": "simulate", "miss": "miss", "pots": "pots"}
 
 
 def set_threads(threads: int | None) -> int:
@@ -36,6 +39,8 @@ def run_and_write(study: Study, out: str | None, threads: int | None, backend: s
     set_threads(threads)
     out_dir = prepare_out_dir(out) if out is not None else None
     with open_backend(backend, scheduler, workers) as runner, TerminalProgress(min_total) as progress:
+        if scheduler is None:  # the kernel compiles on this machine (here, or in a LocalCluster's workers)
+            compile_notice(KIND_DRIVERS[study.kind])
         output = run_study(study, out, progress=progress, backend=runner, checked=True)
     names = write_study(out_dir, output) if out_dir is not None else []
     for warning in output.warnings:

@@ -7,7 +7,8 @@
   ``tricks``, ``policies`` and ``legality`` hold the steps' trick play, the policies'
   decisions and the legal cards, the twins of ``engine/`` and ``game/legality.py``
 - ``scratch``: what every block driver needs around a deal (working arrays, streams)
-- ``chunks``: many deals in parallel blocks, each reduced to aggregates
+- ``chunks``: many deals in parallel blocks, each reduced to aggregates; and the batches
+  of ``play_deals`` (every record row kept) and ``shuffled_decks``
 - ``abi``: the named slots of the vectors that cross into the kernel
 - ``classes``, ``counterfactual``, ``sessions``, ``variants``, ``calibrate``: hand classes
   and the block drivers of the studies
@@ -19,10 +20,24 @@ calls into or the constants it froze from other modules, so a change in ``deal.p
 ``game/classes.py`` or ``config.py`` would leave a stale binary. The cache therefore
 lives in a directory named by a hash of every kernel and game source and of the
 foundations it reads constants from: any change there starts a fresh cache.
+
+A cold cache costs about 15 s of compiling per process (and again per study kind whose
+driver is not cached yet); :func:`kernel_cache_is_warm` tells a caller beforehand, so the
+CLI can say so on a terminal (the library prints nothing).
 """
 
 import hashlib
+from importlib import import_module
 from pathlib import Path
+
+# the block drivers each kind of run calls (module, function): what it has to compile
+DRIVERS = {
+    "simulate": [("chunks", "run_blocks")],  # also the variants study
+    "miss": [("counterfactual", "decision_blocks"), ("counterfactual", "heuristic_blocks")],
+    "pots": [("sessions", "session_blocks")],
+    "calibrate": [("calibrate", "calibrate_blocks")],
+    "play_deals": [("chunks", "play_many")],
+}
 
 
 def _configure_cache() -> None:
@@ -39,3 +54,24 @@ def _configure_cache() -> None:
 
 
 _configure_cache()
+
+
+def kernel_cache_is_warm(*kinds: str) -> bool:
+    """Whether numba's on-disk cache holds compiled code for the drivers of these kinds
+    of run (``DRIVERS``: simulate, miss, pots, calibrate, play_deals; all of them when none
+    is named), valid for the current sources, so that running them compiles nothing.
+    False means the first call compiles (about 15 s). It reads numba's index files as
+    numba does when it loads them; when it cannot tell (numba's internals changed), it
+    answers True."""
+    for kind in kinds or tuple(DRIVERS):
+        for module, name in DRIVERS[kind]:
+            dispatcher = getattr(import_module(f"{__name__}.{module}"), name)
+            try:
+                overloads = dispatcher._cache._cache_file._load_index()  # {} when absent or stale
+            except (AttributeError, TypeError):
+                return True
+            except Exception:  # an unreadable index: numba will recompile
+                return False
+            if not overloads:
+                return False
+    return True

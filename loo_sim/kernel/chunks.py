@@ -4,6 +4,9 @@ Deals are grouped in fixed blocks of ``BLOCK`` deals; ``prange`` runs over block
 each block reduces its deals to one aggregate row (``abi.A_*``). Blocks never share
 a slot, and the caller adds the rows in block order, so the result is the same bit for
 bit whatever the number of threads or the number of blocks per call.
+
+``play_many`` (``play_deals``) plays given decks instead and keeps every deal's record
+row; ``shuffle_many`` writes the decks of a run (``rng.shuffled_deck`` in bulk).
 """
 
 import numpy as np
@@ -14,7 +17,15 @@ from loo_sim.game.classes import MISS_ROW
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.classes import hand_class
 from loo_sim.kernel.deal import play_deal
-from loo_sim.kernel.scratch import any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
+from loo_sim.kernel.krng import shuffle_prefix, stream_key
+from loo_sim.kernel.scratch import (
+    any_random,
+    deal_scratch,
+    deck_cards_needed,
+    position_of,
+    prepare_deal,
+    set_seat_keys,
+)
 
 
 @njit(cache=True)
@@ -133,3 +144,43 @@ def run_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_block, n
         if count > 0:
             run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried,
                       out[b], by_class)  # fmt: skip
+
+
+@njit(cache=True)
+def play_rows(ri, rf, pol, polf, strength, chart, decks, dealers, carried, seed, session, first_index, lo, hi,
+              oi_out, of_out):  # fmt: skip
+    """Deals lo..hi-1 of ``decks``: deal i's record into row i of ``oi_out``/``of_out``, the
+    seats' own streams keyed (seed, session, first_index + i)."""
+    n = ri[L.R_PLAYERS]
+    _, sc, seat_keys, oi, of = deal_scratch()
+    random_seats = any_random(pol, n)
+    for i in range(lo, hi):
+        if random_seats:
+            set_seat_keys(seed, session, first_index + np.uint64(i), n, seat_keys)
+        play_deal(ri, rf, pol, polf, strength, chart, decks[i], dealers[i], carried[i], seat_keys, sc, oi, of,
+                  L.NO_FORCING, 0)  # fmt: skip
+        oi_out[i, :] = oi
+        of_out[i, :] = of
+
+
+@njit(cache=True, parallel=True)
+def play_many(ri, rf, pol, polf, strength, chart, decks, dealers, carried, seed, session, first_index, oi_out,
+              of_out):  # fmt: skip
+    """Play deal i of ``decks`` [N, 52] (dealt by ``dealers[i]`` with ``carried[i]`` chips
+    in) into row i of ``oi_out``/``of_out``, blocks of ``BLOCK`` deals in parallel; every
+    row depends on its deal alone, so the rows do not depend on the threads."""
+    count = decks.shape[0]
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        lo = b * BLOCK
+        hi = min(lo + BLOCK, count)
+        play_rows(ri, rf, pol, polf, strength, chart, decks, dealers, carried, seed, session, first_index, lo, hi,
+                  oi_out, of_out)  # fmt: skip
+
+
+@njit(cache=True, parallel=True)
+def shuffle_many(seed, session, first, out):
+    """Row i of ``out`` [N, 52]: the deck of deal first + i of the run keyed (seed,
+    session), shuffled in full (as ``rng.shuffled_deck``)."""
+    for i in prange(out.shape[0]):
+        shuffle_prefix(stream_key(seed, session, first + np.uint64(i), np.uint64(0)), out[i], 52)

@@ -9,7 +9,6 @@ rule it implements. The tricks are in ``kernel/tricks.py``, the policies' decisi
 ``kernel/policies.py`` and the legal cards in ``kernel/legality.py``.
 """
 
-import numpy as np
 from numba import njit
 
 from loo_sim.kernel import abi as L
@@ -359,16 +358,3 @@ def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_ke
         return
     play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi)
     score(ri, m, pot_start, penalty, defender, sc, oi, of)
-
-
-@njit(cache=True)
-def play_many(ri, rf, pol, polf, strength, chart, decks, dealers, carried, seat_keys, oi_out, of_out):
-    """Play deal i of ``decks`` [N, 52] into row i of ``oi_out``/``of_out``."""
-    sc = np.zeros(L.SC_LEN, dtype=np.int64)
-    oi = np.zeros(L.O_LEN, dtype=np.int64)  # one scratch record for all deals, as in simulate
-    of = np.zeros(L.F_LEN, dtype=np.float64)
-    for i in range(decks.shape[0]):
-        play_deal(ri, rf, pol, polf, strength, chart, decks[i], dealers[i], carried[i], seat_keys[i], sc, oi, of,
-                  L.NO_FORCING, 0)  # fmt: skip
-        oi_out[i, :] = oi
-        of_out[i, :] = of

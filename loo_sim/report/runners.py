@@ -24,7 +24,7 @@ from loo_sim.report.figures import miss_figures, pots_figures, variants_figures
 from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy, Study, VariantsStudy
 
 ProgressFn = Callable[[int, int], None]
-ProgressFactory = Callable[[str], ProgressFn | None]  # a label ("deals", "sessions") -> a callback, or None
+ProgressFactory = Callable[[str], ProgressFn | None]  # a label ("chart deals", "sessions") -> a callback, or None
 
 HEURISTICS = [
     "basic",
@@ -104,6 +104,7 @@ def _run_simulate(study: SimulateStudy, out: str | None, progress, backend) -> S
     table = study.table(rules.players)
     res = simulate(rules, table, study.deals, study.seed, study.carried, study.dealer, threads=_threads(),
                    progress=_progress(progress), by_class=study.by_class, backend=backend)  # fmt: skip
+    where = _where(backend, res.threads)
     tables = {"summary": summary_table(res), "positions": position_table(res)}
     if study.by_class:
         tables["by_class"] = class_table(res)
@@ -116,20 +117,29 @@ def _run_simulate(study: SimulateStudy, out: str | None, progress, backend) -> S
         "carried": res.carried,
         "dealer": "rotating (deal k: seat k mod players)" if res.dealer is None else res.dealer,
         "threads": res.threads,
+        "ran_on": where,
         "elapsed_s": round(res.elapsed_s, 3),
     }
     summary = simulate_summary(res, tables, study.preset, command(study, out))
-    text = _simulate_text(study, res, table, tables)
+    text = _simulate_text(study, res, table, tables, where)
     return StudyOutput(study, tables, {}, summary, info, partial=res.partial, text=text)
 
 
-def _simulate_text(study: SimulateStudy, res, table: list[Policy], tables: dict[str, pd.DataFrame]) -> str:
+def _where(backend, threads: int) -> str:
+    """Where a run's kernel calls ran: ``2 thread(s)`` here, or a Dask cluster's workers."""
+    from loo_sim.run.backend import LocalBackend
+
+    return (backend or LocalBackend()).describe(threads)
+
+
+def _simulate_text(study: SimulateStudy, res, table: list[Policy], tables: dict[str, pd.DataFrame],
+                   where: str) -> str:  # fmt: skip
     """What ``loo-sim simulate`` prints: a header line, the table of seats, the hand classes."""
     from loo_sim.analysis.summaries import format_summary
 
     state = "PARTIAL " if res.partial else ""
     lines = [f"{state}{res.deals_done:,} deals of {study.preset} ({res.rules.players} players), seed {res.seed}, "
-             f"{describe_policies(table)}; {res.elapsed_s:.1f} s on {res.threads} thread(s)",
+             f"{describe_policies(table)}; {res.elapsed_s:.1f} s on {where}",
              format_summary(res, tables["summary"])]  # fmt: skip
     if "by_class" in tables:
         lines.append("\nloo rate by hand class (hands played; see `loo-sim miss --help` for the grid):")
@@ -151,12 +161,12 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
     rules, table = base.replace(players=main_n), study.table(main_n)
     chart_seats = None if study.chart_seat is None else [study.chart_seat]
     chart_res = decisions(rules, table, study.deals, study.seed, main_pot, focal=chart_seats,
-                          progress=_progress(progress), backend=backend)  # fmt: skip
+                          progress=_progress(progress, "chart deals"), backend=backend)  # fmt: skip
     names = [*HEURISTICS, "chart (best action of this chart)"]
     candidates = [Policy.parse(h) for h in HEURISTICS] + [Policy("chart")]
     heur = heuristics(rules, table, study.focal, candidates, names, study.deals, study.seed, main_pot,
-                      chart=best_actions(chart_res), precision=study.precision, progress=_progress(progress),
-                      backend=backend)  # fmt: skip
+                      chart=best_actions(chart_res), precision=study.precision,
+                      progress=_progress(progress, "heuristic deals"), backend=backend)  # fmt: skip
     runs = []
     for n in player_counts:
         for pot in pots:

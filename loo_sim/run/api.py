@@ -4,17 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from loo_sim import checks
+import numpy as np
+
 from loo_sim.engine.deal import play_deal_reference
 from loo_sim.engine.session import SessionResult
 from loo_sim.engine.session import play_session as engine_session
 from loo_sim.errors import LooError
-from loo_sim.game.cards import parse_deck
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.record import DealRecord
 from loo_sim.game.rules import Rules
 from loo_sim.rng import NO_SESSION, seat_draws
+from loo_sim.run.records import (
+    DealRecords,
+    chip_rows,
+    deck_rows,
+    play_deals_kernel,
+    records_frame,
+    seat_rows,
+    shuffled_decks,
+)
 from loo_sim.run.strength import resolve_strength
+
+__all__ = ["DealRecords", "play_deal", "play_deals", "play_session", "records_frame", "shuffled_decks"]
 
 ENGINES = ("kernel", "reference")
 
@@ -56,9 +67,9 @@ def play_deal(
 
 def play_deals(
     rules: Rules,
-    decks: Sequence[str | Sequence[str | int]],
-    dealers: Sequence[int] | None = None,
-    carried: Sequence[float] | None = None,
+    decks: Sequence[str | Sequence[str | int]] | np.ndarray,
+    dealers: Sequence[int] | np.ndarray | None = None,
+    carried: Sequence[float] | np.ndarray | None = None,
     policy: PolicyArg = "basic",
     *,
     engine: str = "kernel",
@@ -67,39 +78,47 @@ def play_deals(
     session: int = NO_SESSION,
     strength=None,
     chart=None,
-) -> list[DealRecord]:
+    as_frame: bool = False,
+):
     """Play many independent deals; deal ``i`` uses random streams keyed by
     ``(seed, first_index + i)``. ``dealers`` and ``carried`` default to seat 0 and 0.
 
-    ``engine="kernel"`` (the default, fast) and ``engine="reference"`` (readable; its
-    records carry a ``trace`` of hands, miss and exchanges) give the same records.
+    ``decks``: one deck per deal, each 52 cards in canonical deal order (R2): card
+    strings, ints 0..51, or one int array [N, 52] (``shuffled_decks(seed, N)`` makes the
+    decks of a run; an int array is checked in one pass, which matters for big batches).
+
+    ``engine="kernel"`` (the default, fast: the deals run in parallel on numba's threads)
+    returns a :class:`~loo_sim.run.records.DealRecords`, a sequence that builds each
+    ``DealRecord`` when it is read; ``engine="reference"`` (readable; its records carry a
+    ``trace`` of hands, miss and exchanges) returns a list. Both hold the same records.
+    ``as_frame=True`` returns ``records_frame(...)`` instead: a pandas DataFrame with one
+    row per deal and seat (see ``loo_sim.run.records.records_frame`` for its columns).
     """
     if not isinstance(rules, Rules):
         raise LooError("rules: expected a Rules object, e.g. Rules.preset('three-card')")
     if engine not in ENGINES:
         raise LooError(f"engine {engine!r} is not available; allowed {', '.join(ENGINES)}")
     n = len(decks)
-    dealers = [0] * n if dealers is None else list(dealers)
-    carried = [0.0] * n if carried is None else list(carried)
-    if len(dealers) != n or len(carried) != n:
-        raise LooError(f"play_deals: {n} decks but {len(dealers)} dealers and {len(carried)} carried pots")
+    if dealers is not None and len(dealers) != n or carried is not None and len(carried) != n:
+        n_dealers = n if dealers is None else len(dealers)
+        n_carried = n if carried is None else len(carried)
+        raise LooError(f"play_deals: {n} decks but {n_dealers} dealers and {n_carried} carried pots")
     table = parse_table(policy, rules.players)
-    cards = [parse_deck(deck) for deck in decks]
-    seats = [checks.seat("dealer", d, rules.players) for d in dealers]
-    pots = [checks.chips("carried", c) for c in carried]
+    cards = deck_rows(decks)
+    seats = np.zeros(n, dtype=np.int64) if dealers is None else seat_rows("dealer", dealers, n, rules.players)
+    pots = np.zeros(n, dtype=np.float64) if carried is None else chip_rows("carried", carried, n)
     strength = resolve_strength(rules, table, strength)
     if chart is None and any(p.declare == "chart" for p in table):
         raise LooError("policy family 'chart' needs a decision chart (from loo-sim miss)")
     if engine == "kernel":
-        from loo_sim.run.records import play_deals_kernel  # numba compiles on first use
-
-        return play_deals_kernel(rules, cards, seats, pots, table, seed, first_index, session, strength, chart)
+        records = play_deals_kernel(rules, cards, seats, pots, table, seed, first_index, session, strength, chart)
+        return records_frame(records) if as_frame else records
     out = []
-    for i in range(n):
+    for i, deck in enumerate(cards.tolist()):
         draws = [seat_draws(seed, first_index + i, s, session) if p.play == "random" else None
                  for s, p in enumerate(table)]  # fmt: skip
-        out.append(play_deal_reference(rules, cards[i], seats[i], pots[i], table, draws, strength, chart))
-    return out
+        out.append(play_deal_reference(rules, deck, int(seats[i]), float(pots[i]), table, draws, strength, chart))
+    return records_frame(out, seats, first_index) if as_frame else out
 
 
 def play_session(rules: Rules, policy: PolicyArg = "basic", deals: int = 10, seed: int = 0, session: int = 0,

@@ -22,6 +22,10 @@ class LocalBackend:
     name = "local"
     chunk_scale = 1  # chunks as the caller sizes them
 
+    def describe(self, threads: int) -> str:
+        """Where the work ran, for a header line: ``2 thread(s)``."""
+        return f"{threads} thread(s)"
+
     def map_chunks(self, task: Callable, static: tuple, chunks: Sequence[tuple[int, int]]) -> Iterator[Any]:
         for first, count in chunks:
             yield task(*static, first, count)
@@ -42,6 +46,18 @@ class DaskBackend:
     def __init__(self, client: Any, window: int = 64) -> None:
         self.client = client
         self.window = window  # chunks in flight at once (bounded memory on the client)
+
+    def describe(self, threads: int) -> str:
+        """Where the work ran, for a header line: the cluster's workers (each a process,
+        in a ``LocalCluster``) and their threads; this process's ``threads`` play no part."""
+        try:
+            workers = self.client.scheduler_info()["workers"].values()
+        except Exception:  # the scheduler is gone: say what we know
+            return "a Dask cluster"
+        counts = [int(w.get("nthreads", 1)) for w in workers]
+        if counts and len(set(counts)) == 1:
+            return f"{len(counts)} Dask worker(s), {counts[0]} thread(s) each"
+        return f"{len(counts)} Dask worker(s), {sum(counts)} thread(s) in all"
 
     def map_chunks(self, task: Callable, static: tuple, chunks: Sequence[tuple[int, int]]) -> Iterator[Any]:
         token = hashlib.sha256(repr([task.__name__, *[_fingerprint(x) for x in static]]).encode()).hexdigest()[:12]

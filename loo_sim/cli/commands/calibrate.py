@@ -9,6 +9,7 @@ import typer
 
 from loo_sim.cli.app import PresetOpt, SetOpt, build_rules, seed_option
 from loo_sim.cli.params import WholeNumber
+from loo_sim.cli.progress import compile_notice
 
 
 def calibrate_cmd(
@@ -36,7 +37,13 @@ def calibrate_cmd(
     if players is not None:
         rules = rules.replace(players=players)
     out_dir = prepare_out_dir(out) if out is not None else None
-    table = strength_for(rules, force=force, deals=deals, seed=seed, notify=typer.echo)
+
+    def notify(message: str) -> None:
+        typer.echo(message)
+        if message.startswith("calibrating"):  # it runs the kernel now
+            compile_notice("calibrate")
+
+    table = strength_for(rules, force=force, deals=deals, seed=seed, notify=notify)
     source = {"shipped": "shipped with loo_sim", "cache": f"cached in {cache_dir()}",
               "calibrated": "calibrated now"}[table.source]  # fmt: skip
     typer.echo(f"Strength table of {preset} ({rules.players} players): {source}; key {table.key}, {table.deals:,} "

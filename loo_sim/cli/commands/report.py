@@ -11,8 +11,8 @@ import typer
 from loo_sim.cli.app import SchedulerOpt, ThreadsOpt, WorkersOpt
 from loo_sim.cli.backend import open_backend
 from loo_sim.cli.params import OneOf
-from loo_sim.cli.progress import TerminalProgress
-from loo_sim.cli.study import set_threads
+from loo_sim.cli.progress import TerminalProgress, compile_notice
+from loo_sim.cli.study import KIND_DRIVERS, set_threads
 from loo_sim.errors import LooError
 from loo_sim.run.backend import BACKENDS
 
@@ -52,6 +52,9 @@ def report_cmd(
     where = "--scheduler" if scheduler else f"scheduler (in {config})"
     runner = open_backend(backend or cfg.backend, scheduler or cfg.scheduler, workers, scheduler_flag=where)
     with runner as kernel_backend, TerminalProgress() as progress:
+        if not (scheduler or cfg.scheduler):  # the kernel compiles on this machine
+            kinds = {KIND_DRIVERS[e.study.kind] for e in cfg.experiments if not only or e.name in only}
+            compile_notice(*sorted(kinds))
         manifest = run_report(cfg, Path(out_dir), resume=resume, only=only, echo=typer.echo, progress=progress,
                               backend=kernel_backend)  # fmt: skip
     build_index(cfg, Path(out_dir))
