@@ -32,13 +32,16 @@ def test_p4_both_arms_see_the_same_deck_and_other_seats_cards():
     # Each deal is replayed once per declaration on offer to the focal seat. Recomputed
     # here with the reference engine: every arm deals the same hands to every seat and the
     # same miss, the seats before the focal seat declare the same, and the kernel's
-    # aggregates are exactly the sums of these paired payoffs.
+    # aggregates are exactly the sums of these paired payoffs, in the cell of what the
+    # seat saw (class, position, the miss on offer to take or defend with, earlier seats in).
     rules = Rules.preset("three-card")
     table = parse_table(["basic", "cautious/high", "basic/random", "always", "nothing-takes-miss"], 5)
     seed, focal, deals = 3, 2, 400
     res = decisions(rules, table, deals, seed, focal=[focal])
-    n = np.zeros((N_CLASSES, L.MAX_PLAYERS + 1, 4))
+    n = np.zeros((*L.CHART_SHAPE, 4))
     total = np.zeros_like(n)
+    pair_n = np.zeros((*L.CHART_SHAPE, len(L.PAIRS)))
+    pair_sum = np.zeros_like(pair_n)
     replays = 0
     for k in range(deals):
         deck, dealer = shuffled_deck(seed, k, MISS_SESSION), k % 5
@@ -50,6 +53,10 @@ def test_p4_both_arms_see_the_same_deck_and_other_seats_cards():
         earlier = order[: order.index(focal)]
         cls = hand_class(base.trace.hands[focal], TrumpState(suit_of(base.indicator), rules.pam))
         position = order.index(focal) + 1
+        offer = int("miss" in options or "defend" in options)
+        already_in = sum(base.declarations[s] != "pass" for s in earlier)
+        cell = (cls, position, offer, min(already_in, 3))
+        pay = {}
         for action in options:
             rec = play_deal_reference(rules, deck, dealer, 0.0, table, _draws(seed, k, table, MISS_SESSION),
                                       forced=(focal, action))  # fmt: skip
@@ -59,11 +66,20 @@ def test_p4_both_arms_see_the_same_deck_and_other_seats_cards():
             assert [rec.declarations[s] for s in earlier] == [base.declarations[s] for s in earlier]
             assert rec.declarations[focal] == action
             a = ACTIONS.index(action)
-            n[cls, position, a] += 1
-            total[cls, position, a] += rec.net()[focal]
+            pay[a] = rec.net()[focal]
+            n[cell][a] += 1
+            total[cell][a] += pay[a]
+        for p, (a, b) in enumerate(L.PAIRS):
+            if a in pay and b in pay:
+                pair_n[cell][p] += 1
+                pair_sum[cell][p] += pay[a] - pay[b]
     assert replays > 2 * deals * 0.5  # most deals offered a real choice
-    assert np.array_equal(res.totals[:, :, L.CF_N : L.CF_N + 4], n)
-    assert np.allclose(res.totals[:, :, L.CF_SUM : L.CF_SUM + 4], total, rtol=1e-12, atol=1e-9)
+    assert n[:, :, 1].sum() > 0 and n[:, :, 0].sum() > 0  # both with and without the miss on offer
+    assert n[..., 1:, :].sum() > 0  # earlier seats in
+    assert np.array_equal(res.totals[..., L.CF_N : L.CF_N + 4], n)
+    assert np.allclose(res.totals[..., L.CF_SUM : L.CF_SUM + 4], total, rtol=1e-12, atol=1e-9)
+    assert np.array_equal(res.totals[..., L.CF_PAIR_N : L.CF_PAIR_N + len(L.PAIRS)], pair_n)
+    assert np.allclose(res.totals[..., L.CF_PAIR_SUM : L.CF_PAIR_SUM + len(L.PAIRS)], pair_sum, atol=1e-9)
 
 
 def test_heuristic_runs_match_the_reference_engine():

@@ -14,6 +14,7 @@ from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.record import DealRecord
 from loo_sim.game.rules import Rules
 from loo_sim.rng import NO_SESSION, seat_draws
+from loo_sim.run.args import check_chart
 from loo_sim.run.strength import resolve_strength
 
 ENGINES = ("kernel", "reference")
@@ -90,6 +91,8 @@ def play_deals(
     strength = resolve_strength(rules, table, strength)
     if chart is None and any(p.declare == "chart" for p in table):
         raise LooError("policy family 'chart' needs a decision chart (from loo-sim miss)")
+    if chart is not None:
+        chart = check_chart(chart)
     if engine == "kernel":
         from loo_sim.run.records import play_deals_kernel  # numba compiles on first use
 

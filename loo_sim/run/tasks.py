@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from loo_sim.game.classes import N_CLASSES
 from loo_sim.kernel import abi as L
 from loo_sim.rng import HEURISTIC_SESSION, MASK64, MISS_SESSION, NO_SESSION
 
@@ -23,7 +22,7 @@ def simulate_task(ri, rf, pol, polf, strength, chart, seed, total, dealer, rotat
 def decision_task(ri, rf, pol, polf, strength, chart, seed, total, carried, focal_seats, first, count):
     from loo_sim.kernel.counterfactual import decision_blocks
 
-    rows = np.zeros((count, N_CLASSES, L.MAX_PLAYERS + 1, L.CF_LEN), dtype=np.float64)
+    rows = np.zeros((count, *L.CHART_SHAPE, L.CF_LEN), dtype=np.float64)
     decision_blocks(ri, rf, pol, polf, strength, chart, np.uint64(seed), np.uint64(MISS_SESSION), first, count,
                     total, carried, focal_seats, rows)  # fmt: skip
     return rows
