@@ -12,7 +12,7 @@ from loo_sim.analysis.simulate import class_table
 from loo_sim.config import BLOCK, ROUND_BLOCKS
 from loo_sim.engine.deal import play_deal_reference
 from loo_sim.game.cards import suit_of
-from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS, ROW_TOP, hand_class
+from loo_sim.game.classes import MISS_ROW, N_COLS, ROW_TOP, hand_class
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.ranking import TrumpState
 from loo_sim.kernel import abi as L
