@@ -152,7 +152,7 @@ def miss_summary(preset: str, chart: DecisionResult, chart_df: pd.DataFrame, heu
     lines.append("")
     view = default_slice(chart_df)
     lines += _chart_lines(chart, chart_df, pot, view)
-    lines += _heuristic_lines(heur, heur_df)
+    lines += _heuristic_lines(heur, heur_df, miss_offered(chart_df))
     lines += _sweep_lines(shares)
     lines += ["", "## The hand-class grid", "", "```", grid_text(rules), "```", ""]
     return "\n".join(lines)
@@ -210,11 +210,11 @@ def _earlier_lines(chart_df: pd.DataFrame) -> list[str]:
         return []
     changes = int((groups.nunique()[judged.index] > 1).sum())
     return [f"- Of the {len(judged):,} cells (hand class, position, miss on offer) with a verdict for at least two "
-            f"numbers of earlier seats in, {changes:,} have a best action that depends on how many earlier seats "
-            "are in."]  # fmt: skip
+            f"numbers of earlier seats in, {changes:,} {'has' if changes == 1 else 'have'} a best action that depends "
+            "on how many earlier seats are in."]  # fmt: skip
 
 
-def _heuristic_lines(heur: HeuristicResult, heur_df: pd.DataFrame) -> list[str]:
+def _heuristic_lines(heur: HeuristicResult, heur_df: pd.DataFrame, miss: bool = True) -> list[str]:
     base = heur.names[0]
     lines = ["", "## Heuristics compared at the same table", "",
              f"Seat {heur.focal} plays each heuristic in turn on the same {heur.deals:,} deals (other deals than the "
@@ -222,12 +222,14 @@ def _heuristic_lines(heur: HeuristicResult, heur_df: pd.DataFrame) -> list[str]:
     ratio = []
     for r in heur_df.itertuples(index=False):
         if r.heuristic == base:
-            lines.append(f"- {base}: {r.net_mean:+.3f} ± {r.net_se:.3f} chips per deal, loo rate {r.loo_rate:.3f}, "
-                         f"takes the miss in {r.miss_rate:.1%} of deals.")  # fmt: skip
+            takes = f", takes the miss in {r.miss_rate:.1%} of deals" if miss else ""
+            lines.append(f"- {base}: {r.net_mean:+.3f} ± {r.net_se:.3f} chips per deal, loo rate "
+                         f"{r.loo_rate:.3f}{takes}.")  # fmt: skip
             continue
         ratio.append(r.diff_se_paired / r.diff_se_unpaired if r.diff_se_unpaired else math.nan)
+        taken = f", miss taken in {r.miss_rate:.1%} of deals" if miss else ""
         lines.append(f"- {r.heuristic}: {_ci(r.diff_vs_baseline, r.diff_se_paired)} against {base} "
-                     f"(loo rate {r.loo_rate:.3f}, miss taken in {r.miss_rate:.1%} of deals).")  # fmt: skip
+                     f"(loo rate {r.loo_rate:.3f}{taken}).")  # fmt: skip
     best_h = heur_df.loc[heur_df.net_mean.idxmax()]
     lines.append(f"- The best of them here is {best_h.heuristic} ({best_h.net_mean:+.3f} chips per deal).")
     if ratio:

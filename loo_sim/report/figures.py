@@ -64,7 +64,12 @@ def _chart_figure(preset: str, players: int, carried: float, chart: pd.DataFrame
     axes = fig.subplots(1, len(panels), squeeze=False, width_ratios=[w for w, _ in sizes])[0]
     for i, (ax, (offer, rows)) in enumerate(zip(axes, panels)):
         last = i == len(panels) - 1
-        title = "the miss on offer" if offer else "the miss not on offer (taken, or none dealt)"
+        if offer:
+            title = "the miss on offer"
+        elif len(panels) > 1:
+            title = "the miss not on offer (taken, or none dealt)"
+        else:
+            title = "no miss on offer: play or pass"
         decision_chart(ax, rows, "all", title=title, miss_on_offer=offer, vlim=lim, colorbar=last, key=i == 0)
     fig.suptitle(f"{preset}, {players} players, {carried:g} chips carried in: best declaration by hand class\n"
                  "(all positions, any number of earlier seats in; best from paired differences)")  # fmt: skip

@@ -60,16 +60,18 @@ def decisions(
     strength=None,
     progress: ProgressFn | None = None,
     backend=None,
+    chart: np.ndarray | None = None,
 ) -> DecisionResult:
     """For each deal (dealer rotating) and each focal seat with a real choice, the focal
     payoff of every declaration on offer, the rest of the deal replayed as it falls; the
     sums are kept per cell of what the seat sees (``kernel.abi.CHART_SHAPE``: hand class,
     position, whether the miss is on offer, earlier seats in), with paired sums per pair
-    of actions on the decisions where both were on offer."""
+    of actions on the decisions where both were on offer. ``chart``: for seats of the
+    table that play the ``chart`` family."""
     from loo_sim.run.tasks import decision_task
 
     focal_seats = np.array(list(range(rules.players)) if focal is None else list(focal), dtype=np.int64)
-    args = kernel_args(rules, table, resolve_strength(rules, table, strength))
+    args = kernel_args(rules, table, resolve_strength(rules, table, strength), chart)
     totals = np.zeros((*L.CHART_SHAPE, L.CF_LEN), dtype=np.float64)
 
     def reduce(first: int, count: int, rows: np.ndarray) -> None:
