@@ -39,9 +39,10 @@ def test_p4_both_arms_see_the_same_deck_and_other_seats_cards():
     table = parse_table(["basic", "cautious/high", "basic/random", "always", "nothing-takes-miss"], 5)
     seed, focal, deals = 3, 2, 400
     res = decisions(rules, table, deals, seed, focal=[focal])
-    n = np.zeros((*L.CHART_SHAPE, 4))
+    assert res.totals.shape == (N_CLASSES, 5 + 1, 2, 4, L.CF_LEN)  # the positions of 5 players
+    n = np.zeros((*res.totals.shape[:-1], 4))
     total = np.zeros_like(n)
-    pair_n = np.zeros((*L.CHART_SHAPE, len(L.PAIRS)))
+    pair_n = np.zeros((*res.totals.shape[:-1], len(L.PAIRS)))
     pair_sum = np.zeros_like(pair_n)
     replays = 0
     for k in range(deals):
@@ -375,10 +376,11 @@ def test_shares_of_best_actions_are_of_the_decisions_where_the_action_was_on_off
     # old count, 30% "of decisions", mixed in the 700 where nobody could take it).
     from loo_sim.analysis.miss import decision_shares
     from loo_sim.run.decisions import DecisionResult
+    from loo_sim.run.tasks import decision_shape
 
     rng = np.random.default_rng(0)
     rules = Rules.preset("limited", players=3)
-    totals = np.zeros((*L.CHART_SHAPE, L.CF_LEN))
+    totals = np.zeros(decision_shape(3))
     cls = ROW_ONE_LOW * N_COLS
     base = rng.normal(0, 1, 300)
     totals[cls, 2, 1, 1] = _cell({L.DECL_PASS: [-3.0] * 300, L.DECL_PLAY: base, L.DECL_MISS: base + 1.0})

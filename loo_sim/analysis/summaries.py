@@ -112,11 +112,13 @@ def miss_title(rules, chart_df: pd.DataFrame) -> str:
     in the rules, R5, or only single pots, R8) it compares playing with passing."""
     if miss_offered(chart_df):
         return "When to take the miss"
+    if not len(chart_df):
+        return "No declaration to judge (no seat had a choice)"
     return "Play or pass (no miss in this game)" if not rules.miss else "Play or pass (no miss on offer)"
 
 
 def _no_miss_line(rules, chart_df: pd.DataFrame) -> list[str]:
-    if miss_offered(chart_df):
+    if miss_offered(chart_df) or not len(chart_df):
         return []
     if not rules.miss:
         why = "This rule set deals no miss (R5), so nobody can take one"
@@ -144,7 +146,7 @@ def miss_summary(preset: str, chart: DecisionResult, chart_df: pd.DataFrame, heu
               "## How the chart is read", "", CHART_DEFINITION, ""]  # fmt: skip
     charts = charts or [("chart", rules.players)]
     panels = "the miss on offer (left) and not on offer (right)" if miss_offered(chart_df) else "no miss on offer"
-    for name, n in charts:
+    for name, n in charts if len(chart_df) else []:
         main = " (the main run, whose chart the `chart` policy below plays)" if len(charts) > 1 and n == rules.players \
             else ""  # fmt: skip
         lines.append(f"- `{name}.png` (every cell in `{name}.csv`): {n} players, {pot}{main}; {panels}, every "
@@ -165,6 +167,9 @@ def _chart_lines(chart: DecisionResult, chart_df: pd.DataFrame, pot: str, view: 
     cells = chart_df[(chart_df.position == ALL) & (chart_df.earlier_in == ALL) & (chart_df.miss_on_offer == offer)]
     best = cells[cells.best]
     lines = ["## What the chart says", ""]
+    if not len(chart_df):
+        return lines + ["- No decision of this run had a real choice, so there is no chart (in a single pot nobody "
+                        "may pass and no miss is dealt, R8)."]  # fmt: skip
     where = "with the miss on offer" if offer else "with no miss on offer"
     for r in best.sort_values("decisions", ascending=False).head(8).itertuples(index=False):
         if r.runner_up:

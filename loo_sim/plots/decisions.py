@@ -402,7 +402,7 @@ def best_action_sweep(fig: Figure | SubFigure, sweep: pd.DataFrame, title: str |
         ax.set_xlabel("chips carried into the deal")
         ax.grid(alpha=0.3)
     axes[0].set_ylim(-0.04, 1.04)
-    axes[0].set_ylabel("share of the decisions where\nit was on offer where it is best")
+    axes[0].set_ylabel("share where best, of the\ndecisions where on offer")
 
     handles = [Line2D([], [], label=a, **_sweep_style(a, colours[a])) for a in actions]
     fig.suptitle(title if title is not None else "Best action vs chips carried into the deal")

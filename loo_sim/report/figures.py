@@ -25,8 +25,9 @@ def miss_figures(preset: str, charts: list[tuple[str, int, pd.DataFrame]], carri
     study. Every chart of the study shares one colour scale, so their colours compare."""
     from loo_sim.plots.decisions import best_action_sweep, heuristic_bars
 
-    lim = max(_chart_limit(df) for _, _, df in charts)
-    figures = {name: _chart_figure(preset, n, carried, df, lim) for name, n, df in charts}
+    drawn = [(name, n, df) for name, n, df in charts if len(df)]  # a run without a real choice has no chart
+    lim = max((_chart_limit(df) for _, _, df in drawn), default=1.0)
+    figures = {name: _chart_figure(preset, n, carried, df, lim) for name, n, df in drawn}
     main_players = charts[0][1]
     figures["heuristics"] = figure((9, 0.5 * heuristics + 1.5))
     figures["sweep"] = figure((max(3.6 * tables["sweep"].players.nunique() + 1, 7.5), 4.2))

@@ -32,7 +32,7 @@ class DecisionResult:
     carried: float
     seed: int
     deals: int  # deals played
-    totals: np.ndarray  # [class, position, miss on offer, earlier seats in (0, 1, 2, 3+), CF_*]
+    totals: np.ndarray  # [class, position 0..players, miss on offer, earlier seats in (0, 1, 2, 3+), CF_*]
     partial: bool = False
 
 
@@ -68,11 +68,11 @@ def decisions(
     position, whether the miss is on offer, earlier seats in), with paired sums per pair
     of actions on the decisions where both were on offer. ``chart``: for seats of the
     table that play the ``chart`` family."""
-    from loo_sim.run.tasks import decision_task
+    from loo_sim.run.tasks import decision_shape, decision_task
 
     focal_seats = np.array(list(range(rules.players)) if focal is None else list(focal), dtype=np.int64)
     args = kernel_args(rules, table, resolve_strength(rules, table, strength), chart)
-    totals = np.zeros((*L.CHART_SHAPE, L.CF_LEN), dtype=np.float64)
+    totals = np.zeros(decision_shape(rules.players), dtype=np.float64)
 
     def reduce(first: int, count: int, rows: np.ndarray) -> None:
         for b in range(count):

@@ -19,10 +19,17 @@ def simulate_task(ri, rf, pol, polf, strength, chart, seed, total, dealer, rotat
     return rows
 
 
+def decision_shape(players: int) -> tuple[int, ...]:
+    """The sums of one block of decisions: [class, position 0..players, miss on offer,
+    earlier seats in, CF_*] (``kernel.abi.CHART_SHAPE`` cut to the positions a table has)."""
+    n_classes, _, offers, earlier = L.CHART_SHAPE
+    return n_classes, players + 1, offers, earlier, L.CF_LEN
+
+
 def decision_task(ri, rf, pol, polf, strength, chart, seed, total, carried, focal_seats, first, count):
     from loo_sim.kernel.counterfactual import decision_blocks
 
-    rows = np.zeros((count, *L.CHART_SHAPE, L.CF_LEN), dtype=np.float64)
+    rows = np.zeros((count, *decision_shape(int(ri[L.R_PLAYERS]))), dtype=np.float64)
     decision_blocks(ri, rf, pol, polf, strength, chart, np.uint64(seed), np.uint64(MISS_SESSION), first, count,
                     total, carried, focal_seats, rows)  # fmt: skip
     return rows
