@@ -17,7 +17,7 @@ SESSION_BLOCK = 64  # sessions per kernel block (pots)
 
 # ---- the miss study ------------------------------------------------------------------------
 ROUND_BLOCKS = 8  # kernel blocks per round: the precision stopping rule looks only at whole rounds
-MIN_HANDS = 30  # fewer hands in a chart cell: no verdict on its best action
+MIN_HANDS = 30  # fewer decisions where both of two actions were on offer: a chart cell does not compare them
 
 # ---- strength tables (calibration) ---------------------------------------------------------
 MIN_OBS = 50  # fewer hands in a (class, seats) cell: it borrows a coarser distribution

@@ -9,7 +9,6 @@ import numpy as np
 
 from loo_sim import LooError, Rules
 from loo_sim.game.cards import PAM, make_card
-from loo_sim.game.classes import N_CLASSES
 from loo_sim.game.policy import DECLARE_FAMILIES, EXCHANGE_FAMILIES, PLAY_FAMILIES, Policy
 from loo_sim.kernel import abi as L
 from loo_sim.run.strength import SHAPE, StrengthTable
@@ -80,8 +79,11 @@ def synthetic_strength(seed: int) -> StrengthTable:
 
 
 def synthetic_chart(seed: int) -> np.ndarray:
+    """A random chart of every cell [class, position, miss on offer, earlier seats in]: both
+    engines must look up the same cell (the miss on offer and the earlier seats in differ
+    between them only if one of them keys the cell wrongly)."""
     gen = np.random.default_rng(seed + 1)
-    return gen.integers(-1, 4, size=(N_CLASSES, L.MAX_PLAYERS + 1)).astype(np.int64)
+    return gen.integers(-1, 4, size=L.CHART_SHAPE).astype(np.int64)
 
 
 def deal_positions(rules: Rules, dealer: int, carried: float) -> list[str | int]:

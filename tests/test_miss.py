@@ -7,16 +7,17 @@ import numpy as np
 import pytest
 
 from loo_sim import Rules
-from loo_sim.analysis.miss import chart_table, heuristic_table
+from loo_sim.analysis.miss import best_actions, chart_table, heuristic_table
 from loo_sim.analysis.simulate import class_table
 from loo_sim.config import BLOCK, ROUND_BLOCKS
 from loo_sim.engine.deal import play_deal_reference
 from loo_sim.game.cards import suit_of
-from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS, ROW_TOP, hand_class
+from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS, ROW_NONE, ROW_ONE_LOW, ROW_TOP, class_label, hand_class
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.ranking import TrumpState
 from loo_sim.kernel import abi as L
 from loo_sim.rng import HEURISTIC_SESSION, MISS_SESSION, seat_draws, shuffled_deck
+from loo_sim.run.args import empty_chart
 from loo_sim.run.decisions import decisions, heuristics
 from loo_sim.run.simulate import simulate
 from loo_sim.run.strength import cache_dir, calibrate_counts, load, strength_for
@@ -32,13 +33,17 @@ def test_p4_both_arms_see_the_same_deck_and_other_seats_cards():
     # Each deal is replayed once per declaration on offer to the focal seat. Recomputed
     # here with the reference engine: every arm deals the same hands to every seat and the
     # same miss, the seats before the focal seat declare the same, and the kernel's
-    # aggregates are exactly the sums of these paired payoffs.
+    # aggregates are exactly the sums of these paired payoffs, in the cell of what the
+    # seat saw (class, position, the miss on offer to take or defend with, earlier seats in).
     rules = Rules.preset("three-card")
     table = parse_table(["basic", "cautious/high", "basic/random", "always", "nothing-takes-miss"], 5)
     seed, focal, deals = 3, 2, 400
     res = decisions(rules, table, deals, seed, focal=[focal])
-    n = np.zeros((N_CLASSES, L.MAX_PLAYERS + 1, 4))
+    assert res.totals.shape == (N_CLASSES, 5 + 1, 2, 4, L.CF_LEN)  # the positions of 5 players
+    n = np.zeros((*res.totals.shape[:-1], 4))
     total = np.zeros_like(n)
+    pair_n = np.zeros((*res.totals.shape[:-1], len(L.PAIRS)))
+    pair_sum = np.zeros_like(pair_n)
     replays = 0
     for k in range(deals):
         deck, dealer = shuffled_deck(seed, k, MISS_SESSION), k % 5
@@ -50,6 +55,10 @@ def test_p4_both_arms_see_the_same_deck_and_other_seats_cards():
         earlier = order[: order.index(focal)]
         cls = hand_class(base.trace.hands[focal], TrumpState(suit_of(base.indicator), rules.pam))
         position = order.index(focal) + 1
+        offer = int("miss" in options or "defend" in options)
+        already_in = sum(base.declarations[s] != "pass" for s in earlier)
+        cell = (cls, position, offer, min(already_in, 3))
+        pay = {}
         for action in options:
             rec = play_deal_reference(rules, deck, dealer, 0.0, table, _draws(seed, k, table, MISS_SESSION),
                                       forced=(focal, action))  # fmt: skip
@@ -59,11 +68,83 @@ def test_p4_both_arms_see_the_same_deck_and_other_seats_cards():
             assert [rec.declarations[s] for s in earlier] == [base.declarations[s] for s in earlier]
             assert rec.declarations[focal] == action
             a = ACTIONS.index(action)
-            n[cls, position, a] += 1
-            total[cls, position, a] += rec.net()[focal]
+            pay[a] = rec.net()[focal]
+            n[cell][a] += 1
+            total[cell][a] += pay[a]
+        for p, (a, b) in enumerate(L.PAIRS):
+            if a in pay and b in pay:
+                pair_n[cell][p] += 1
+                pair_sum[cell][p] += pay[a] - pay[b]
     assert replays > 2 * deals * 0.5  # most deals offered a real choice
-    assert np.array_equal(res.totals[:, :, L.CF_N : L.CF_N + 4], n)
-    assert np.allclose(res.totals[:, :, L.CF_SUM : L.CF_SUM + 4], total, rtol=1e-12, atol=1e-9)
+    assert n[:, :, 1].sum() > 0 and n[:, :, 0].sum() > 0  # both with and without the miss on offer
+    assert n[..., 1:, :].sum() > 0  # earlier seats in
+    assert np.array_equal(res.totals[..., L.CF_N : L.CF_N + 4], n)
+    assert np.allclose(res.totals[..., L.CF_SUM : L.CF_SUM + 4], total, rtol=1e-12, atol=1e-9)
+    assert np.array_equal(res.totals[..., L.CF_PAIR_N : L.CF_PAIR_N + len(L.PAIRS)], pair_n)
+    assert np.allclose(res.totals[..., L.CF_PAIR_SUM : L.CF_PAIR_SUM + len(L.PAIRS)], pair_sum, atol=1e-9)
+
+
+def _stats(xs):
+    xs = np.asarray(xs, dtype=float)
+    return xs.mean(), xs.std(ddof=1) / math.sqrt(len(xs))
+
+
+def test_p4_the_best_action_is_judged_on_the_same_decisions_not_on_different_deals():
+    # Selection (issue 11): an action's mean averages over the decisions where it was on
+    # offer, and the miss is on offer only where no earlier seat took it. Here the seats at
+    # positions 1 and 2 play every hand, except that a hand holding a trump takes the miss
+    # while it is on offer (a chart policy), so the dealer (position 3) is offered the miss
+    # only when neither earlier seat held a trump, the very deals where a lone low trump
+    # plays best. Recomputed with the reference engine on the same deals: for the dealer's
+    # 'one trump 2-9 | T-J' hands, the mean of taking the miss (over the decisions where it
+    # was on offer) beats the mean of playing (over all the decisions, most of them with
+    # the miss gone): the old definition's verdict, miss. Yet on the decisions where both
+    # were on offer, playing beats taking the miss, and passing, significantly. The chart,
+    # its best action and the chart policy must follow the paired comparison.
+    rules = Rules.preset("limited", players=3)
+    seed, deals, dealer_position = 1, 40_000, 3
+    given = empty_chart()
+    for c in range(N_CLASSES):
+        given[c, 1:3, 1, :] = L.DECL_PLAY if c // N_COLS == ROW_NONE else L.DECL_MISS
+        given[c, 1:3, 0, :] = L.DECL_PLAY
+    table = [Policy("chart")] * 3
+    cls = ROW_ONE_LOW * N_COLS + 1
+    assert class_label(cls) == "one trump 2-9 | T-J"
+
+    pays: dict[str, list[float]] = {"play": [], "pass": [], "miss": []}  # over the decisions each was on offer
+    over: dict[str, list[float]] = {"miss": [], "pass": []}  # play minus each, where both were on offer
+
+    def replay(deck, dealer, action):  # the dealer (position 3) declares ``action``
+        return play_deal_reference(rules, deck, dealer, 0.0, table, None, None, given, forced=(dealer, action))
+
+    for k in range(deals):
+        deck, dealer = shuffled_deck(seed, k, MISS_SESSION), k % 3
+        played = replay(deck, dealer, "play")  # the earlier seats declare alike whatever the dealer does
+        hand = played.trace.hands[dealer]
+        if hand_class(hand, TrumpState(suit_of(played.indicator))) != cls or len(played.trace.options[dealer]) < 2:
+            continue
+        pay = {a: replay(deck, dealer, a).net()[dealer] for a in played.trace.options[dealer]}
+        for a, x in pay.items():
+            pays[a].append(x)
+        for a in over:
+            if a in pay and "miss" in pay:
+                over[a].append(pay["play"] - pay[a])
+    means = {a: _stats(x)[0] for a, x in pays.items()}
+    assert len(pays["play"]) > 1.5 * len(pays["miss"])  # the miss is often gone by the dealer's turn
+    assert means["miss"] > means["play"] > means["pass"]  # the old definition's verdict: the miss
+    for a in over:  # where the miss was on offer, playing is significantly better than either
+        d, se = _stats(over[a])
+        assert d - 1.96 * se > 0, a
+
+    res = decisions(rules, table, deals, seed, chart=given)
+    chart = chart_table(res)
+    cell = chart[(chart.hand_class == cls) & (chart.position == dealer_position) & chart.miss_on_offer
+                 & (chart.earlier_in == "all")].set_index("action")  # fmt: skip
+    assert cell.loc["play", "n"] == len(over["miss"])
+    assert cell.loc["play", "best"] and cell.loc["play", "significant"] and not cell.loc["miss", "best"]
+    assert cell.loc["miss", "diff_vs_best"] == pytest.approx(-_stats(over["miss"])[0], abs=1e-9)
+    # the chart policy plays there (both earlier seats are in whenever the miss is on offer)
+    assert best_actions(res)[cls, dealer_position, 1, 2] == L.DECL_PLAY
 
 
 def test_heuristic_runs_match_the_reference_engine():
@@ -190,15 +271,33 @@ def test_miss_cli_writes_every_output_and_the_summary_numbers_come_from_the_csvs
     rc = main(["miss", "--preset", "limited", "--players", "5", "--players", "4", "--carried", "0", "--carried", "12",
                "--deals", "8192", "--seed", "3", "--out", str(out)])  # fmt: skip
     assert rc == 0
-    names = {"chart.csv", "chart.png", "heuristics.csv", "heuristics.png", "sweep.csv", "sweep.png",
-             "sweep_classes.csv", "summary.md", "run.json"}  # fmt: skip
+    names = {"chart.csv", "chart.png", "chart-4.csv", "chart-4.png", "heuristics.csv", "heuristics.png",
+             "sweep.csv", "sweep.png", "sweep_classes.csv", "summary.md", "run.json"}  # fmt: skip
     assert names <= {p.name for p in out.iterdir()}
-    for png in ("chart.png", "heuristics.png", "sweep.png"):
+    for png in ("chart.png", "chart-4.png", "heuristics.png", "sweep.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    chart = pd.read_csv(out / "chart.csv")
-    assert set(chart.action) <= {"pass", "play", "miss", "defend"} and chart.best.any()
-    heur = pd.read_csv(out / "heuristics.csv")
     summary = (out / "summary.md").read_text()
+    assert "`chart.png` (every cell in `chart.csv`): 5 players" in summary  # a chart per player count, listed
+    assert "`chart-4.png` (every cell in `chart-4.csv`): 4 players" in summary
+    for name, players in (("chart.csv", 5), ("chart-4.csv", 4)):
+        chart = pd.read_csv(out / name)
+        assert set(chart.action) <= {"pass", "play", "miss", "defend"} and chart.best.any()
+        assert set(chart.miss_on_offer) == {True, False}
+        assert set(chart.earlier_in.astype(str)) == {"all", "0", "1", "2", "3" if players == 4 else "3+"}
+        assert set(chart.position.astype(str)) == {"all", *map(str, range(1, players + 1))}
+    chart = pd.read_csv(out / "chart.csv")
+    assert chart[chart.action == "miss"].miss_on_offer.all()  # the miss is on offer only in its own cells
+    # "(N decisions)": the cell's decisions (every action on offer there), not the best action's count
+    pooled = chart[(chart.position == "all") & (chart.earlier_in == "all") & chart.miss_on_offer]
+    for label, group in pooled.groupby("label"):
+        best = group[group.best]
+        if len(best) and f"'{label}' with the miss on offer (" in summary:
+            assert f"'{label}' with the miss on offer ({group.decisions.iloc[0]:,} decisions" in summary
+            assert (group.decisions == group.n.max()).all()
+    assert "of those where the miss was on offer" in summary and "need not add up to 100%" in summary
+    assert "paired differences on the same decisions" in summary  # the chart's definition, in every summary
+    assert "never looed when it is played" in summary  # limited three-card: no flushes, no exchange
+    heur = pd.read_csv(out / "heuristics.csv")
     for r in heur.itertuples(index=False):
         if r.heuristic != "basic":
             assert f"{r.diff_vs_baseline:+.2f} chips per deal, 95% CI [{r.diff_ci_low:+.2f}" in summary
@@ -222,3 +321,119 @@ def test_miss_cli_bad_input_is_one_line(args, fragment, tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc != 0 and err.startswith("error:") and err.count("\n") == 1 and fragment in err
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_miss_study_of_a_game_without_a_miss_compares_play_with_pass(tmp_path):
+    from loo_sim.report.runners import run_study
+    from loo_sim.report.study import MissStudy
+
+    output = run_study(MissStudy(preset="five-card", deals=4096, seed=2))
+    chart = output.tables["chart"]
+    assert set(chart.action) == {"pass", "play"} and not chart.miss_on_offer.any()
+    assert output.summary.startswith("# Play or pass (no miss in this game): five-card, 5 players")
+    assert "deals no miss (R5)" in output.summary and "When to take the miss" not in output.summary
+    assert "taking the miss beats" not in output.summary and "the miss was on offer" not in output.summary
+    assert "miss taken in" not in output.summary
+    assert "never looed" not in output.summary and "by another seat's flush" in output.summary
+    (ax, *_) = output.figures["chart"].axes
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["pass", "play"]
+
+
+@pytest.mark.parametrize("preset, looed", [("three-card", False), ("five-card", True)])
+def test_p5_the_grid_says_a_top_trump_hand_is_never_looed_only_where_it_is_so(preset, looed):
+    # Independent of the text: the loo rate of hands holding the top trump, simulated. In
+    # five-card a flush, shown before any trick, loos them (about 2% of such hands).
+    from loo_sim.game.classes import grid_text
+
+    rules = Rules.preset(preset)
+    df = class_table(simulate(rules, "basic", 60_000, seed=9, by_class=True))
+    top = df[df.hand_class // N_COLS == ROW_TOP]
+    assert top.hands.sum() > 5_000
+    assert bool((top.loo_rate * top.hands).sum() > 0) == looed
+    note = grid_text(rules).split("columns:")[1]  # what the grid adds for these rules
+    assert ("never looed" in note) is not looed and ("flush" in note) is looed
+
+
+def _cell(payoffs: dict[int, list[float]]) -> np.ndarray:
+    """One chart cell's sums from per-decision payoffs {action: [payoff of decision i]}
+    (every action given is on offer on every decision)."""
+    cell = np.zeros(L.CF_LEN)
+    n = len(next(iter(payoffs.values())))
+    for a, xs in payoffs.items():
+        x = np.asarray(xs, dtype=float)
+        cell[L.CF_N + a], cell[L.CF_SUM + a], cell[L.CF_SQ + a] = n, x.sum(), (x * x).sum()
+    for p, (a, b) in enumerate(L.PAIRS):
+        if a in payoffs and b in payoffs:
+            d = np.asarray(payoffs[a]) - np.asarray(payoffs[b])
+            cell[L.CF_PAIR_N + p], cell[L.CF_PAIR_SUM + p], cell[L.CF_PAIR_SQ + p] = n, d.sum(), (d * d).sum()
+    cell[L.CF_CHOSEN + L.DECL_PLAY] = n
+    return cell
+
+
+def test_shares_of_best_actions_are_of_the_decisions_where_the_action_was_on_offer():
+    # 300 decisions where the miss was on offer (the miss best) and 700 where it had been
+    # taken (play best): the miss is best in all the decisions where it was on offer (the
+    # old count, 30% "of decisions", mixed in the 700 where nobody could take it).
+    from loo_sim.analysis.miss import decision_shares
+    from loo_sim.run.decisions import DecisionResult
+    from loo_sim.run.tasks import decision_shape
+
+    rng = np.random.default_rng(0)
+    rules = Rules.preset("limited", players=3)
+    totals = np.zeros(decision_shape(3))
+    cls = ROW_ONE_LOW * N_COLS
+    base = rng.normal(0, 1, 300)
+    totals[cls, 2, 1, 1] = _cell({L.DECL_PASS: [-3.0] * 300, L.DECL_PLAY: base, L.DECL_MISS: base + 1.0})
+    totals[cls, 2, 0, 1] = _cell({L.DECL_PASS: [-3.0] * 700, L.DECL_PLAY: rng.normal(1, 1, 700)})
+    res = DecisionResult(rules, parse_table("basic", 3), [0, 1, 2], 0.0, 1, 1000, totals)
+    shares = decision_shares(res)
+    assert shares["miss"].on_offer == 300 and shares["miss"].share == 1.0
+    assert shares["play"].on_offer == 1000 and shares["play"].share == pytest.approx(0.7)
+    assert shares["pass"].share == 0.0 and shares["defend"].on_offer == 0
+
+
+def test_the_paired_verdict_needs_every_paired_interval_to_exclude_zero():
+    from loo_sim.analysis.miss import verdict
+
+    rng = np.random.default_rng(1)
+    x = rng.normal(0, 1, 400)
+    clear = verdict(_cell({L.DECL_PASS: [-3.0] * 400, L.DECL_PLAY: x, L.DECL_MISS: x - 1.0}))
+    assert clear.best == L.DECL_PLAY and clear.runner_up == L.DECL_MISS and clear.significant
+    assert clear.diff == pytest.approx(1.0)
+    close = verdict(_cell({L.DECL_PASS: x + rng.normal(0, 0.05, 400), L.DECL_PLAY: x, L.DECL_MISS: x - 2.0}))
+    assert close.runner_up in (L.DECL_PASS, L.DECL_PLAY) and not close.significant
+    assert verdict(_cell({L.DECL_PLAY: x[:10], L.DECL_PASS: x[:10]})) is None  # too few decisions
+
+
+def test_charts_of_one_study_share_one_colour_scale():
+    from loo_sim.plots.decisions import decision_chart_limit
+    from loo_sim.report.runners import run_study
+    from loo_sim.report.study import MissStudy
+
+    output = run_study(MissStudy(preset="three-card", players=[4, 6], deals=4096, seed=5))
+    limits = [decision_chart_limit(output.tables[name], miss_on_offer=offer)
+              for name in ("chart", "chart-6") for offer in (True, False)]  # fmt: skip
+    assert max(limits) > min(limits)  # the charts differ, so their own scales would too
+    for name in ("chart", "chart-6"):
+        images = [im for ax in output.figures[name].axes for im in ax.images]
+        assert len(images) == 2 and all(im.norm.vmax == pytest.approx(max(limits)) for im in images)
+        assert all(im.norm.vmin == pytest.approx(-max(limits)) for im in images)
+    assert "three-card, 4 players" in output.figures["heuristics"].axes[0].get_title()
+
+
+def test_simulate_by_class_points_to_where_the_grid_is(capsys):
+    # `simulate --by-class` names the hand classes; it must point to a place that shows the
+    # grid: docs/policies.md P5 (the section exists) and `loo-sim calibrate` (which prints it).
+    from pathlib import Path
+
+    from loo_sim.cli import main
+    from loo_sim.game.classes import GRID_TEXT
+
+    assert main(["simulate", "--deals", "4096", "--by-class"]) == 0
+    out = capsys.readouterr().out
+    assert "the grid is docs/policies.md P5, also printed by `loo-sim calibrate`" in out
+    assert "loo-sim miss --help" not in out
+    docs = (Path(__file__).parents[1] / "docs" / "policies.md").read_text()
+    assert "## P5. Hand classes" in docs and "top trump" in docs.split("## P5.")[1]
+    assert main(["calibrate", "--preset", "three-card"]) == 0
+    assert GRID_TEXT in capsys.readouterr().out

@@ -164,6 +164,52 @@ def test_decision_chart_errors(chart):
         plots.decision_chart(ax, pd.concat([chart, chart.iloc[:1]]))
 
 
+def _sliced(chart: pd.DataFrame) -> pd.DataFrame:
+    """The fixture as chart_table writes it: the rows twice, with the miss on offer and
+    (values shifted, without the miss) not on offer, each pooled over earlier seats in."""
+    on = chart.assign(miss_on_offer=True, earlier_in="all")
+    off = chart[chart.action != "miss"].assign(miss_on_offer=False, earlier_in="all", mean=lambda d: d["mean"] - 10)
+    one = chart.assign(miss_on_offer=True, earlier_in=1, mean=lambda d: d["mean"] + 100)
+    return pd.concat([on, off, one], ignore_index=True)
+
+
+def test_decision_chart_draws_one_slice_of_miss_on_offer_and_earlier_seats_in(chart):
+    table = pd.read_csv(io.StringIO(_sliced(chart).to_csv(index=False)))
+    ax = Figure().add_subplot()
+    plots.decision_chart(ax, table)  # default: the miss on offer, earlier seats pooled
+    assert ax.images[0].get_array()[0, 1] == pytest.approx(4.5)
+    assert ax.get_title() == "Best declaration by hand class (position all, miss on offer, earlier seats in: any)"
+    ax = Figure().add_subplot()
+    plots.decision_chart(ax, table, miss_on_offer=False)
+    assert ax.images[0].get_array()[0, 1] == pytest.approx(-5.5)
+    assert ax.images[0].get_array().mask[:, 2].all()  # no miss where it is not on offer
+    ax = Figure().add_subplot()
+    plots.decision_chart(ax, table, earlier_in="1")
+    assert ax.images[0].get_array()[0, 1] == pytest.approx(104.5)
+    with pytest.raises(LooError, match="3\\+ earlier seats in"):
+        plots.decision_chart(Figure().add_subplot(), table, earlier_in="3+")
+    # without a miss anywhere, the default slice is the one there is
+    no_miss = table[~table.miss_on_offer.astype(bool)]
+    ax = Figure().add_subplot()
+    plots.decision_chart(ax, no_miss)
+    assert "miss not on offer" in ax.get_title()
+
+
+def test_decision_charts_can_share_a_colour_scale(chart):
+    table = _sliced(chart)
+    limits = [plots.decision_chart_limit(table, miss_on_offer=offer) for offer in (True, False)]
+    assert limits == [pytest.approx(5.0), pytest.approx(15.0)]
+    fig = Figure()
+    left, right = fig.subplots(1, 2)
+    plots.decision_chart(left, table, miss_on_offer=True, vlim=max(limits), colorbar=False, key=False)
+    plots.decision_chart(right, table, miss_on_offer=False, vlim=max(limits))
+    assert [ax.images[0].norm.vmax for ax in (left, right)] == [15.0, 15.0]
+    assert [ax.images[0].norm.vmin for ax in (left, right)] == [-15.0, -15.0]
+    assert len(fig.axes) == 3  # one colorbar
+    assert not left.texts[-1].get_text().startswith("best:") and right.texts[-1].get_text().startswith("best:")
+    _png(fig)
+
+
 def test_decision_chart_size_grows_with_rows():
     w1, h1 = plots.decision_chart_size(5)
     w2, h2 = plots.decision_chart_size(40)
@@ -254,11 +300,19 @@ def test_best_action_sweep(sweep):
         expected = sweep[(sweep.players == players) & (sweep.action == "play")].sort_values("carried")["share"]
         assert list(play.get_ydata()) == pytest.approx(expected.tolist())
         assert play.get_marker() == "o"
+        # lines that coincide (the miss and defend both at 0) stay visible: each action has
+        # its own marker and line style, and the miss is drawn wider, with hollow markers
+        assert len({line.get_marker() for line in ax.lines}) == 4
+        assert len({line.get_linestyle() for line in ax.lines}) >= 3
+        miss, defend = ax.lines[2], ax.lines[3]
+        assert miss.get_linewidth() > defend.get_linewidth() and miss.get_markersize() > defend.get_markersize()
+        assert miss.get_markerfacecolor() == "none"
     assert colours == [DECL_COLOURS[d] for d in Decl]  # one colour per declaration, in Decl order
     # shared y axis, one legend for the figure
     assert axes[0].get_shared_y_axes().joined(axes[0], axes[2])
     assert len(fig.legends) == 1
     assert [t.get_text() for t in fig.legends[0].get_texts()] == ["pass", "play", "miss", "defend"]
+    assert "the miss is the wide dashed line" in fig.legends[0].get_title().get_text()
     assert all(not ax.get_legend() for ax in axes)
     _png(fig)
 

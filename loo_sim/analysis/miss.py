@@ -1,18 +1,25 @@
 """Tables of the take-the-miss study (docs/policies.md P4, P5): the decision chart with each
 cell's best action and its paired verdict, the chart as a policy, the heuristic
 comparison, and the sweep over players and pots. The runs are ``run.decisions``.
+
+A cell is what the deciding seat sees: its hand class, its position, whether the miss
+is on offer to it and how many earlier seats are in. Its best action is chosen only
+from paired differences on the same decisions (:func:`verdict`), never from means
+taken over different sets of deals.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from loo_sim.config import MIN_HANDS
-from loo_sim.game.classes import N_CLASSES, class_label
+from loo_sim.game.classes import EARLIER_IN_BINS, N_CLASSES, class_label, earlier_in_label
 from loo_sim.kernel import abi as L
 from loo_sim.run.decisions import DecisionResult, HeuristicResult
 from loo_sim.stats import mean_se, normal_ci, wilson
@@ -34,79 +41,176 @@ def paired_difference(cell: np.ndarray, a: int, b: int) -> tuple[float, float]:
     return mean_se(sign * cell[L.CF_PAIR_SUM + p], cell[L.CF_PAIR_SQ + p], cell[L.CF_PAIR_N + p])
 
 
-def _cell_rows(cell: np.ndarray, cls: int, position: object) -> list[dict]:
+def _paired_n(cell: np.ndarray, a: int, b: int) -> float:
+    return cell[L.CF_PAIR_N + _pair(a, b)[0]]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The best action of a cell, chosen from paired differences only (docs/policies.md P4)."""
+
+    best: int  # DECL_* code
+    runner_up: int  # the action it beats by the least (paired), -1 if none
+    diff: float  # paired mean of best - runner_up, on the decisions where both were on offer
+    diff_se: float
+    significant: bool  # every paired 95% interval of best - other excludes 0
+
+
+def verdict(cell: np.ndarray) -> Verdict | None:
+    """The best action of one cell (or pooled cells), or None without enough decisions.
+
+    Two actions are compared only on the decisions where both were on offer (the paired
+    sums ``CF_PAIR_*``), and only where there are at least MIN_HANDS such decisions. The
+    best action is the one whose smallest paired margin over the others is largest (with
+    one set of decisions for all, simply the highest mean); its runner-up is the action
+    it beats by the least; it is significant only when every paired interval excludes 0.
+    """
+    margins: dict[int, list[tuple[float, float, int]]] = {}
+    for a in range(L.ACTIONS):
+        for b in range(L.ACTIONS):
+            if a != b and _paired_n(cell, a, b) >= MIN_HANDS:
+                d, se = paired_difference(cell, a, b)
+                margins.setdefault(a, []).append((d, se, b))
+    if not margins:
+        return None
+    best = max(margins, key=lambda a: min(m[0] for m in margins[a]))  # ties: the first in DECL order
+    d, se, runner = min(margins[best])
+    significant = all(normal_ci(m, e)[0] > 0 for m, e, _ in margins[best])
+    return Verdict(best, runner, d, se, significant)
+
+
+def _cell_rows(cell: np.ndarray, key: dict) -> list[dict]:
+    """The rows of one cell (``key``: hand_class, label, position, miss_on_offer,
+    earlier_in): one per action on offer, with the paired verdict on the best one."""
+    decisions = cell[L.CF_CHOSEN : L.CF_CHOSEN + L.ACTIONS].sum()
+    if decisions == 0:
+        return []
+    v = verdict(cell)
     rows = []
-    means = {}
-    decided = max(cell[L.CF_CHOSEN : L.CF_CHOSEN + L.ACTIONS].sum(), 1.0)
     for a in range(L.ACTIONS):
         n = cell[L.CF_N + a]
         if n == 0:
             continue
         m, se = mean_se(cell[L.CF_SUM + a], cell[L.CF_SQ + a], n)
-        means[a] = (m, n)
         lo, hi = normal_ci(m, se)
-        rows.append(dict(hand_class=cls, label=class_label(cls), position=position, action=ACTION_NAMES[a],
-                         n=int(n), mean=m, se=se, ci_low=lo, ci_high=hi,
-                         chosen_share=cell[L.CF_CHOSEN + a] / decided))  # fmt: skip
-    if not rows:
-        return rows
-    ranked = sorted(means, key=lambda a: -means[a][0])
-    best = ranked[0]
-    verdict = dict(best=False, significant=False, runner_up="", diff=math.nan, diff_se=math.nan)
-    if means[best][1] >= MIN_HANDS:
-        verdict["best"] = True
-        if len(ranked) > 1:
-            runner = ranked[1]
-            d, dse = paired_difference(cell, best, runner)
-            verdict.update(runner_up=ACTION_NAMES[runner], diff=d, diff_se=dse,
-                           significant=bool(normal_ci(d, dse)[0] > 0))  # fmt: skip
-    for r in rows:
-        is_best = r["action"] == ACTION_NAMES[best] and verdict["best"]
-        r.update(best=is_best, significant=is_best and verdict["significant"],
-                 runner_up=verdict["runner_up"] if is_best else "",
-                 diff_vs_runner_up=verdict["diff"] if is_best else math.nan,
-                 diff_se=verdict["diff_se"] if is_best else math.nan)  # fmt: skip
+        if v is None:
+            d_best, d_best_se = math.nan, math.nan
+        elif a == v.best:
+            d_best, d_best_se = 0.0, 0.0
+        elif _paired_n(cell, a, v.best) > 0:
+            d_best, d_best_se = paired_difference(cell, a, v.best)
+        else:
+            d_best, d_best_se = math.nan, math.nan
+        is_best = v is not None and a == v.best
+        rows.append(dict(key, action=ACTION_NAMES[a], n=int(n), mean=m, se=se, ci_low=lo, ci_high=hi,
+                         decisions=int(decisions), chosen_share=cell[L.CF_CHOSEN + a] / decisions,
+                         diff_vs_best=d_best, diff_vs_best_se=d_best_se, best=is_best,
+                         significant=is_best and v.significant,
+                         runner_up=ACTION_NAMES[v.runner_up] if is_best and v.runner_up >= 0 else "",
+                         diff_vs_runner_up=v.diff if is_best else math.nan,
+                         diff_se=v.diff_se if is_best else math.nan))  # fmt: skip
     return rows
 
 
-CHART_COLUMNS = ["hand_class", "label", "position", "action", "n", "mean", "se", "ci_low", "ci_high",
-                 "chosen_share", "best", "significant", "runner_up", "diff_vs_runner_up", "diff_se"]  # fmt: skip
+CHART_COLUMNS = ["hand_class", "label", "position", "miss_on_offer", "earlier_in", "action", "n", "mean", "se",
+                 "ci_low", "ci_high", "decisions", "chosen_share", "diff_vs_best", "diff_vs_best_se", "best",
+                 "significant", "runner_up", "diff_vs_runner_up", "diff_se"]  # fmt: skip
+ALL = "all"  # a pooled position or earlier_in
+
+
+def _cells(res: DecisionResult, cls: int):
+    """(position, miss_on_offer, earlier_in, cell) of one class: each position 1..players
+    and pooled ("all"), each offer, each earlier-in bin and pooled ("all")."""
+    n = res.rules.players
+    t = res.totals[cls]
+    for position in [ALL, *range(1, n + 1)]:
+        by_pos = t[1 : n + 1].sum(axis=0) if position == ALL else t[position]
+        for offer in range(L.OFFER_BINS):
+            yield position, bool(offer), ALL, by_pos[offer].sum(axis=0)
+            for e in range(EARLIER_IN_BINS):
+                yield position, bool(offer), earlier_in_label(e, n), by_pos[offer, e]
 
 
 def chart_table(res: DecisionResult) -> pd.DataFrame:
-    """Long form: per hand class, position ('all' pools them; 1 = dealer's left) and
-    action, the focal payoff's mean with its 95% interval; the best action per cell and
-    whether it beats the runner-up significantly (paired difference on the same deals)."""
+    """Long form, one row per cell and action on offer: a cell is a hand class, a position
+    (1 = dealer's left; "all" pools them), whether the miss was on offer to the seat
+    (``miss_on_offer``) and how many earlier seats were in (``earlier_in``: 0, 1, 2, 3+;
+    "all" pools them). Per action: the deciding seat's mean payoff on the decisions where
+    it was on offer, with its 95% interval, and its paired difference against the cell's
+    best action; the best action by the paired rule of :func:`verdict`, its runner-up and
+    whether it beats every other action significantly."""
     rows: list[dict] = []
     for cls in range(N_CLASSES):
-        pooled = res.totals[cls].sum(axis=0)
-        rows += _cell_rows(pooled, cls, "all")
-        for position in range(1, res.rules.players + 1):
-            rows += _cell_rows(res.totals[cls, position], cls, position)
+        label = class_label(cls)
+        for position, offer, earlier, cell in _cells(res, cls):
+            key = dict(hand_class=cls, label=label, position=position, miss_on_offer=offer, earlier_in=earlier)
+            rows += _cell_rows(cell, key)
     return pd.DataFrame(rows, columns=CHART_COLUMNS)
 
 
+def default_slice(chart: pd.DataFrame) -> dict:
+    """The slice a chart shows by default: every position and every number of earlier
+    seats in, pooled, where the miss is on offer (or, in a game without one, where it is
+    not); the keys are those of ``plots.decisions.decision_chart``."""
+    offers = set(_as_bools(chart["miss_on_offer"])) if len(chart) else set()
+    return dict(position=ALL, miss_on_offer=True in offers or not offers, earlier_in=ALL)
+
+
+def _as_bools(values: pd.Series) -> list[bool]:
+    if values.dtype == bool:
+        return [bool(v) for v in values]
+    return [str(v).strip().lower() in ("true", "1", "1.0", "yes") for v in values]
+
+
 def best_actions(res: DecisionResult) -> np.ndarray:
-    """The chart as a policy: best declaration per [class, position] (DECL_* code), taken
-    from the cell itself when it has MIN_HANDS hands, else from the class pooled over
-    positions, else -1 (the chart policy then decides as ``basic``)."""
-    chart = np.full((N_CLASSES, L.MAX_PLAYERS + 1), -1, dtype=np.int64)
+    """The chart as a policy, [class, position, miss on offer, earlier seats in] (DECL_*
+    code; ``kernel.abi.CHART_SHAPE``): the paired verdict of the cell itself when it has
+    enough decisions, else that of the position pooled over earlier seats in, else that
+    of the positions pooled with the same earlier seats in, else of both pooled, else -1
+    (the chart policy then decides as ``basic``)."""
+    chart = np.full(L.CHART_SHAPE, -1, dtype=np.int64)
+    n = res.rules.players
+    t = res.totals
     for cls in range(N_CLASSES):
-        pooled = res.totals[cls].sum(axis=0)
-        fallback = _best(pooled)
-        for position in range(1, res.rules.players + 1):
-            best = _best(res.totals[cls, position])
-            chart[cls, position] = best if best >= 0 else fallback
+        by_earlier = t[cls, 1 : n + 1].sum(axis=0)  # [offer, earlier]
+        for offer in range(L.OFFER_BINS):
+            pooled = _code(verdict(by_earlier[offer].sum(axis=0)))
+            per_earlier = [_code(verdict(by_earlier[offer, e])) for e in range(EARLIER_IN_BINS)]
+            for position in range(1, n + 1):
+                own = _code(verdict(t[cls, position, offer].sum(axis=0)))
+                for e in range(EARLIER_IN_BINS):
+                    for code in (_code(verdict(t[cls, position, offer, e])), own, per_earlier[e], pooled):
+                        if code >= 0:
+                            chart[cls, position, offer, e] = code
+                            break
     return chart
 
 
-def _best(cell: np.ndarray) -> int:
-    best, value = -1, -math.inf
-    for a in range(L.ACTIONS):
-        n = cell[L.CF_N + a]
-        if n >= MIN_HANDS and cell[L.CF_SUM + a] / n > value:
-            best, value = a, cell[L.CF_SUM + a] / n
-    return best
+def _code(v: Verdict | None) -> int:
+    return -1 if v is None else v.best
+
+
+class Share(NamedTuple):
+    share: float  # of the decisions where the action was on offer, those whose cell's best it is
+    on_offer: int  # decisions where the action was on offer
+
+
+def decision_shares(res: DecisionResult, chart: np.ndarray | None = None) -> dict[str, Share]:
+    """For each action, the share of the decisions where it was on offer whose best action
+    (the chart policy's, ``best_actions``: cell by cell, with its fall-backs) it is. The
+    shares are of different sets of decisions (the miss is on offer less often than
+    playing), so they need not add up to 1."""
+    chart = best_actions(res) if chart is None else chart
+    n = res.rules.players
+    cells = res.totals[:, 1 : n + 1]
+    best = chart[:, 1 : n + 1]
+    out = {}
+    for a, name in enumerate(ACTION_NAMES):
+        on_offer = cells[..., L.CF_N + a]
+        judged = on_offer[best >= 0].sum()
+        share = on_offer[best == a].sum() / judged if judged else math.nan
+        out[name] = Share(float(share), int(judged))
+    return out
 
 
 HEURISTIC_COLUMNS = ["heuristic", "n", "net_mean", "net_se", "net_ci_low", "net_ci_high", "loo_rate",
@@ -133,36 +237,29 @@ def heuristic_table(res: HeuristicResult) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=HEURISTIC_COLUMNS)
 
 
-def decision_shares(res: DecisionResult) -> dict[str, float]:
-    """Share of decisions (hands with a real choice) whose best action is each action,
-    judging each class/position cell by its own best action."""
-    counts = dict.fromkeys(ACTION_NAMES, 0.0)
-    total = 0.0
-    for cls in range(N_CLASSES):
-        for position in range(1, res.rules.players + 1):
-            cell = res.totals[cls, position]
-            hands = cell[L.CF_CHOSEN : L.CF_CHOSEN + L.ACTIONS].sum()
-            best = _best(cell)
-            if hands and best >= 0:
-                counts[ACTION_NAMES[best]] += hands
-                total += hands
-    return {a: (c / total if total else math.nan) for a, c in counts.items()}
-
-
 def sweep_frames(results: Sequence[DecisionResult]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(shares, classes): for each run of a players x carried grid, the share of
-    decisions whose best action is each action, and each class's best action."""
+    """(shares, classes): for each run of a players x carried grid, the share of the
+    decisions where each action was on offer whose best action it is (``n``: those
+    decisions; an action never on offer has no row), and each class's best action with
+    every position and number of earlier seats in pooled, where the miss was on offer and
+    where it was not."""
     shares, classes = [], []
     for res in results:
-        decided = sum(res.totals[c, :, L.CF_CHOSEN : L.CF_CHOSEN + L.ACTIONS].sum() for c in range(N_CLASSES))
-        for action, share in decision_shares(res).items():
-            shares.append(dict(players=res.rules.players, carried=res.carried, action=action, share=share,
-                               n=int(decided)))  # fmt: skip
+        for action, s in decision_shares(res).items():
+            if s.on_offer:
+                shares.append(dict(players=res.rules.players, carried=res.carried, action=action, share=s.share,
+                                   n=s.on_offer))  # fmt: skip
         table = chart_table(res)
-        best = table[(table.position == "all") & table.best]
+        best = table[(table.position == ALL) & (table.earlier_in == ALL) & table.best]
         for r in best.itertuples(index=False):
             classes.append(dict(players=res.rules.players, carried=res.carried, hand_class=r.hand_class,
-                                label=r.label, best=r.action, mean=r.mean, significant=r.significant,
-                                runner_up=r.runner_up, diff_vs_runner_up=r.diff_vs_runner_up, diff_se=r.diff_se,
-                                n=r.n))  # fmt: skip
-    return pd.DataFrame(shares), pd.DataFrame(classes)
+                                label=r.label, miss_on_offer=r.miss_on_offer, best=r.action, mean=r.mean,
+                                significant=r.significant, runner_up=r.runner_up,
+                                diff_vs_runner_up=r.diff_vs_runner_up, diff_se=r.diff_se,
+                                decisions=r.decisions))  # fmt: skip
+    return pd.DataFrame(shares, columns=SWEEP_COLUMNS), pd.DataFrame(classes, columns=SWEEP_CLASS_COLUMNS)
+
+
+SWEEP_COLUMNS = ["players", "carried", "action", "share", "n"]
+SWEEP_CLASS_COLUMNS = ["players", "carried", "hand_class", "label", "miss_on_offer", "best", "mean", "significant",
+                       "runner_up", "diff_vs_runner_up", "diff_se", "decisions"]  # fmt: skip

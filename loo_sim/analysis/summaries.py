@@ -10,7 +10,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from loo_sim.analysis.miss import ACTION_NAMES, decision_shares, paired_difference
+from loo_sim.analysis.miss import ALL, Share, decision_shares, default_slice, paired_difference
+from loo_sim.game.classes import grid_text
 from loo_sim.kernel import abi as L
 from loo_sim.run.decisions import DecisionResult, HeuristicResult
 from loo_sim.run.sessions import PotsResult
@@ -87,57 +88,138 @@ def simulate_summary(res: SimResult, tables: dict[str, pd.DataFrame], preset: st
 
 
 # ---- miss ----------------------------------------------------------------------------------
-def miss_summary(preset: str, chart: DecisionResult, chart_df: pd.DataFrame, heur: HeuristicResult,
-                 heur_df: pd.DataFrame, shares: pd.DataFrame, command: str) -> str:  # fmt: skip
-    """summary.md of a miss study: plain sentences, every number taken from the run's tables."""
-    from loo_sim.game.classes import grid_text
+CHART_DEFINITION = (
+    "Decisions are keyed by what the deciding player can see when declaring: the hand class (the grid "
+    "below), the position from the dealer's left, whether the miss is still on offer to them (to take, or "
+    "as the dealer to defend with) and how many earlier seats are in (0, 1, 2, 3 or more). The best action "
+    "of a cell is chosen only from paired differences on the same decisions: two actions are compared on "
+    "the decisions where both were on offer, each replayed on the same deal, and the best is the action "
+    "whose smallest paired margin over the others is largest. It is marked significant (a solid box) only "
+    'when every paired 95% interval against another action excludes 0, and dashed with a "?" otherwise. '
+    'chart.csv holds every cell, pooled and not (columns position, miss_on_offer, earlier_in; "all" where '
+    "pooled); the `chart` policy plays each cell's best action, falling back to the position pooled over "
+    "earlier seats, then to all positions, then to basic."
+)
 
+
+def miss_offered(chart_df: pd.DataFrame) -> bool:
+    """Whether any decision of a chart had the miss on offer (to take or defend with)."""
+    return bool(chart_df.action.isin(["miss", "defend"]).any())
+
+
+def miss_title(rules, chart_df: pd.DataFrame) -> str:
+    """The question a miss study answers: where no decision had the miss on offer (no miss
+    in the rules, R5, or only single pots, R8) it compares playing with passing."""
+    if miss_offered(chart_df):
+        return "When to take the miss"
+    if not len(chart_df):
+        return "No declaration to judge (no seat had a choice)"
+    return "Play or pass (no miss in this game)" if not rules.miss else "Play or pass (no miss on offer)"
+
+
+def _no_miss_line(rules, chart_df: pd.DataFrame) -> list[str]:
+    if miss_offered(chart_df) or not len(chart_df):
+        return []
+    if not rules.miss:
+        why = "This rule set deals no miss (R5), so nobody can take one"
+    else:
+        why = ("No decision here had the miss on offer (a single pot deals none, R8, and club law forbids it, "
+               "R9b)")  # fmt: skip
+    return [f"{why}: the charts compare playing with passing, and the heuristics differ only in when they "
+            "play.", ""]  # fmt: skip
+
+
+def miss_summary(preset: str, chart: DecisionResult, chart_df: pd.DataFrame, heur: HeuristicResult,
+                 heur_df: pd.DataFrame, shares: pd.DataFrame, command: str,
+                 charts: list[tuple[str, int]] | None = None) -> str:  # fmt: skip
+    """summary.md of a miss study: plain sentences, every number taken from the run's tables
+    (``charts``: the name and player count of each chart drawn, the main run's first)."""
     rules = chart.rules
     pot = "a clean pot" if chart.carried == 0 else f"{chart.carried:g} chips carried in"
     others = ", ".join(sorted({str(p) for p in chart.policies}))
     deciding = "every seat in turn" if len(chart.focal) == rules.players else f"seat {chart.focal[0]}"
-    lines = [f"# When to take the miss: {preset}, {rules.players} players", "",
-             f"Produced by `{command}`.", "",
-             f"Each deal is replayed once per declaration on offer to the seat deciding ({deciding}), "
-             f"the other seats playing {others}; payoffs are the deciding seat's net chips for the deal "
-             f"(shares - antes - penalties), here with {pot}, over {chart.deals:,} deals.", ""]  # fmt: skip
-    lines += _chart_lines(chart, chart_df, pot)
-    lines += _heuristic_lines(heur, heur_df)
+    lines = [f"# {miss_title(rules, chart_df)}: {preset}, {rules.players} players", "",
+             f"Produced by `{command}`.", "", *_no_miss_line(rules, chart_df)]  # fmt: skip
+    lines += [f"Each deal is replayed once per declaration on offer to the seat deciding ({deciding}), "
+              f"the other seats playing {others}; payoffs are the deciding seat's net chips for the deal "
+              f"(shares - antes - penalties), here with {pot}, over {chart.deals:,} deals.", "",
+              "## How the chart is read", "", CHART_DEFINITION, ""]  # fmt: skip
+    charts = charts or [("chart", rules.players)]
+    panels = "the miss on offer (left) and not on offer (right)" if miss_offered(chart_df) else "no miss on offer"
+    for name, n in charts if len(chart_df) else []:
+        main = " (the main run, whose chart the `chart` policy below plays)" if len(charts) > 1 and n == rules.players \
+            else ""  # fmt: skip
+        lines.append(f"- `{name}.png` (every cell in `{name}.csv`): {n} players, {pot}{main}; {panels}, every "
+                     "position and number of earlier seats in pooled.")  # fmt: skip
+    lines.append("")
+    view = default_slice(chart_df)
+    lines += _chart_lines(chart, chart_df, pot, view)
+    lines += _heuristic_lines(heur, heur_df, miss_offered(chart_df))
     lines += _sweep_lines(shares)
-    lines += ["", "## The hand-class grid", "", "```", grid_text(), "```", ""]
+    lines += ["", "## The hand-class grid", "", "```", grid_text(rules), "```", ""]
     return "\n".join(lines)
 
 
-def _chart_lines(chart: DecisionResult, chart_df: pd.DataFrame, pot: str) -> list[str]:
-    players = chart.rules.players
-    pooled = chart_df[(chart_df.position == "all")]
-    best = pooled[pooled.best].copy()
-    best["hands"] = best["n"]
+def _chart_lines(chart: DecisionResult, chart_df: pd.DataFrame, pot: str, view: dict) -> list[str]:
+    rules = chart.rules
+    players = rules.players
+    offer = bool(view["miss_on_offer"])
+    cells = chart_df[(chart_df.position == ALL) & (chart_df.earlier_in == ALL) & (chart_df.miss_on_offer == offer)]
+    best = cells[cells.best]
     lines = ["## What the chart says", ""]
-    for r in best.sort_values("hands", ascending=False).head(8).itertuples(index=False):
+    if not len(chart_df):
+        return lines + ["- No decision of this run had a real choice, so there is no chart (in a single pot nobody "
+                        "may pass and no miss is dealt, R8)."]  # fmt: skip
+    where = "with the miss on offer" if offer else "with no miss on offer"
+    for r in best.sort_values("decisions", ascending=False).head(8).itertuples(index=False):
         if r.runner_up:
-            verdict = "significantly" if r.significant else "but not significantly (paired)"
-            lines.append(f"- For hands '{r.label}' ({r.n:,} decisions), **{r.action}** is best, beating "
-                         f"{r.runner_up} {verdict}: {_ci(r.diff_vs_runner_up, r.diff_se)}.")  # fmt: skip
-    miss_rows = pooled[(pooled.action == "miss")]
-    pass_rows = pooled[(pooled.action == "pass")].set_index("hand_class")
-    wins = [r for r in miss_rows.itertuples(index=False) if r.hand_class in pass_rows.index and r.best]
-    if wins:
-        top = max(wins, key=lambda r: r.n)
-        d, dse = paired_difference(chart.totals[top.hand_class].sum(axis=0), L.DECL_MISS, L.DECL_PASS)
-        lines.append(f"- With {players} players and {pot}, taking the miss beats passing for hands "
-                     f"'{top.label}': {_ci(d, dse)}.")  # fmt: skip
-    else:
-        lines.append(f"- With {players} players and {pot}, taking the miss is not the best declaration "
-                     "for any hand class with enough hands.")  # fmt: skip
-    share = decision_shares(chart)
-    lines.append("- Judged cell by cell (class and position), the best declaration is "
-                 + ", ".join(f"{a} for {share[a]:.1%}" for a in ACTION_NAMES if share[a] == share[a] and share[a] > 0)
-                 + " of the decisions.")  # fmt: skip
+            verdict = "significantly" if r.significant else "but not significantly"
+            lines.append(f"- For hands '{r.label}' {where} ({r.decisions:,} decisions, every position and number "
+                         f"of earlier seats in), **{r.action}** is best, beating {r.runner_up} {verdict} (paired, "
+                         f"on the same decisions): {_ci(r.diff_vs_runner_up, r.diff_se)}.")  # fmt: skip
+    if miss_offered(chart_df):
+        miss_best = best[best.action == "miss"]
+        passing = set(cells[cells.action == "pass"].hand_class)
+        wins = [r for r in miss_best.itertuples(index=False) if r.hand_class in passing]
+        if wins:
+            top = max(wins, key=lambda r: r.decisions)
+            pooled = chart.totals[top.hand_class, 1 : players + 1, 1].sum(axis=(0, 1))
+            d, dse = paired_difference(pooled, L.DECL_MISS, L.DECL_PASS)
+            lines.append(f"- With {players} players and {pot}, taking the miss beats passing for hands "
+                         f"'{top.label}' (paired, where both were on offer): {_ci(d, dse)}.")  # fmt: skip
+        else:
+            lines.append(f"- With {players} players and {pot}, taking the miss is not the best declaration "
+                         "for any hand class with enough decisions.")  # fmt: skip
+    lines += _earlier_lines(chart_df)
+    share: dict[str, Share] = decision_shares(chart)
+    wording = {"play": "play in {s} of the decisions (playing is always on offer)",
+               "pass": "pass in {s} of those where passing was allowed",
+               "miss": "miss in {s} of those where the miss was on offer",
+               "defend": "defend in {s} of those where the dealer could defend"}  # fmt: skip
+    order = ("play", "pass", "miss", "defend")
+    parts = [wording[a].format(s=f"{share[a].share:.1%}") for a in order if share[a].on_offer]
+    lines.append("- Judged cell by cell as the chart policy decides (hand class, position, miss on offer, earlier "
+                 "seats in), the best declaration is " + ", ".join(parts) + ". Each share is of the decisions "
+                 "where that action was on offer, so they need not add up to 100%.")  # fmt: skip
     return lines
 
 
-def _heuristic_lines(heur: HeuristicResult, heur_df: pd.DataFrame) -> list[str]:
+def _earlier_lines(chart_df: pd.DataFrame) -> list[str]:
+    """How often the verdict of a (class, position, miss on offer) cell changes with the
+    number of earlier seats in (why the chart is keyed by it)."""
+    cells = chart_df[(chart_df.position != ALL) & (chart_df.earlier_in != ALL) & chart_df.best]
+    groups = cells.groupby(["hand_class", "position", "miss_on_offer"])["action"]
+    judged = groups.size()
+    judged = judged[judged >= 2]
+    if not len(judged):
+        return []
+    changes = int((groups.nunique()[judged.index] > 1).sum())
+    return [f"- Of the {len(judged):,} cells (hand class, position, miss on offer) with a verdict for at least two "
+            f"numbers of earlier seats in, {changes:,} {'has' if changes == 1 else 'have'} a best action that depends "
+            "on how many earlier seats are in."]  # fmt: skip
+
+
+def _heuristic_lines(heur: HeuristicResult, heur_df: pd.DataFrame, miss: bool = True) -> list[str]:
     base = heur.names[0]
     lines = ["", "## Heuristics compared at the same table", "",
              f"Seat {heur.focal} plays each heuristic in turn on the same {heur.deals:,} deals (other deals than the "
@@ -145,12 +227,14 @@ def _heuristic_lines(heur: HeuristicResult, heur_df: pd.DataFrame) -> list[str]:
     ratio = []
     for r in heur_df.itertuples(index=False):
         if r.heuristic == base:
-            lines.append(f"- {base}: {r.net_mean:+.3f} ± {r.net_se:.3f} chips per deal, loo rate {r.loo_rate:.3f}, "
-                         f"takes the miss in {r.miss_rate:.1%} of deals.")  # fmt: skip
+            takes = f", takes the miss in {r.miss_rate:.1%} of deals" if miss else ""
+            lines.append(f"- {base}: {r.net_mean:+.3f} ± {r.net_se:.3f} chips per deal, loo rate "
+                         f"{r.loo_rate:.3f}{takes}.")  # fmt: skip
             continue
         ratio.append(r.diff_se_paired / r.diff_se_unpaired if r.diff_se_unpaired else math.nan)
+        taken = f", miss taken in {r.miss_rate:.1%} of deals" if miss else ""
         lines.append(f"- {r.heuristic}: {_ci(r.diff_vs_baseline, r.diff_se_paired)} against {base} "
-                     f"(loo rate {r.loo_rate:.3f}, miss taken in {r.miss_rate:.1%} of deals).")  # fmt: skip
+                     f"(loo rate {r.loo_rate:.3f}{taken}).")  # fmt: skip
     best_h = heur_df.loc[heur_df.net_mean.idxmax()]
     lines.append(f"- The best of them here is {best_h.heuristic} ({best_h.net_mean:+.3f} chips per deal).")
     if ratio:
@@ -162,15 +246,17 @@ def _heuristic_lines(heur: HeuristicResult, heur_df: pd.DataFrame) -> list[str]:
 def _sweep_lines(shares: pd.DataFrame) -> list[str]:
     if not len(shares):
         return []
-    lines = ["", "## As the pot and the table change", ""]
+    lines = []
+    offered = {"play": "decisions", "pass": "decisions where passing was allowed",
+               "miss": "decisions where the miss was on offer"}  # fmt: skip
     for (players, action), group in shares.groupby(["players", "action"]):
         group = group.sort_values("carried")
         if action in ("miss", "play") and len(group) > 1:
             a, b = group.iloc[0], group.iloc[-1]
-            lines.append(f"- {players} players: the share of decisions where {action} is best goes from "
-                         f"{a.share:.1%} with {a.carried:g} chips carried in to {b.share:.1%} with "
+            lines.append(f"- {players} players: the share of the {offered[action]} where {action} is best goes "
+                         f"from {a.share:.1%} with {a.carried:g} chips carried in to {b.share:.1%} with "
                          f"{b.carried:g}.")  # fmt: skip
-    return lines
+    return ["", "## As the pot and the table change", "", *lines] if lines else []
 
 
 # ---- pots ----------------------------------------------------------------------------------

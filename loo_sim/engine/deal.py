@@ -42,7 +42,7 @@ class _Deal:
         self.policies = policies
         self.draws = draws
         self.strength = strength  # for threshold / ev seats (run.strength.StrengthTable)
-        self.chart = chart  # for the chart family: [class, position] best declaration
+        self.chart = chart  # for the chart family: [class, position, miss on offer, earlier in] best declaration
         self.forced: tuple[int, str] | None = None  # (seat, declaration) in counterfactual replays
         # R8: a clean pot with single_pot on is a single pot: no miss, nobody passes,
         # no exchange, trumps at the first renounce.

@@ -72,7 +72,7 @@ class DeclareContext:
     hand_size: int
     penalty: float  # what a loo costs here: the pot (unlimited) or penalty_amount
     strength: object = None  # run.strength.StrengthTable
-    chart: object = None  # [class, position] best declaration code, -1 unknown
+    chart: object = None  # [class, position, miss on offer, earlier seats in (bin)] best declaration, -1 unknown
 
 
 def seats_expected(ctx: DeclareContext, p_in: float) -> int:
@@ -91,11 +91,12 @@ def expected_chips(probs, pot: float, hand_size: int, penalty: float) -> float:
 def declare_calibrated(policy: Policy, hand: Sequence[int], ts: TrumpState, choice: DeclareChoice,
                        ctx: DeclareContext) -> str | None:  # fmt: skip
     """threshold, ev and chart (P3); None where chart's best action is not on offer."""
-    from loo_sim.game.classes import MISS_ROW, hand_class
+    from loo_sim.game.classes import MISS_ROW, earlier_in_bin, hand_class
 
     cls = hand_class(hand, ts)
-    if policy.declare == "chart":
-        best = int(ctx.chart[cls, ctx.position])  # type: ignore[index]
+    if policy.declare == "chart":  # the cell of what this seat sees (P4): the miss on offer, to take or defend with
+        offer = int(choice.miss_on_offer or choice.dealer_case == 2)
+        best = int(ctx.chart[cls, ctx.position, offer, earlier_in_bin(ctx.already_in)])  # type: ignore[index]
         name = DECL_NAMES[best] if best >= 0 else None
         if name == PLAY or (name == MISS and choice.miss_on_offer) or (name == DEFEND and choice.dealer_case == 2):
             return name

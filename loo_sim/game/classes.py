@@ -1,7 +1,10 @@
-"""Hand classes (docs/policies.md P5): hands a player would treat alike, relative to trumps.
+"""Hand classes (docs/policies.md P5): hands a player would treat alike, relative to trumps,
+and the other keys of a decision chart's cells (P4): whether the miss is on offer and how
+many earlier seats are in.
 
 The grid, printed with every chart, is ``GRID_TEXT`` below (a constant, not this
-docstring, so that it survives ``python -OO``).
+docstring, so that it survives ``python -OO``); ``grid_text(rules)`` adds what holds for
+the top trump under those rules.
 """
 
 from __future__ import annotations
@@ -23,10 +26,25 @@ MISS_ROW = N_CLASSES  # the strength tables' extra row: playing the miss, unseen
 ROW_TOP, ROW_NONE, ROW_ONE_LOW, ROW_TWO_PLAIN, ROW_THREE, ROW_UNKNOWN = 0, 1, 2, 7, 9, 10
 COL_NONE = 5
 
+# ---- the other keys of a decision chart's cells (P4) ----------------------------------------
+EARLIER_IN_BINS = 4  # earlier seats in the deal: 0, 1, 2, 3 or more
+EARLIER_IN_LABELS = ("0", "1", "2", "3+")
+
+
+def earlier_in_bin(already_in: int) -> int:
+    """The chart's bin of the number of earlier seats that came in (0, 1, 2, 3+)."""
+    return min(already_in, EARLIER_IN_BINS - 1)
+
+
+def earlier_in_label(b: int, players: int) -> str:
+    """The label of bin ``b``: the last bin is exact ("3") where no seat can see more
+    than three earlier seats (four players or fewer), else "3+"."""
+    return str(b) if b < EARLIER_IN_BINS - 1 or players <= EARLIER_IN_BINS else EARLIER_IN_LABELS[b]
+
+
 GRID_TEXT = """\
 rows, trumps known (Pam counts as a trump; an honour is a queen or higher):
-  top trump          holds the top trump (the ace, or Pam when Pam is in play): such a
-                     hand can never be looed, since the top trump wins when it is played
+  top trump          holds the top trump (the ace, or Pam when Pam is in play)
   no trump
   one trump 2-9 / T-J / Q / K / A   (the ace here only when Pam is in play)
   two trumps, no honour / two trumps with an honour
@@ -75,6 +93,29 @@ def class_label(cls: int) -> str:
     return f"{ROW_LABELS[cls // N_COLS]} | {COL_LABELS[cls % N_COLS]}"
 
 
-def grid_text() -> str:
-    """The grid, as printed with every chart."""
-    return GRID_TEXT
+TOP_TRUMP_SAFE = """\
+top trump: under these rules a hand holding it is never looed when it is played (not
+swapped for the miss): the top trump wins the trick it is played to, and every card is played."""
+
+
+def top_trump_note(rules) -> str:
+    """What holds for a hand with the top trump under ``rules`` (a ``game.rules.Rules``):
+    it wins the trick it is played to, so it is never looed, except where a flush (R9)
+    ends the deal before play or a five-card exchange may throw the top trump away
+    (flush-chase, which with three cards behaves as basic and keeps trumps)."""
+    thrown = rules.exchange and rules.hand_size == 5
+    if not rules.flush and not thrown:
+        return TOP_TRUMP_SAFE
+    ways = []
+    if rules.flush:
+        ways.append("by another seat's flush, shown before any trick is played")
+    if thrown:
+        ways.append("when an exchange throws the top trump away (flush-chase may)")
+    return ("top trump: it wins the trick it is played to, but under these rules a hand holding it can\n"
+            "still be looed: " + ";\n  or ".join(ways) + ".")  # fmt: skip
+
+
+def grid_text(rules=None) -> str:
+    """The grid, as printed with every chart; with ``rules``, followed by what holds for
+    the top trump under them."""
+    return GRID_TEXT if rules is None else GRID_TEXT + "\n" + top_trump_note(rules)

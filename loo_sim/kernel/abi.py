@@ -10,7 +10,7 @@ derived from the enums of ``game/rules.py`` (their members in order: 0, 1, ...).
 from enum import Enum
 
 from loo_sim.config import SESSION_BLOCK  # noqa: F401 (sessions per kernel block)
-from loo_sim.game.classes import N_CLASSES
+from loo_sim.game.classes import EARLIER_IN_BINS, N_CLASSES
 from loo_sim.game.decl import DECL_NAMES, OUTCOME_NAMES, Decl, Outcome  # noqa: F401 (codes and their names)
 from loo_sim.game.record import EXACT_LIMIT, OVERFLOW_LIMIT  # noqa: F401 (R3, for the kernel)
 from loo_sim.game.rules import BoldStand, Lead, Trump, Void
@@ -128,7 +128,12 @@ POS_NET, POS_NET_SQ, POS_LOOED, POS_IN = 0, 1, 2, 3  # net chips, its square, lo
 POS_LEN = 4
 A_LEN = A_POS + (MAX_PLAYERS + 1) * POS_LEN
 
-# ---- counterfactual decisions (P4): float vector per (hand class, position) -------------
+# ---- counterfactual decisions (P4): float vector per cell ---------------------------------
+# A cell is what the deciding seat sees: [hand class, position (1..players), the miss on
+# offer (0/1: to take it, or as the dealer to defend with it, R8), earlier seats in (0, 1,
+# 2, 3+)]; the chart policy's array has the same four axes.
+OFFER_BINS = 2
+CHART_SHAPE = (N_CLASSES, MAX_PLAYERS + 1, OFFER_BINS, EARLIER_IN_BINS)
 ACTIONS = 4  # DECL_PASS, DECL_PLAY, DECL_MISS, DECL_DEFEND
 PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))  # action pairs (a, b), a < b
 CF_N = 0  # [ACTIONS] deals where the action was on offer

@@ -6,6 +6,7 @@ from numba import njit
 
 from loo_sim.game.classes import (
     COL_NONE,
+    EARLIER_IN_BINS,
     MISS_ROW,
     N_COLS,
     ROW_NONE,
@@ -85,8 +86,9 @@ def declare_calibrated(family, seat, hand, t, pam, may_pass, miss_on_offer, deal
     """engine.policies.declare for threshold, ev and chart: returns a DECL_* code, or -1 for
     "decide as basic" (chart, where its best action is not on offer)."""
     cls = hand_class(hand, t, pam)
-    if family == L.D_CHART:
-        best = chart[cls, position]
+    if family == L.D_CHART:  # the cell of what this seat sees (P4): the miss on offer, to take or defend with
+        offer = 1 if (miss_on_offer or dealer_case == 2) else 0
+        best = chart[cls, position, offer, min(already_in, EARLIER_IN_BINS - 1)]
         if best == L.DECL_PLAY:
             return L.DECL_PLAY
         if best == L.DECL_PASS and may_pass and dealer_case != 2:

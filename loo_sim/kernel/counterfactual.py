@@ -6,6 +6,7 @@ same, so each comparison is paired deal by deal."""
 import numpy as np
 from numba import njit, prange
 
+from loo_sim.game.classes import EARLIER_IN_BINS
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.classes import hand_class
 from loo_sim.kernel.deal import play_deal
@@ -20,8 +21,11 @@ def payoff(of, seat):
 @njit(cache=True, parallel=True)
 def decision_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_block, n_blocks, total, carried,
                     focal_seats, out):  # fmt: skip
-    """out[b, class, position, CF_*]: for each deal of block first_block + b and each
-    focal seat with a real choice, the focal payoff of every declaration on offer."""
+    """out[b, class, position, miss on offer, earlier seats in, CF_*]: for each deal of
+    block first_block + b and each focal seat with a real choice, the focal payoff of
+    every declaration on offer, in the cell of what that seat sees when it declares (its
+    hand class, its position, whether the miss is on offer to it, to take or as the dealer
+    to defend with, and how many earlier seats came in: 0, 1, 2, 3+)."""
     n = ri[L.R_PLAYERS]
     need = deck_cards_needed(ri)
     random_seats = any_random(pol, n)
@@ -43,13 +47,18 @@ def decision_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_blo
                     continue  # not reached, or no choice at all
                 cls = hand_class(sc[L.SC_DEALT + focal], oi[L.O_T_DECL], ri[L.R_PAM])
                 position = position_of(focal, dealer, n)
+                offer = 1 if (options >> L.DECL_MISS) & 1 or (options >> L.DECL_DEFEND) & 1 else 0
+                earlier = 0  # the earlier seats declare alike in every replay
+                for i in range(position - 1):
+                    if oi[L.O_DECL + (dealer + 1 + i) % n] != L.DECL_PASS:
+                        earlier += 1
                 pay[chosen] = payoff(of, focal)
                 for a in range(L.ACTIONS):
                     if a != chosen and (options >> a) & 1:
                         play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
                                   focal, a)  # fmt: skip
                         pay[a] = payoff(of, focal)
-                cell = out[b, cls, position]
+                cell = out[b, cls, position, offer, min(earlier, EARLIER_IN_BINS - 1)]
                 cell[L.CF_CHOSEN + chosen] += 1.0
                 for a in range(L.ACTIONS):
                     if (options >> a) & 1:

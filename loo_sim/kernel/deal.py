@@ -335,10 +335,11 @@ def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_ke
     """Play one deal (docs/rules.md R2-R9); write its record into ``oi``/``of``.
 
     ``pol``/``polf``: policy codes and threshold parameters per seat; ``strength``
-    [class, seats in deal, tricks] and ``chart`` [class, position] feed the calibrated
-    families. ``seat_keys[s]`` is seat s's own stream (play family random). ``sc`` is
-    scratch (``abi.SC_*``). When ``forced_seat`` >= 0, that seat declares
-    ``forced_action`` instead of asking its policy (counterfactual replays, P4).
+    [class, seats in deal, tricks] and ``chart`` [class, position, miss on offer, earlier
+    seats in (0, 1, 2, 3+)] feed the calibrated families. ``seat_keys[s]`` is seat s's own
+    stream (play family random). ``sc`` is scratch (``abi.SC_*``). When ``forced_seat``
+    >= 0, that seat declares ``forced_action`` instead of asking its policy
+    (counterfactual replays, P4).
     The steps are those of engine/deal.py, in its order.
     """
     clear_record(ri[L.R_PLAYERS], sc, oi, of)

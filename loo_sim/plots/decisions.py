@@ -27,10 +27,21 @@ _CHART_COLUMNS = ("hand_class", "label", "position", "action", "mean", "best", "
 _HEURISTIC_COLUMNS = ("heuristic", "diff_vs_baseline", "diff_ci_low", "diff_ci_high", "miss_rate")
 _SWEEP_COLUMNS = ("players", "carried", "action", "share")
 _CHART_KEY = (
-    "solid box: best action, significantly better than the runner-up\n"
+    "best: from paired differences on the decisions where both actions were on offer\n"
+    "solid box: best, its paired 95% interval against every other action excludes 0\n"
     "dashed box + ?: best, but not significantly better\n"
     "grey: action not on offer"
 )
+# marker, marker size, filled, line style, line width: where two lines coincide (the miss and
+# defend both at 0, say) the wide dashed line and large hollow marker still show round the other
+_SWEEP_STYLES = {
+    "pass": ("s", 5.0, True, "-", 1.5),
+    "play": ("o", 5.0, True, "-", 1.5),
+    "miss": ("^", 10.0, False, "--", 3.0),
+    "defend": ("x", 6.0, True, ":", 1.5),
+}
+_OTHER_STYLE = ("D", 5.0, True, "-.", 1.5)
+SWEEP_LEGEND = "best action (lines that coincide overlap: the miss is the wide dashed line with hollow triangles)"
 
 
 def _as_bool(values: pd.Series) -> np.ndarray:
@@ -64,6 +75,12 @@ def decision_chart(
     chart: pd.DataFrame,
     position: str | int = "all",
     title: str | None = None,
+    *,
+    miss_on_offer: bool | None = None,
+    earlier_in: str | int = "all",
+    vlim: float | None = None,
+    colorbar: bool = True,
+    key: bool = True,
 ) -> Axes:
     """Heatmap of mean payoff by hand class and declaration, with the best action marked.
 
@@ -75,12 +92,25 @@ def decision_chart(
     chart : pandas.DataFrame
         Decision-chart table with at least the columns ``hand_class``, ``label``,
         ``position``, ``action``, ``mean``, ``best`` and ``significant`` (one row per hand
-        class, position and action on offer).
+        class, cell and action on offer); where it has the columns ``miss_on_offer`` and
+        ``earlier_in`` (``analysis.miss.chart_table``), one slice of them is drawn.
     position : str or int, default "all"
         Which position's rows to draw: ``"all"`` or a seat number 1..8. Compared as
         text, so positions read back from a CSV as strings match.
     title : str, optional
-        Axes title; default ``"Best declaration by hand class (position {position})"``.
+        Axes title; default ``"Best declaration by hand class ({slice})"``.
+    miss_on_offer : bool, optional
+        The cells where the miss was on offer (True) or not (False); default True where
+        the table has such rows at this position, else False.
+    earlier_in : str or int, default "all"
+        Earlier seats in: ``"all"`` (pooled) or ``0``, ``1``, ``2``, ``"3+"`` (compared as text).
+    vlim : float, optional
+        The colour scale runs from -vlim to +vlim (share one over several charts with
+        :func:`decision_chart_limit`); default the largest absolute mean drawn.
+    colorbar : bool, default True
+        Whether to add the colorbar.
+    key : bool, default True
+        Whether to write the key of the marks below the chart.
 
     Returns
     -------
@@ -93,38 +123,69 @@ def decision_chart(
     Raises
     ------
     LooError
-        If a column is missing, no row has that position, or a (class, action) pair
-        appears twice for the position.
+        If a column is missing, no row has that slice, or a (class, action) pair
+        appears twice in the slice.
     """
     require(chart, _CHART_COLUMNS, "decision chart")
     actions = decl_order(chart["action"])
-    rows = _chart_rows(chart, position)
+    rows, where = _chart_rows(chart, position, miss_on_offer, earlier_in)
     labels, values, cell_of = _chart_grid(rows, actions)
-    lim = _heatmap(ax, values, actions, labels)
+    lim = _heatmap(ax, values, actions, labels, vlim, colorbar)
     _cell_values(ax, values, lim)
     _best_marks(ax, rows, cell_of)
-    ax.set_title(title if title is not None else f"Best declaration by hand class (position {position})")
-    ax.annotate(
-        _CHART_KEY,
-        xy=(0.0, 0.0),
-        xycoords="axes fraction",
-        xytext=(0, -6),
-        textcoords="offset points",
-        ha="left",
-        va="top",
-        fontsize="x-small",
-    )
+    ax.set_title(title if title is not None else f"Best declaration by hand class ({where})")
+    if key:
+        ax.annotate(
+            _CHART_KEY,
+            xy=(0.0, 0.0),
+            xycoords="axes fraction",
+            xytext=(0, -6),
+            textcoords="offset points",
+            ha="left",
+            va="top",
+            fontsize="x-small",
+        )
     return ax
 
 
-def _chart_rows(chart: pd.DataFrame, position: str | int) -> pd.DataFrame:
-    """The rows of one position, with text actions and boolean ``_best`` / ``_sig`` columns;
-    at most one row per (hand class, action)."""
+def decision_chart_limit(
+    chart: pd.DataFrame,
+    position: str | int = "all",
+    *,
+    miss_on_offer: bool | None = None,
+    earlier_in: str | int = "all",
+) -> float:
+    """The colour limit :func:`decision_chart` would use for this slice (the largest
+    absolute mean in it): take the largest over several charts and pass it to each as
+    ``vlim`` so that their colours compare."""
+    rows, _ = _chart_rows(chart, position, miss_on_offer, earlier_in)
+    finite = np.abs(rows["mean"].to_numpy(dtype=float))
+    finite = finite[np.isfinite(finite)]
+    return float(finite.max()) if finite.size and finite.max() > 0 else 1.0
+
+
+def _chart_rows(
+    chart: pd.DataFrame, position: str | int, miss_on_offer: bool | None, earlier_in: str | int
+) -> tuple[pd.DataFrame, str]:
+    """The rows of one slice, with text actions and boolean ``_best`` / ``_sig`` columns (at
+    most one row per (hand class, action)), and the slice in words."""
     pos_text = chart["position"].astype(str).str.strip()
     rows = chart[pos_text == str(position).strip()]
     if rows.empty:
         have = ", ".join(dict.fromkeys(pos_text))
         raise LooError(f"decision chart has no rows for position {position!r}; positions present: {have}")
+    where = [f"position {position}"]
+    if "miss_on_offer" in rows.columns:
+        offer = _as_bool(rows["miss_on_offer"])
+        want = bool(offer.any()) if miss_on_offer is None else bool(miss_on_offer)
+        rows = rows[offer == want]
+        where.append("miss on offer" if want else "miss not on offer")
+    if "earlier_in" in rows.columns:
+        rows = rows[rows["earlier_in"].astype(str).str.strip() == str(earlier_in).strip()]
+        where.append("earlier seats in: any" if str(earlier_in) == "all" else f"{earlier_in} earlier seats in")
+    text = ", ".join(where)
+    if rows.empty:
+        raise LooError(f"decision chart has no rows for {text}")
     rows = rows.assign(
         action=rows["action"].astype(str),
         _best=_as_bool(rows["best"]),
@@ -135,9 +196,9 @@ def _chart_rows(chart: pd.DataFrame, position: str | int) -> pd.DataFrame:
         first = rows[dupes].iloc[0]
         raise LooError(
             f"decision chart has more than one row for hand class {first['hand_class']}, "
-            f"action {first['action']!r} at position {position!r}"
+            f"action {first['action']!r} at {text}"
         )
-    return rows
+    return rows, text
 
 
 def _chart_grid(rows: pd.DataFrame, actions: list[str]) -> tuple[list[str], np.ndarray, dict]:
@@ -154,17 +215,21 @@ def _chart_grid(rows: pd.DataFrame, actions: list[str]) -> tuple[list[str], np.n
     return [str(lb) for lb in classes["label"]], values, cell_of
 
 
-def _heatmap(ax: Axes, values: np.ndarray, actions: list[str], labels: list[str]) -> float:
+def _heatmap(
+    ax: Axes, values: np.ndarray, actions: list[str], labels: list[str], vlim: float | None, colorbar: bool
+) -> float:
     """The cells on a diverging colormap centred at 0 (missing cells grey), with a colorbar,
     actions along the top and white lines between cells; the colour limit ``lim``."""
-    finite = values[np.isfinite(values)]
-    lim = float(np.max(np.abs(finite))) if finite.size else 1.0
-    lim = lim if lim > 0 else 1.0
+    if vlim is None:
+        finite = values[np.isfinite(values)]
+        vlim = float(np.max(np.abs(finite))) if finite.size else 1.0
+    lim = float(vlim) if vlim > 0 else 1.0
     norm = Normalize(vmin=-lim, vmax=lim)  # symmetric limits: 0 sits at the centre of the colormap
     cmap = colormaps["RdBu"].with_extremes(bad="0.85")
     image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=norm, aspect="auto", interpolation="nearest")
-    cbar = ax.figure.colorbar(image, ax=ax, fraction=0.08, pad=0.03)
-    cbar.set_label("mean net chips per deal")
+    if colorbar:
+        cbar = ax.figure.colorbar(image, ax=ax, fraction=0.08, pad=0.03)
+        cbar.set_label("mean net chips per deal")
 
     n_rows, n_cols = values.shape
     ax.set_xticks(range(n_cols), labels=actions)
@@ -296,7 +361,8 @@ def best_action_sweep(fig: Figure | SubFigure, sweep: pd.DataFrame, title: str |
         players, in one row, sharing the y axis.
     sweep : pandas.DataFrame
         Columns ``players`` (int), ``carried`` (chips carried into the deal), ``action``
-        and ``share`` (0..1); ``n`` (decisions counted) may be present and is not drawn.
+        and ``share`` (0..1, of the decisions where the action was on offer); ``n``
+        (those decisions) may be present and is not drawn.
     title : str, optional
         Figure title; default ``"Best action vs chips carried into the deal"``.
 
@@ -304,8 +370,9 @@ def best_action_sweep(fig: Figure | SubFigure, sweep: pd.DataFrame, title: str |
     -------
     list of matplotlib.axes.Axes
         The panels, in increasing number of players. Each has one line (with markers)
-        per action present in it; colours are the same in every panel, and the figure
-        has a single legend.
+        per action present in it; colours, markers and line styles are the same in every
+        panel (each action its own, so that coinciding lines stay visible), and the
+        figure has a single legend.
 
     Raises
     ------
@@ -328,21 +395,25 @@ def best_action_sweep(fig: Figure | SubFigure, sweep: pd.DataFrame, title: str |
             ax.plot(
                 line["carried"].to_numpy(dtype=float),
                 line["share"].to_numpy(dtype=float),
-                marker="o",
-                markersize=4,
-                color=colours[act],
                 label=act,
+                **_sweep_style(act, colours[act]),
             )
         ax.set_title(f"{p} players")
         ax.set_xlabel("chips carried into the deal")
         ax.grid(alpha=0.3)
-    axes[0].set_ylim(-0.02, 1.02)
-    axes[0].set_ylabel("share of decisions where best")
+    axes[0].set_ylim(-0.04, 1.04)
+    axes[0].set_ylabel("share where best, of the\ndecisions where on offer")
 
-    handles = [Line2D([], [], color=colours[a], marker="o", markersize=4, label=a) for a in actions]
+    handles = [Line2D([], [], label=a, **_sweep_style(a, colours[a])) for a in actions]
     fig.suptitle(title if title is not None else "Best action vs chips carried into the deal")
-    figure_legend(fig, handles, title="best action", bottom=0.3, top=0.82)
+    figure_legend(fig, handles, title=SWEEP_LEGEND, bottom=0.3, top=0.82)
     return axes
+
+
+def _sweep_style(action: str, colour: str) -> dict:
+    marker, size, filled, style, width = _SWEEP_STYLES.get(action, _OTHER_STYLE)
+    return dict(color=colour, marker=marker, markersize=size, markerfacecolor=colour if filled else "none",
+                markeredgewidth=1.5, linestyle=style, linewidth=width, zorder=2 if filled else 1.5)  # fmt: skip
 
 
 def variant_bars(ax: Axes, table: pd.DataFrame, metric: str = "loo_rate", title: str | None = None) -> Axes:

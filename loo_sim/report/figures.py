@@ -18,25 +18,63 @@ def figure(size: tuple[float, float]):
     return Figure(figsize=size, layout="constrained")
 
 
-def miss_figures(preset: str, players: list[int], carried: float, focal: int, heuristics: int, heuristic_deals: int,
-                 tables: dict[str, pd.DataFrame]) -> dict[str, Any]:  # fmt: skip
-    """chart, heuristics (of ``heuristics`` candidates) and sweep of a miss study
-    (``players[0]`` and ``carried``: the main run)."""
-    from loo_sim.plots.decisions import best_action_sweep, decision_chart, decision_chart_size, heuristic_bars
+def miss_figures(preset: str, charts: list[tuple[str, int, pd.DataFrame]], carried: float, focal: int,
+                 heuristics: int, heuristic_deals: int, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:  # fmt: skip
+    """The charts (``charts``: file name, players and table of each, the main run first),
+    heuristics (of ``heuristics`` candidates, at the main run's table) and sweep of a miss
+    study. Every chart of the study shares one colour scale, so their colours compare."""
+    from loo_sim.plots.decisions import best_action_sweep, heuristic_bars
 
-    chart, heur = tables["chart"], tables["heuristics"]
-    n_rows = int(chart[chart.position == "all"].hand_class.nunique())
-    figures = {
-        "chart": figure(decision_chart_size(n_rows)),
-        "heuristics": figure((9, 0.5 * heuristics + 1.5)),
-        "sweep": figure((3.6 * len(players) + 1, 3.8)),
-    }
-    title = f"{preset}, {players[0]} players, carried {carried:g}: best declaration"
-    decision_chart(figures["chart"].add_subplot(), chart, "all", title=title)
-    title = f"Seat {focal}'s heuristics vs basic, {heuristic_deals:,} deals"
-    heuristic_bars(figures["heuristics"].add_subplot(), heur, baseline="basic", title=title)
-    best_action_sweep(figures["sweep"], tables["sweep"], title=f"{preset}: share of decisions by best declaration")
+    drawn = [(name, n, df) for name, n, df in charts if len(df)]  # a run without a real choice has no chart
+    lim = max((_chart_limit(df) for _, _, df in drawn), default=1.0)
+    figures = {name: _chart_figure(preset, n, carried, df, lim) for name, n, df in drawn}
+    main_players = charts[0][1]
+    figures["heuristics"] = figure((9, 0.5 * heuristics + 1.5))
+    figures["sweep"] = figure((max(3.6 * tables["sweep"].players.nunique() + 1, 7.5), 4.2))
+    title = (f"{preset}, {main_players} players, {carried:g} chips carried in: seat {focal}'s declaration "
+             f"heuristics vs basic\n(paired, on the same {heuristic_deals:,} deals)")  # fmt: skip
+    heuristic_bars(figures["heuristics"].add_subplot(), tables["heuristics"], baseline="basic", title=title)
+    title = f"{preset}: how often each action is best, of the decisions where it was on offer"
+    best_action_sweep(figures["sweep"], tables["sweep"], title=title)
     return figures
+
+
+def _chart_panels(chart: pd.DataFrame) -> list[tuple[bool, pd.DataFrame]]:
+    """The slices a chart figure draws: (miss on offer, its rows) where the miss was on
+    offer, then where it was not, each pooled over positions and earlier seats in."""
+    from loo_sim.analysis.miss import ALL
+
+    pooled = chart[(chart.position == ALL) & (chart.earlier_in == ALL)]
+    return [(offer, rows) for offer in (True, False) if len(rows := pooled[pooled.miss_on_offer == offer])]
+
+
+def _chart_limit(chart: pd.DataFrame) -> float:
+    from loo_sim.plots.decisions import decision_chart_limit
+
+    return max(decision_chart_limit(rows, miss_on_offer=offer) for offer, rows in _chart_panels(chart))
+
+
+def _chart_figure(preset: str, players: int, carried: float, chart: pd.DataFrame, lim: float):
+    """One chart figure: the miss on offer on the left, not on offer on the right (one
+    colour scale ``lim``, the colorbar on the last panel)."""
+    from loo_sim.plots.decisions import decision_chart, decision_chart_size
+
+    panels = _chart_panels(chart)
+    sizes = [decision_chart_size(rows.hand_class.nunique(), rows.action.nunique()) for _, rows in panels]
+    fig = figure((sum(w for w, _ in sizes), max(h for _, h in sizes) + 0.4))
+    axes = fig.subplots(1, len(panels), squeeze=False, width_ratios=[w for w, _ in sizes])[0]
+    for i, (ax, (offer, rows)) in enumerate(zip(axes, panels)):
+        last = i == len(panels) - 1
+        if offer:
+            title = "the miss on offer"
+        elif len(panels) > 1:
+            title = "the miss not on offer (taken, or none dealt)"
+        else:
+            title = "no miss on offer: play or pass"
+        decision_chart(ax, rows, "all", title=title, miss_on_offer=offer, vlim=lim, colorbar=last, key=i == 0)
+    fig.suptitle(f"{preset}, {players} players, {carried:g} chips carried in: best declaration by hand class\n"
+                 "(all positions, any number of earlier seats in; best from paired differences)")  # fmt: skip
+    return fig
 
 
 def pots_figures(preset: str, arms: int, players: int, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from markdown_it import MarkdownIt
 
 MD_ROWS = 200  # rows of a table shown in index.md; the CSV holds them all
 OPEN_ROWS = 40  # tables up to this many rows are shown open in index.html
+HTML_ROWS = 1000  # rows of a table embedded in index.html (a miss chart.csv has thousands); the CSV holds them all
 CSS = """
 body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
 h1{border-bottom:2px solid #444}h2{margin-top:2.2em;border-bottom:1px solid #bbb}
@@ -136,8 +137,10 @@ def _section_html(s: Section) -> list[str]:
         data = base64.b64encode(png.read_bytes()).decode()
         parts.append(f'<p><img alt="{html.escape(png.stem)}" src="data:image/png;base64,{data}"></p>')
     for name, df in s.tables:
+        more = (f"<p>({len(df) - HTML_ROWS:,} more rows in <code>{html.escape(s.name)}/{html.escape(name)}</code>)</p>"
+                if len(df) > HTML_ROWS else "")  # fmt: skip
         parts.append(f"<details{' open' if len(df) <= OPEN_ROWS else ''}><summary>{html.escape(name)} "
-                     f"({len(df)} rows)</summary>{_table_html(df)}</details>")  # fmt: skip
+                     f"({len(df)} rows)</summary>{_table_html(df.head(HTML_ROWS))}{more}</details>")  # fmt: skip
     return parts
 
 

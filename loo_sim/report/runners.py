@@ -142,7 +142,8 @@ def _simulate_text(study: SimulateStudy, res, table: list[Policy], tables: dict[
              f"{describe_policies(table)}; {res.elapsed_s:.1f} s on {where}",
              format_summary(res, tables["summary"])]  # fmt: skip
     if "by_class" in tables:
-        lines.append("\nloo rate by hand class (hands played; see `loo-sim miss --help` for the grid):")
+        lines.append("\nloo rate by hand class (hands played; the grid is docs/policies.md P5, also printed by "
+                     "`loo-sim calibrate`):")  # fmt: skip
         for r in tables["by_class"].itertuples(index=False):
             lines.append(f"  {r.label:<42} {r.hands:>10,}  {r.loo_rate:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]")
     return "\n".join(lines)
@@ -177,11 +178,16 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
             runs.append(decisions(base.replace(players=n), study.table(n), study.deals, study.seed, pot,
                                   focal=seats, backend=backend))  # fmt: skip
     shares, sweep_classes = sweep_frames(runs)
-    tables = {"chart": chart_table(chart_res), "heuristics": heuristic_table(heur), "sweep": shares,
-              "sweep_classes": sweep_classes}  # fmt: skip
-    figures = miss_figures(study.preset, player_counts, main_pot, study.focal, len(names), heur.deals, tables)
+    tables = {"chart": chart_table(chart_res)}
+    charts = [("chart", main_n, tables["chart"])]  # one per player count, at the main pot
+    for n in player_counts[1:]:
+        res = next(r for r in runs if r.rules.players == n and r.carried == main_pot)
+        tables[f"chart-{n}"] = chart_table(res)
+        charts.append((f"chart-{n}", n, tables[f"chart-{n}"]))
+    tables |= {"heuristics": heuristic_table(heur), "sweep": shares, "sweep_classes": sweep_classes}
+    figures = miss_figures(study.preset, charts, main_pot, study.focal, len(names), heur.deals, tables)
     text = miss_summary(study.preset, chart_res, tables["chart"], heur, tables["heuristics"], shares,
-                            command(study, out))  # fmt: skip
+                        command(study, out), charts=[(name, n) for name, n, _ in charts])  # fmt: skip
     info = {
         "rules": rules.to_dict(),
         "chart_deals": chart_res.deals,

@@ -14,6 +14,7 @@ from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.record import DealRecord
 from loo_sim.game.rules import Rules
 from loo_sim.rng import NO_SESSION, seat_draws
+from loo_sim.run.args import check_chart
 from loo_sim.run.records import (
     DealRecords,
     chip_rows,
@@ -110,6 +111,8 @@ def play_deals(
     strength = resolve_strength(rules, table, strength)
     if chart is None and any(p.declare == "chart" for p in table):
         raise LooError("policy family 'chart' needs a decision chart (from loo-sim miss)")
+    if chart is not None:
+        chart = check_chart(chart)
     if engine == "kernel":
         records = play_deals_kernel(rules, cards, seats, pots, table, seed, first_index, session, strength, chart)
         return records_frame(records) if as_frame else records

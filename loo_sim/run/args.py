@@ -22,7 +22,7 @@ class KernelArgs(NamedTuple):
     pol: np.ndarray  # [seat, declare/play/exchange] family codes
     polf: np.ndarray  # [seat, PF_*] threshold parameters
     strength: np.ndarray  # [class, seats in deal, tricks] probabilities
-    chart: np.ndarray  # [class, position] best declaration (DECL_*), -1 unknown
+    chart: np.ndarray  # [class, position, miss on offer, earlier in] best declaration (DECL_*), -1 unknown
 
 
 def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
@@ -51,7 +51,22 @@ def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
 
 
 def empty_chart() -> np.ndarray:
-    return np.full((N_CLASSES, L.MAX_PLAYERS + 1), -1, dtype=np.int64)
+    """A chart with no answer anywhere (``kernel.abi.CHART_SHAPE``: class, position, miss
+    on offer, earlier seats in)."""
+    return np.full(L.CHART_SHAPE, -1, dtype=np.int64)
+
+
+def check_chart(chart) -> np.ndarray:
+    """A decision chart as the chart family reads it: int64 of ``kernel.abi.CHART_SHAPE``
+    with DECL_* codes or -1 (``analysis.miss.best_actions`` makes one)."""
+    arr = np.asarray(chart)
+    if arr.shape != L.CHART_SHAPE or not np.issubdtype(arr.dtype, np.integer):
+        raise LooError(f"chart: an integer array of shape {L.CHART_SHAPE} (class, position, miss on offer, earlier "
+                       f"seats in) was expected, got {arr.dtype} {arr.shape}; make one with "
+                       "loo_sim.analysis.miss.best_actions")  # fmt: skip
+    if ((arr < -1) | (arr >= L.ACTIONS)).any():
+        raise LooError(f"chart: codes must be -1 or DECL_* (0..{L.ACTIONS - 1})")
+    return np.ascontiguousarray(arr, dtype=np.int64)
 
 
 def kernel_args(rules: Rules, table: Sequence[Policy], strength=None, chart: np.ndarray | None = None) -> KernelArgs:
@@ -79,4 +94,4 @@ def kernel_args(rules: Rules, table: Sequence[Policy], strength=None, chart: np.
         if charted is not None:
             raise LooError(f"policy {charted}: the chart family needs a decision chart (best_actions of a miss run)")
         chart = empty_chart()
-    return KernelArgs(ri, rf, pol, polf, np.ascontiguousarray(probs), np.ascontiguousarray(chart, dtype=np.int64))
+    return KernelArgs(ri, rf, pol, polf, np.ascontiguousarray(probs), check_chart(chart))

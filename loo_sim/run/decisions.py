@@ -15,7 +15,6 @@ import numpy as np
 
 from loo_sim.config import BLOCK, ROUND_BLOCKS
 from loo_sim.errors import LooError
-from loo_sim.game.classes import N_CLASSES
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
 from loo_sim.kernel import abi as L
@@ -33,7 +32,7 @@ class DecisionResult:
     carried: float
     seed: int
     deals: int  # deals played
-    totals: np.ndarray  # [class, position, CF_*]
+    totals: np.ndarray  # [class, position 0..players, miss on offer, earlier seats in (0, 1, 2, 3+), CF_*]
     partial: bool = False
 
 
@@ -61,14 +60,19 @@ def decisions(
     strength=None,
     progress: ProgressFn | None = None,
     backend=None,
+    chart: np.ndarray | None = None,
 ) -> DecisionResult:
     """For each deal (dealer rotating) and each focal seat with a real choice, the focal
-    payoff of every declaration on offer, the rest of the deal replayed as it falls."""
-    from loo_sim.run.tasks import decision_task
+    payoff of every declaration on offer, the rest of the deal replayed as it falls; the
+    sums are kept per cell of what the seat sees (``kernel.abi.CHART_SHAPE``: hand class,
+    position, whether the miss is on offer, earlier seats in), with paired sums per pair
+    of actions on the decisions where both were on offer. ``chart``: for seats of the
+    table that play the ``chart`` family."""
+    from loo_sim.run.tasks import decision_shape, decision_task
 
     focal_seats = np.array(list(range(rules.players)) if focal is None else list(focal), dtype=np.int64)
-    args = kernel_args(rules, table, resolve_strength(rules, table, strength))
-    totals = np.zeros((N_CLASSES, L.MAX_PLAYERS + 1, L.CF_LEN), dtype=np.float64)
+    args = kernel_args(rules, table, resolve_strength(rules, table, strength), chart)
+    totals = np.zeros(decision_shape(rules.players), dtype=np.float64)
 
     def reduce(first: int, count: int, rows: np.ndarray) -> None:
         for b in range(count):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from loo_sim.game.classes import N_CLASSES
 from loo_sim.kernel import abi as L
 from loo_sim.rng import HEURISTIC_SESSION, MASK64, MISS_SESSION, NO_SESSION
 
@@ -20,10 +19,17 @@ def simulate_task(ri, rf, pol, polf, strength, chart, seed, total, dealer, rotat
     return rows
 
 
+def decision_shape(players: int) -> tuple[int, ...]:
+    """The sums of one block of decisions: [class, position 0..players, miss on offer,
+    earlier seats in, CF_*] (``kernel.abi.CHART_SHAPE`` cut to the positions a table has)."""
+    n_classes, _, offers, earlier = L.CHART_SHAPE
+    return n_classes, players + 1, offers, earlier, L.CF_LEN
+
+
 def decision_task(ri, rf, pol, polf, strength, chart, seed, total, carried, focal_seats, first, count):
     from loo_sim.kernel.counterfactual import decision_blocks
 
-    rows = np.zeros((count, N_CLASSES, L.MAX_PLAYERS + 1, L.CF_LEN), dtype=np.float64)
+    rows = np.zeros((count, *decision_shape(int(ri[L.R_PLAYERS]))), dtype=np.float64)
     decision_blocks(ri, rf, pol, polf, strength, chart, np.uint64(seed), np.uint64(MISS_SESSION), first, count,
                     total, carried, focal_seats, rows)  # fmt: skip
     return rows

@@ -49,7 +49,7 @@ def calibrate_cmd(
     typer.echo(f"Strength table of {preset} ({rules.players} players): {source}; key {table.key}, {table.deals:,} "
                f"deals per seat count, seed {table.seed}; entry rate p_in = {table.p_in:.3f}")  # fmt: skip
     rows = _show_table(table, rules.players, rules.hand_size)
-    typer.echo("\n" + grid_text())
+    typer.echo("\n" + grid_text(rules))
     if out_dir is not None:
         import pandas as pd
 
