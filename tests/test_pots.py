@@ -155,7 +155,8 @@ def test_pots_cli_writes_every_output_and_warns_past_2_53(tmp_path, capsys):
     assert set(arms.arm) == {"penalty=limited", "penalty=unlimited"}
     summary = (out / "summary.md").read_text()
     looed = arms[(arms.arm == "penalty=limited") & (arms.metric == "looed_per_deal")].iloc[0]
-    assert f"{looed.value:.3f} players are looed per deal" in summary
+    row = next(line for line in summary.splitlines() if line.startswith("| looed players per deal |"))
+    assert f"{looed.value:.3f} [" in row or f"{looed.value:.4f} [" in row
     run = json.loads((out / "run.json").read_text())
     assert run["command"].startswith("loo-sim pots") and len(run["arms"]) == 2
 
