@@ -219,8 +219,12 @@ def interval_text(value: float, lo: float, hi: float, *, pct: bool = False, sign
     if a == b == v:
         return _num(v, 0 if float(v).is_integer() else 4, signed, unit)
     if abs(v) >= 1e7 and math.isfinite(v):
-        sign = "+" if signed else ""
-        return f"{v:{sign}.3g}{unit} [{a:{sign}.3g}{unit}, {b:{sign}.3g}{unit}]"
+        sign, g = "+" if signed else "", 2
+        if b > a and math.isfinite(b - a):
+            g = max(2, math.floor(math.log10(max(abs(a), abs(b)))) - math.floor(math.log10((b - a) / 2)) + 1)
+        while g < 17 and f"{a:.{g}g}" == f"{b:.{g}g}":
+            g += 1
+        return f"{v:{sign}.{g}g}{unit} [{a:{sign}.{g}g}{unit}, {b:{sign}.{g}g}{unit}]"
     d = _sig_digits(a, b)
     return f"{_num(v, d, signed, unit)} [{_num(a, d, signed, unit)}, {_num(b, d, signed, unit)}]"
 
