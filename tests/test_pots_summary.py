@@ -44,7 +44,7 @@ def test_interval_ends_never_print_alike():
     rng = np.random.default_rng(0)
     for _ in range(2000):
         value = float(rng.choice([1, -1]) * 10 ** rng.uniform(-6, 6))
-        half = abs(value) * 10 ** rng.uniform(-7, 1)
+        half = abs(value) * 10 ** rng.uniform(-6.5, 1)  # narrower than 1e-7 of the value: printed as exact
         for pct in (False, True):
             text = interval_text(value, value - half, value + half, pct=pct, signed=True)
             ((lo, hi),) = INTERVAL.findall(text)
@@ -124,3 +124,8 @@ def test_looed_difference_between_penalties_is_said_to_come_from_the_deals_one_a
     r = tables["paired"].set_index(["arm", "baseline", "metric"]).loc[
         ("penalty=limited, policy=cautious", "penalty=limited, policy=basic", "looed_per_shared_deal")]  # fmt: skip
     assert r.ci_high < 0 and "fewer looed players per deal than basic" in line
+
+
+def test_an_interval_narrower_than_float_rounding_prints_as_the_value():
+    # every session's largest pot was 27: the SE is the rounding of a sum of squares
+    assert interval_text(27.000000001, 26.99999988, 27.00000012) == "27"

@@ -216,8 +216,10 @@ def interval_text(value: float, lo: float, hi: float, *, pct: bool = False, sign
     if a != a or b != b:
         d = 0 if v == 0 or abs(v) >= 100 else max(0, 2 - math.floor(math.log10(abs(v))))
         return _num(v, d, signed, unit)
-    if a == b == v:
-        return _num(v, 0 if float(v).is_integer() else 4, signed, unit)
+    if b - a <= 1e-7 * abs(v) or a == b:  # known exactly, up to the rounding of sums of squares
+        if not math.isfinite(v) or abs(v - round(v)) <= 1e-7 * abs(v):
+            return _num(float(round(v)) if math.isfinite(v) else v, 0, signed, unit)
+        return _num(v, max(0, 3 - math.floor(math.log10(abs(v)))), signed, unit)  # four significant digits
     if abs(v) >= 1e7 and math.isfinite(v):
         sign, g = "+" if signed else "", 2
         if b > a and math.isfinite(b - a):
@@ -296,7 +298,8 @@ def _arms_table(res: PotsResult, tables: dict[str, pd.DataFrame]) -> list[str]:
         cells.append(interval_text(10**r.value, 10**r.ci_low, 10**r.ci_high))
     rows.append(("largest pot of a session (chips, geometric mean)", cells))
     for x in LARGEST_POT_THRESHOLDS:
-        add(f"sessions whose pot reaches {_fmt(x)}", threshold_metric(x), pct=True, nonzero=True)
+        amount = _fmt(x) if x < 1e7 else f"10^{round(math.log10(x))}"
+        add(f"sessions whose pot reaches {amount}", threshold_metric(x), pct=True, nonzero=True)
     add("deals per session", "deals_per_session")
     if any(a.rules.bankroll is not None for a in res.arms):
         add(f"ruin within {res.deals} deals", "ruin_probability", pct=True)
@@ -365,7 +368,8 @@ def _difference_lines(res: PotsResult, pair: pd.DataFrame, stats: pd.DataFrame) 
             nx, ny = ax.name, ay.name
             title = f"**{nx}** against **{ny}**"
         found, quiet = [], []
-        for metric, label in (("ruin", "ruin"), ("deals_per_session", "deals per session")):
+        ruin = [("ruin", "ruin")] if ax.rules.bankroll is not None or ay.rules.bankroll is not None else []
+        for metric, label in (*ruin, ("deals_per_session", "deals per session")):
             r = p.loc[metric]
             if _significant(r):
                 found.append(_paired_text(r, label, pct=metric == "ruin"))
@@ -405,8 +409,9 @@ def _looed_sentence(r, nx: str, ny: str, looed_x: float, looed_y: float) -> str:
     other deals come from."""
     shared, differ = int(r.shared_deals), int(r.shared_deals_looed_differ)
     if differ == 0:
-        text = (f"Every one of the {shared:,} deals both played had the same number of looed players in both, "
-                "so looed players per deal differ only through deals one arm played and the other did not")  # fmt: skip
+        text = f"Every one of the {shared:,} deals both played had the same number of looed players in both"
+        if r.arm_only_deals or r.baseline_only_deals:
+            text += ", so looed players per deal differ only through deals one arm played and the other did not"
     elif _significant(r):
         more = "more" if r["diff"] > 0 else "fewer"
         d = interval_text(abs(r["diff"]), min(abs(r.ci_low), abs(r.ci_high)), max(abs(r.ci_low), abs(r.ci_high)))
