@@ -197,7 +197,9 @@ def _num(x: float, d: int, signed: bool = False, unit: str = "") -> str:
     sign = "+" if signed else ""
     if math.isfinite(x) and abs(x) >= 1e7:
         return f"{x:{sign}.3g}{unit}"
-    if x == 0 or (unit == "%" and abs(x) == 100):
+    if unit == "%" and abs(abs(x) - 100) < 1e-9:
+        x, d = math.copysign(100.0, x), 0
+    if x == 0:
         d = 0
     text = f"{x:{sign},.{d}f}"
     if not text.strip("+-0.,"):  # prints as zero

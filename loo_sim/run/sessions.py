@@ -86,9 +86,9 @@ def pot_exact_bound(arms: int, deals: int) -> int:
 def make_arms(
     base: Rules, table_for: Callable[[int], list[Policy]], compare: Sequence[tuple[str, list[str]]]
 ) -> list[Arm]:
-    """The grid of arms: every combination of the compared values (the first is the
-    baseline of the paired differences). ``compare``: (rule option or ``policy``, values),
-    as ``analysis.pots.parse_compare`` reads them."""
+    """The grid of arms: every combination of the compared values, in order, each arm
+    with its (option, value) pairs as ``levels``. ``compare``: (rule option or
+    ``policy``, values), as ``analysis.pots.parse_compare`` reads them."""
     if not compare:
         return [Arm("baseline", base, table_for(base.players))]
     arms = []
