@@ -370,9 +370,10 @@ def _difference_lines(res: PotsResult, pair: pd.DataFrame, stats: pd.DataFrame) 
             nx, ny = ax.name, ay.name
             title = f"**{nx}** against **{ny}**"
         found, quiet = [], []
-        ruin = [("ruin", "ruin")] if ax.rules.bankroll is not None or ay.rules.bankroll is not None else []
-        for metric, label in (*ruin, ("deals_per_session", "deals per session")):
+        for metric, label in (("ruin", "ruin"), ("deals_per_session", "deals per session")):
             r = p.loc[metric]
+            if r["diff"] == 0 and not r.se > 0:
+                continue  # the same in every session (no ruin, every session full length): nothing to say
             if _significant(r):
                 found.append(_paired_text(r, label, pct=metric == "ruin"))
             else:

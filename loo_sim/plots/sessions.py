@@ -12,7 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure, SubFigure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import Locator, NullLocator
+from matplotlib.ticker import FuncFormatter, Locator, LogLocator, NullFormatter, NullLocator
 
 from loo_sim.errors import LooError
 from loo_sim.plots._common import arm_colours, figure_legend, require
@@ -311,6 +311,10 @@ def max_pot_ccdf(ax: Axes, ccdf: pd.DataFrame, title: str | None = None) -> Axes
     low, high = float(data["pot"].min()), float(data["pot"].max())
     span = max(np.log10(high / low), 1.0)  # at least a decade in view
     ax.set_xlim(low / 10 ** (0.05 * span), high * 10 ** (0.05 * span))
+    if high / low < 1000:  # a narrow range: ticks at 1, 2, 5 x 10^k, written as plain numbers
+        ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("largest pot of a session (chips, log scale)")
     ax.set_ylabel("share of sessions with a largest pot \u2265 x (log scale)")
     ax.set_title(title if title is not None else "Largest pot of a session")
