@@ -66,11 +66,11 @@ def test_pot_fan_chart_panels_scales_median_and_bands(pot_by_deal):
     for ax in axes:
         arm = ax.get_title()
         expected = pot_by_deal[pot_by_deal["arm"] == arm].sort_values("deal")
-        assert ax.get_ylabel() == "pot at the start of the deal (chips)"
-        # log only for the panel whose q95.max() / q05.min() > 100
+        # log only for the panel whose q95.max() / q05.min() > 100, and the axis says which
         wide = expected["q95"].max() / expected["q05"].min() > 100
         assert wide == (arm == UNLIMITED)
         assert ax.get_yscale() == ("log" if wide else "linear")
+        assert ax.get_ylabel() == f"pot at the start of the deal (chips, {'log' if wide else 'linear'} scale)"
         (median,) = _by_gid(ax.lines, "pot-median")
         assert list(median.get_xdata()) == list(range(12))
         assert list(median.get_ydata()) == pytest.approx(expected["q50"].tolist())
@@ -177,8 +177,8 @@ def test_max_pot_ccdf(ccdf):
     assert len(ax.lines) == 2
     assert [line.get_label() for line in ax.lines] == [UNLIMITED, LIMITED]
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
-    assert ax.get_xlabel() == "largest pot of a session (chips)"
-    assert ax.get_ylabel() == "share of sessions with a largest pot \u2265 x"
+    assert ax.get_xlabel() == "largest pot of a session (chips, log scale)"
+    assert ax.get_ylabel() == "share of sessions with a largest pot \u2265 x (log scale)"
     assert ax.get_title() == "Largest pot of a session"
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [UNLIMITED, LIMITED]
     for line in ax.lines:
@@ -256,7 +256,7 @@ def test_balance_distribution_boxes(balances):
     boxes = _boxes(ax)
     assert len(boxes) == len(ax.patches) == 6  # one per (arm, seat); legend proxies are not on the axes
     assert [t.get_text() for t in ax.get_xticklabels()] == ["seat 0", "seat 1", "seat 2"]
-    assert ax.get_ylabel() == "final net balance (chips)"
+    assert ax.get_ylabel() == "final net balance (chips; linear within \u00b110, log beyond)"
     assert ax.get_title() == "Final net balance by seat"
 
     centre = {}
@@ -411,3 +411,72 @@ def test_pyplot_figures_and_no_warnings(pot_by_deal, ccdf, balances):
             _png(fig)
         finally:
             plt.close(fig)
+
+
+# ---- readable at a glance (issue 11) ----------------------------------------------------------
+
+
+def _fading(deals: int = 30) -> pd.DataFrame:
+    """An arm whose sessions end fast (ruin): 1,000 at first, 1% left after deal 9."""
+    rows = []
+    for deal in range(deals):
+        running = max(1000 - 110 * deal, 10)
+        q = 100.0 * (1 + deal) * (3 if deal % 2 else 1)  # a handful of survivors zig-zag
+        rows.append(dict(arm=UNLIMITED, deal=deal, sessions=running, q05=q / 4, q25=q / 2, q50=q, q75=2 * q,
+                         q95=8 * q))  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_pot_fan_stops_where_fewer_than_2_percent_of_sessions_run():
+    table = _fading()
+    fig = Figure(figsize=(6, 4), layout="constrained")
+    (ax,) = plots.pot_fan_chart(fig, table)
+    last = int(table[table.sessions >= 0.02 * 1000].deal.max())
+    assert last == 8
+    (median,) = _by_gid(ax.lines, "pot-median")
+    assert list(median.get_xdata()) == list(range(last + 1))  # nothing drawn from the few survivors
+    (band90,) = _by_gid(ax.collections, "pot-band-90")
+    assert max(v[0] for p in band90.get_paths() for v in p.vertices) <= last + 0.5
+    (cut,) = _by_gid(ax.lines, "fan-cut")
+    assert list(cut.get_xdata()) == [last, last]
+    assert ax.get_xlim() == (0.0, 29.0)  # the running share goes on to the end
+    (twin,) = [a for a in fig.axes if a is not ax]
+    (running,) = _by_gid(twin.lines, "sessions-running")
+    assert len(running.get_xdata()) == 30
+    caption = fig.legends[0].get_title().get_text()
+    assert "fewer than 2%" in caption and "stop" in caption
+    _png(fig)
+    # without a cut: no caption, no cut line
+    fig = Figure()
+    (ax,) = plots.pot_fan_chart(fig, table[table.deal <= 8])
+    assert not _by_gid(ax.lines, "fan-cut") and fig.legends[0].get_title().get_text() == ""
+
+
+def _overlaps(a, b) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def test_report_figures_have_legends_off_the_data_and_sensible_sizes():
+    from loo_sim.report.figures import pots_figures
+
+    arms = [f"penalty={p}, policy={q}" for p in ("limited", "unlimited") for q in ("basic", "ev")]
+    fan = pd.concat([_fading().assign(arm=a) for a in arms], ignore_index=True)
+    ccdf = pd.DataFrame(dict(arm=[arms[0]] * 2 + [arms[1]] * 2 + [arms[2]] * 3 + [arms[3]] * 3,
+                             pot=[24, 27, 24, 27, 200, 1000, 3000, 45, 100, 700],
+                             share_at_least=[1, 0.93, 1, 0.65, 1, 0.5, 0.01, 1, 0.3, 0.001]))  # fmt: skip
+    bal = pd.DataFrame([r for i, a in enumerate(arms) for r in _balance_rows(a, 10.0 ** (i + 1), seats=range(5))])
+    figs = pots_figures("three-card", 4, 5, {"pot_by_deal": fan, "max_pot": ccdf, "balances": bal})
+    for name in ("max_pot", "balances"):
+        fig = figs[name]
+        png = _png(fig)
+        width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+        assert 1.0 <= width / height <= 2.5, (name, width, height)  # not 2102 x 507
+        ax = fig.axes[0]
+        fig.draw_without_rendering()
+        legend = ax.get_legend().get_window_extent()
+        assert not _overlaps(legend, ax.get_window_extent()), name  # the legend covers no data
+    # the largest-pot axis starts near the smallest pot, not at 1 chip
+    lo, hi = figs["max_pot"].axes[0].get_xlim()
+    assert 10 < lo < 24 and 3000 < hi < 10_000
+    # four arms: a 2 x 2 grid of fans
+    assert len({round(ax.get_position().y0, 2) for ax in figs["fan"].axes[:4]}) == 2

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from loo_sim import Rules
-from loo_sim.analysis.pots import arm_stats, parse_compare, pot_by_deal
+from loo_sim.analysis.pots import arm_stats, balances, max_pot_ccdf, paired, parse_compare, pot_by_deal
 from loo_sim.game.policy import parse_table
 from loo_sim.kernel import abi as L
 from loo_sim.run.api import play_session
@@ -155,7 +155,8 @@ def test_pots_cli_writes_every_output_and_warns_past_2_53(tmp_path, capsys):
     assert set(arms.arm) == {"penalty=limited", "penalty=unlimited"}
     summary = (out / "summary.md").read_text()
     looed = arms[(arms.arm == "penalty=limited") & (arms.metric == "looed_per_deal")].iloc[0]
-    assert f"{looed.value:.3f} players are looed per deal" in summary
+    row = next(line for line in summary.splitlines() if line.startswith("| looed players per deal |"))
+    assert f"{looed.value:.3f} [" in row or f"{looed.value:.4f} [" in row
     run = json.loads((out / "run.json").read_text())
     assert run["command"].startswith("loo-sim pots") and len(run["arms"]) == 2
 
@@ -184,3 +185,131 @@ def test_pot_by_deal_carries_the_inexact_flag_column():
     # the flag rises exactly when the pots pass 2**53 (pots are the largest amounts here)
     passed = fan[fan.q95 > 2.0**53].deal.min()
     assert fan[fan.deal == passed - 1].inexact_sessions.iloc[0] < 64
+
+
+# ---- exact counts where pots are discrete (issue 11) ---------------------------------------------
+def _reference_sessions(rules, policy, sessions, deals, seed):
+    return [play_session(rules, policy, deals, seed=seed, session=i) for i in range(sessions)]
+
+
+def test_r3_limited_pot_quantiles_are_pots_that_occur_with_the_looed_count_distribution():
+    # Limited penalty at five (R3): deal 0 has a clean pot of 5 antes of 3, is always
+    # contested (bold stand, R4), and each looed player pays 3, so the pot at the start of
+    # deal 1 is 15 + 3 * (players looed in deal 0). Its distribution is counted here from
+    # the reference engine's sessions on the same decks, and the kernel's streamed counts
+    # must match it exactly: every printed quantile a value of the form 15 + 3k (log bins
+    # averaged 24 and 27 into 24.4, a pot no game can have).
+    rules = Rules.preset("limited")
+    sessions, seed = 300, 21
+    ref = _reference_sessions(rules, "basic", sessions, 3, seed)
+    looed0 = np.array([len(s.deals[0].looed) for s in ref])
+    expected = 15 + 3 * looed0
+    assert [s.deals[1].pot_start for s in ref] == list(expected)  # the formula, from the records
+    assert len(set(expected)) >= 3
+    res = run_pots([Arm("limited", rules, parse_table("basic", 5))], sessions, 3, seed)
+    counts = res.pot_exact[0, 1]
+    assert np.array_equal(np.flatnonzero(counts), np.unique(expected))
+    assert np.array_equal(counts[np.unique(expected)], np.unique(expected, return_counts=True)[1])
+    assert res.pot_hist[0, 1].sum() == 0  # nothing binned
+    row = pot_by_deal(res).set_index("deal").loc[1]
+    assert row.binned_sessions == 0
+    for q, col in ((0.05, "q05"), (0.25, "q25"), (0.5, "q50"), (0.75, "q75"), (0.95, "q95")):
+        assert row[col] == np.quantile(expected, q, method="inverted_cdf"), col
+        assert (row[col] - 15) % 3 == 0
+    assert row.q95 > row.q05  # a real spread, not a point mass
+
+
+@pytest.mark.parametrize("final_pot", ["discard", "share"])
+def test_r10_largest_pot_and_balance_quantiles_are_exact(final_pot):
+    # Limited pots and their shares are whole chips; a shared final pot adds fifths. The
+    # balance quantiles must be the reference sessions' own (numpy's inverted_cdf), and the
+    # largest-pot tail the exact share at every largest pot that occurred.
+    rules = Rules.preset("limited", final_pot=final_pot)
+    sessions, deals, seed = 192, 12, 5
+    ref = _reference_sessions(rules, "basic", sessions, deals, seed)
+    res = run_pots([Arm("x", rules, parse_table("basic", 5))], sessions, deals, seed)
+    bal = balances(res)
+    for s in range(5):
+        values = np.array([r.balances[s] for r in ref])
+        row = bal[bal.seat == s].iloc[0]
+        assert row.binned_sessions == 0
+        for q, col in ((0.05, "q05"), (0.25, "q25"), (0.5, "q50"), (0.75, "q75"), (0.95, "q95")):
+            assert row[col] == pytest.approx(np.quantile(values, q, method="inverted_cdf"), abs=1e-9)
+    if final_pot == "share":
+        assert any(not float(v).is_integer() for v in bal[["q05", "q25", "q50", "q75", "q95"]].to_numpy().ravel())
+    largest = np.array([max(d.pot_start for d in r.deals) for r in ref])
+    ccdf = max_pot_ccdf(res)
+    assert list(ccdf.pot) == sorted(set(largest))
+    for pot, share in zip(ccdf.pot, ccdf.share_at_least):
+        assert share == (largest >= pot).mean()
+
+
+def test_chip_quantile_merges_exact_values_and_bins_in_value_order():
+    from loo_sim.analysis.pots import chip_quantile
+
+    exact = np.zeros(L.EXACT_CHIPS)
+    exact[[3, 10]] = [2, 1]
+    hist, sums = np.zeros(L.NB_POT), np.zeros(L.NB_POT)
+    b = 1 + int(16 * math.log10(5.5))
+    hist[b], sums[b] = 2, 11.0  # two pots of 5.5 (fractional: binned)
+    # sorted: 3, 3, 5.5, 5.5, 10
+    assert [chip_quantile(exact, hist, sums, q) for q in (0.2, 0.4, 0.41, 0.8, 0.81, 1.0)] == [3, 3, 5.5, 5.5, 10, 10]
+
+
+def test_memory_does_not_grow_with_sessions():
+    from loo_sim.run.sessions import pot_exact_bound
+    from loo_sim.run.tasks import pots_shapes
+
+    arms = [Arm("x", Rules.preset("limited"), parse_table("basic", 5))]
+    small, large = run_pots(arms, 64, 10, 1), run_pots(arms, 640, 10, 1)
+    for field in ("scal", "deal_stats", "pair", "pot_exact", "pot_hist", "max_exact", "bal_exact", "bal_hist"):
+        assert getattr(small, field).shape == getattr(large, field).shape, field
+    assert pots_shapes(1, 10)["pots"] == (1, L.SESSION_BLOCK, 10)  # a block's rows: one block of sessions
+    assert pot_exact_bound(4, 50) == L.EXACT_CHIPS
+    bound = pot_exact_bound(10, 100_000)  # the exact counts stay within the budget for long sessions
+    assert 64 <= bound < L.EXACT_CHIPS and 10 * 100_000 * bound <= max(L.EXACT_BUDGET, 10 * 100_000 * 64)
+
+
+# ---- paired comparisons on the deals both arms played --------------------------------------------
+def test_looed_difference_is_measured_on_the_deals_both_arms_played():
+    # basic declares the same hands whatever the penalty, so on every deal both arms
+    # play, the same players are looed; unlimited sessions end sooner (ruin). The paired
+    # difference over shared deals must be exactly 0, and the deals only one arm played
+    # are counted from the reference engine's sessions on the same decks.
+    base = Rules.preset("limited", bankroll=60)
+    arms = make_arms(base, lambda n: parse_table("basic", n), parse_compare(["penalty=limited,unlimited"]))
+    sessions, deals, seed = 96, 25, 3
+    res = run_pots(arms, sessions, deals, seed)
+    lim = _reference_sessions(arms[0].rules, "basic", sessions, deals, seed)
+    unl = _reference_sessions(arms[1].rules, "basic", sessions, deals, seed)
+    shared = [min(len(a.deals), len(b.deals)) for a, b in zip(lim, unl)]
+    assert sum(len(a.deals) for a in lim) > sum(shared)  # ruin ends unlimited sessions early
+    for a, b, n in zip(lim, unl, shared):
+        assert [len(d.looed) for d in a.deals[:n]] == [len(d.looed) for d in b.deals[:n]]
+    row = paired(res).set_index("metric").loc["looed_per_shared_deal"]
+    assert row["diff"] == 0 and row.ci_low == 0 == row.ci_high
+    assert row.shared_deals == sum(shared) and row.shared_deals_looed_differ == 0
+    assert row.baseline_only_deals == sum(len(a.deals) for a in lim) - sum(shared) and row.arm_only_deals == 0
+    only = sum(len(d.looed) for a, n in zip(lim, shared) for d in a.deals[n:])
+    assert row.baseline_only_looed_per_deal == pytest.approx(only / row.baseline_only_deals)
+    # while the per-arm rates over all deals differ: that difference is the deals only one played
+    stats = arm_stats(res).set_index(["arm", "metric"]).value
+    assert stats[(arms[0].name, "looed_per_deal")] != stats[(arms[1].name, "looed_per_deal")]
+
+
+def test_paired_looed_difference_where_policies_differ_matches_the_reference():
+    base = Rules.preset("limited")
+    arms = make_arms(base, lambda n: parse_table("basic", n), parse_compare(["policy=basic,cautious,always"]))
+    sessions, deals, seed = 64, 8, 4
+    res = run_pots(arms, sessions, deals, seed)
+    table = paired(res)
+    assert len(table[table.metric == "looed_per_shared_deal"]) == 3  # every pair, not only against the first
+    ref = {a.name: _reference_sessions(a.rules, a.policies, sessions, deals, seed) for a in arms}
+    for x, y in ((1, 0), (2, 0), (2, 1)):
+        rx, ry = ref[arms[x].name], ref[arms[y].name]
+        d = [sum(len(p.looed) - len(q.looed) for p, q in zip(a.deals, b.deals)) for a, b in zip(rx, ry)]
+        row = table[(table.arm == arms[x].name) & (table.baseline == arms[y].name)].set_index("metric")
+        r = row.loc["looed_per_shared_deal"]
+        assert r["diff"] == pytest.approx(sum(d) / (sessions * deals))
+        assert r.se == pytest.approx(np.std(d, ddof=1) / math.sqrt(sessions) / deals)
+        assert r.shared_deals == sessions * deals and r.arm_only_deals == r.baseline_only_deals == 0

@@ -73,7 +73,8 @@ def test_a_small_config_end_to_end(tmp_path, capsys):
         assert len(entry["digest"]) == 16 and all((out / name / f).exists() for f in entry["files"])
     html = (out / "index.html").read_text()
     csvs = sum(len([f for f in e["files"] if f.endswith(".csv")]) for e in manifest["experiments"].values())
-    assert html.count("<table") == csvs and html.count("data:image/png;base64,") >= 7
+    assert html.count('class="dataframe"') == csvs and html.count("data:image/png;base64,") >= 7
+    assert "<table>\n<thead>" in html  # the pots summary's markdown tables are rendered as tables
     assert "http://" not in html and "https://" not in html and "<script" not in html  # self-contained
     md = (out / "index.md").read_text()
     for name in ("sim", "pots", "variants", "miss"):

@@ -161,6 +161,9 @@ V_LEN = 2 * V_VALUES
 
 # ---- sessions (R10) ------------------------------------------------------------------------
 NB_POT = 544  # pot bins: <1, 16 per decade from 1 to 1e16, one per decade beyond
+EXACT_CHIPS = 4096  # integral amounts 0 <= x < EXACT_CHIPS (|x| for balances) are counted exactly, not binned
+EXACT_BUDGET = 1 << 24  # at most this many exact counts per pot-by-deal table (arms x deals x bound)
+EXACT_STEPS = 1 << 14  # final balances k / grid with |k| < EXACT_STEPS are counted exactly (grid: run.sessions)
 # per arm, per block: scalars
 S_SESSIONS, S_DEALS, S_RUINED, S_OVERFLOW, S_INEXACT, S_FINAL_POT = range(6)
 S_MAXLOG, S_MAXLOG_SQ = 6, 7  # log10 of the largest pot of a session
@@ -168,13 +171,26 @@ S_LOOED_HIST = 8  # [MAX_PLAYERS + 1] deals by number of looed players
 S_BAL = S_LOOED_HIST + MAX_PLAYERS + 1  # [MAX_PLAYERS] final net balance
 S_BAL_SQ = S_BAL + MAX_PLAYERS
 S_RUINED_SEAT = S_BAL_SQ + MAX_PLAYERS  # [MAX_PLAYERS] who was ruined
-# paired against arm 0 (same decks): differences of per-session values
-P_BAL = S_RUINED_SEAT + MAX_PLAYERS  # [MAX_PLAYERS]
-P_BAL_SQ = P_BAL + MAX_PLAYERS
-P_MAXLOG, P_MAXLOG_SQ, P_RUIN, P_RUIN_SQ, P_LOOED, P_LOOED_SQ = range(
-    P_BAL_SQ + MAX_PLAYERS, P_BAL_SQ + MAX_PLAYERS + 6
+# per-session sums for ratio estimates with the session as the unit (delta method):
+# deals played d, looed players l and the pot left p (the sum of the deals' growth)
+S_DEALS_SQ, S_LOOED, S_LOOED_SQ, S_LOOED_DEALS, S_FINAL_POT_SQ, S_FINAL_POT_DEALS = range(
+    S_RUINED_SEAT + MAX_PLAYERS, S_RUINED_SEAT + MAX_PLAYERS + 6
 )
-S_LEN = P_LOOED_SQ + 1
+S_LEN = S_FINAL_POT_DEALS + 1
+# per block, per pair of arms (arm x against an earlier arm y, the same decks): sums over
+# sessions of per-session differences x - y, and of the deals both played ("shared": the
+# first min(deals of x, deals of y) deals of the session, dealt the same in both arms)
+PR_BAL = 0  # [MAX_PLAYERS] final net balance
+PR_BAL_SQ = PR_BAL + MAX_PLAYERS
+PR_MAXLOG, PR_MAXLOG_SQ, PR_RUIN, PR_RUIN_SQ, PR_DEALS, PR_DEALS_SQ = range(
+    PR_BAL_SQ + MAX_PLAYERS, PR_BAL_SQ + MAX_PLAYERS + 6
+)
+PR_SHARED, PR_SHARED_SQ = PR_DEALS_SQ + 1, PR_DEALS_SQ + 2  # shared deals n
+PR_LOOED, PR_LOOED_SQ, PR_LOOED_SHARED = PR_DEALS_SQ + 3, PR_DEALS_SQ + 4, PR_DEALS_SQ + 5  # looed x - y on them: s
+PR_ONLY_X, PR_ONLY_Y = PR_DEALS_SQ + 6, PR_DEALS_SQ + 7  # deals only x (only y) played
+PR_LOOED_ONLY_X, PR_LOOED_ONLY_Y = PR_DEALS_SQ + 8, PR_DEALS_SQ + 9  # looed players in those deals
+PR_LOOED_DIFFER = PR_DEALS_SQ + 10  # shared deals whose number of looed players differs between x and y
+PR_LEN = PR_LOOED_DIFFER + 1
 # per arm, per block, per deal index
 DS_RUNNING, DS_LOOED, DS_LOOED_SQ, DS_SINGLE, DS_NOBODY, DS_LONE, DS_FLUSH = range(7)
 DS_ANTES, DS_PENALTIES, DS_SHARES, DS_GROWTH, DS_INEXACT_FIRST, DS_OVERFLOW_AT = range(7, 13)

@@ -41,13 +41,34 @@ def balance_bin(x):
 
 
 @njit(cache=True)
+def exact_index(x, bound):
+    """Where an exact count of ``x`` goes: x itself when x is integral and 0 <= x < bound, else -1
+    (the amount is binned)."""
+    if x >= 0.0 and x < bound and x == np.floor(x):
+        return int(x)
+    return -1
+
+
+@njit(cache=True)
+def grid_index(x, grid, bound):
+    """Where an exact count of a balance ``x`` goes: k + bound - 1 when x is k / grid for a
+    whole k with |k| < bound (to 1e-6 of a step, float64's rounding of such sums), else -1."""
+    y = x * grid
+    k = np.floor(y + 0.5)
+    if abs(y - k) <= 1e-6 and abs(k) < bound:
+        return int(k) + bound - 1
+    return -1
+
+
+@njit(cache=True)
 def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, bankroll, share_final, deck, sc,
-                     seat_keys, oi, of, balances, deal_stats, pot_hist, pot_sum, looed_hist, rec_oi, rec_of,
+                     seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal, looed_hist, rec_oi, rec_of,
                      record):  # fmt: skip
-    """Play session ``session``; per-deal aggregates go into deal_stats, pot_hist (pots by
-    bin) and pot_sum (the pots' sum in each bin, so a quantile reads the bin's mean), each
-    deal's record into rec_oi/rec_of when ``record``. Returns (deals played, ruined seat
-    or -1, first inexact deal or -1, overflow deal or -1, pot left, largest pot, looed)."""
+    """Play session ``session``; per-deal aggregates go into deal_stats, the pot at the
+    start of deal j into pots[j] and its looed players into looed_by_deal[j] (NaN and 0
+    past the session's end), each deal's record into rec_oi/rec_of when ``record``.
+    Returns (deals played, ruined seat or -1, first inexact deal or -1, overflow deal or
+    -1, pot left, largest pot, looed)."""
     n = ri[L.R_PLAYERS]
     need = deck_cards_needed(ri)
     random_seats = any_random(pol, n)
@@ -55,6 +76,8 @@ def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, b
     carried = 0.0
     for s in range(n):
         balances[s] = 0.0
+    pots[:] = np.nan
+    looed_by_deal[:] = 0
     ruined, inexact, overflow = -1, -1, -1
     largest = 0.0
     looed_total = 0
@@ -83,6 +106,8 @@ def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, b
             biggest = max(biggest, abs(balances[s]), of[L.F_SHARES + s], of[L.F_PENALTIES + s], of[L.F_ANTES + s])
         looed_total += looed
         looed_hist[looed] += 1.0
+        looed_by_deal[j] = looed
+        pots[j] = pot_start
         row = deal_stats[j]
         row[L.DS_RUNNING] += 1.0
         row[L.DS_LOOED] += looed
@@ -95,9 +120,6 @@ def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, b
         row[L.DS_PENALTIES] += penalties
         row[L.DS_SHARES] += shares
         row[L.DS_GROWTH] += pot_next - carried
-        bin_ = pot_bin(pot_start)
-        pot_hist[j, bin_] += 1.0
-        pot_sum[j, bin_] += pot_start
         if inexact < 0 and biggest > L.EXACT_LIMIT:  # R3: say so, with the deal where it happened
             inexact = j
             row[L.DS_INEXACT_FIRST] += 1.0
@@ -123,76 +145,180 @@ def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, b
 
 @njit(cache=True, parallel=True)
 def session_blocks(ri, rf, pol, polf, strength, chart, bankroll, share_final, seed, first_block, n_blocks, total,
-                   deals, scal, deal_stats, pot_hist, pot_sum, max_hist, max_sum, bal_hist, bal_sum):  # fmt: skip
+                   deals, scal, deal_stats, pots, largest, finals, pair):  # fmt: skip
     """Arms a = 0..A-1 (rules ri[a], policies pol[a], ...) play sessions of ``deals``
-    deals; block b covers sessions (first_block + b) * SESSION_BLOCK ... Outputs, per
-    block and arm: scal [S_*], deal_stats [deal, DS_*], pot_hist [deal, bin],
-    max_hist [bin] (largest pot of a session), bal_hist [seat, signed bin]; each *_sum
-    holds the sum of the values counted in each bin."""
+    deals; block b covers sessions (first_block + b) * SESSION_BLOCK + k, k < SESSION_BLOCK.
+    Outputs, per block: scal [arm, S_*], deal_stats [arm, deal, DS_*], pair [x, y, PR_*]
+    (arm x against arm y < x, session by session), and each session's values, NaN where
+    there is none, for the caller to count into its histograms (``count_pots``, ...):
+    pots [arm, k, deal] (the pot at the start of each deal played), largest [arm, k]
+    (the session's largest pot), finals [arm, k, seat] (final net balances)."""
     arms = ri.shape[0]
     for b in prange(n_blocks):
         scal[b] = 0.0
         deal_stats[b] = 0.0
-        pot_hist[b] = 0.0
-        pot_sum[b] = 0.0
-        max_hist[b] = 0.0
-        max_sum[b] = 0.0
-        bal_hist[b] = 0.0
-        bal_sum[b] = 0.0
+        pots[b] = np.nan
+        largest[b] = np.nan
+        finals[b] = np.nan
+        pair[b] = 0.0
         deck, sc, seat_keys, oi, of = deal_scratch()
         balances = np.zeros((arms, L.MAX_PLAYERS), dtype=np.float64)
+        looed_by_deal = np.zeros((arms, deals), dtype=np.int64)
+        played = np.zeros(arms, dtype=np.int64)
         maxlog = np.zeros(arms, dtype=np.float64)
         ruin = np.zeros(arms, dtype=np.float64)
-        looed_rate = np.zeros(arms, dtype=np.float64)
         no_rec_i = np.zeros((1, L.O_LEN), dtype=np.int64)
         no_rec_f = np.zeros((1, L.F_LEN), dtype=np.float64)
         first = (first_block + b) * L.SESSION_BLOCK
         for i in range(first, min(first + L.SESSION_BLOCK, total)):
+            k = i - first
             session = np.uint64(i)
             for a in range(arms):
                 n = ri[a, L.R_PLAYERS]
-                played, ruined, inexact, overflow, left, largest, looed = play_one_session(
+                d, ruined, inexact, overflow, left, big, looed = play_one_session(
                     ri[a], rf[a], pol[a], polf[a], strength[a], chart[a], seed, session, deals, bankroll[a],
-                    share_final[a], deck, sc, seat_keys, oi, of, balances[a], deal_stats[b, a], pot_hist[b, a],
-                    pot_sum[b, a], scal[b, a, L.S_LOOED_HIST : L.S_LOOED_HIST + L.MAX_PLAYERS + 1], no_rec_i,
+                    share_final[a], deck, sc, seat_keys, oi, of, balances[a], deal_stats[b, a], pots[b, a, k],
+                    looed_by_deal[a], scal[b, a, L.S_LOOED_HIST : L.S_LOOED_HIST + L.MAX_PLAYERS + 1], no_rec_i,
                     no_rec_f, False)  # fmt: skip
                 s_row = scal[b, a]
                 s_row[L.S_SESSIONS] += 1.0
-                s_row[L.S_DEALS] += played
+                s_row[L.S_DEALS] += d
+                s_row[L.S_DEALS_SQ] += d * d
+                s_row[L.S_LOOED] += looed
+                s_row[L.S_LOOED_SQ] += looed * looed
+                s_row[L.S_LOOED_DEALS] += looed * d
                 s_row[L.S_RUINED] += ruined >= 0
                 s_row[L.S_OVERFLOW] += overflow >= 0
                 s_row[L.S_INEXACT] += inexact >= 0
                 s_row[L.S_FINAL_POT] += left
-                maxlog[a] = np.log10(largest) if largest > 0 else 0.0
+                s_row[L.S_FINAL_POT_SQ] += left * left
+                s_row[L.S_FINAL_POT_DEALS] += left * d
+                played[a] = d
+                maxlog[a] = np.log10(big) if big > 0 else 0.0
                 ruin[a] = 1.0 if ruined >= 0 else 0.0
-                looed_rate[a] = looed / played
                 s_row[L.S_MAXLOG] += maxlog[a]
                 s_row[L.S_MAXLOG_SQ] += maxlog[a] * maxlog[a]
-                max_hist[b, a, pot_bin(largest)] += 1.0
-                max_sum[b, a, pot_bin(largest)] += largest
+                largest[b, a, k] = big
                 if ruined >= 0:
                     s_row[L.S_RUINED_SEAT + ruined] += 1.0
                 for s in range(n):
                     x = balances[a, s]
                     s_row[L.S_BAL + s] += x
                     s_row[L.S_BAL_SQ + s] += x * x
-                    bal_hist[b, a, s, balance_bin(x)] += 1.0
-                    bal_sum[b, a, s, balance_bin(x)] += x
-            for a in range(1, arms):  # paired with arm 0: the same decks, session by session
-                s_row = scal[b, a]
-                for s in range(min(ri[a, L.R_PLAYERS], ri[0, L.R_PLAYERS])):
-                    d = balances[a, s] - balances[0, s]
-                    s_row[L.P_BAL + s] += d
-                    s_row[L.P_BAL_SQ + s] += d * d
-                d = maxlog[a] - maxlog[0]
-                s_row[L.P_MAXLOG] += d
-                s_row[L.P_MAXLOG_SQ] += d * d
-                d = ruin[a] - ruin[0]
-                s_row[L.P_RUIN] += d
-                s_row[L.P_RUIN_SQ] += d * d
-                d = looed_rate[a] - looed_rate[0]
-                s_row[L.P_LOOED] += d
-                s_row[L.P_LOOED_SQ] += d * d
+                    finals[b, a, k, s] = x
+            for x in range(1, arms):  # every pair of arms: the same decks, session by session
+                for y in range(x):
+                    pair_session(pair[b, x, y], min(ri[x, L.R_PLAYERS], ri[y, L.R_PLAYERS]), balances[x],
+                                 balances[y], maxlog[x] - maxlog[y], ruin[x] - ruin[y], played[x], played[y],
+                                 looed_by_deal[x], looed_by_deal[y])  # fmt: skip
+
+
+@njit(cache=True)
+def pair_session(row, seats, bal_x, bal_y, maxlog_diff, ruin_diff, played_x, played_y, looed_x, looed_y):
+    """Add one session's paired differences of arm x against arm y to ``row`` [PR_*]."""
+    for s in range(seats):
+        d = bal_x[s] - bal_y[s]
+        row[L.PR_BAL + s] += d
+        row[L.PR_BAL_SQ + s] += d * d
+    row[L.PR_MAXLOG] += maxlog_diff
+    row[L.PR_MAXLOG_SQ] += maxlog_diff * maxlog_diff
+    row[L.PR_RUIN] += ruin_diff
+    row[L.PR_RUIN_SQ] += ruin_diff * ruin_diff
+    d = played_x - played_y
+    row[L.PR_DEALS] += d
+    row[L.PR_DEALS_SQ] += d * d
+    shared = min(played_x, played_y)
+    diff = 0
+    for j in range(shared):
+        diff += looed_x[j] - looed_y[j]
+        row[L.PR_LOOED_DIFFER] += looed_x[j] != looed_y[j]
+    row[L.PR_SHARED] += shared
+    row[L.PR_SHARED_SQ] += shared * shared
+    row[L.PR_LOOED] += diff
+    row[L.PR_LOOED_SQ] += diff * diff
+    row[L.PR_LOOED_SHARED] += diff * shared
+    row[L.PR_ONLY_X] += played_x - shared
+    row[L.PR_ONLY_Y] += played_y - shared
+    for j in range(shared, played_x):
+        row[L.PR_LOOED_ONLY_X] += looed_x[j]
+    for j in range(shared, played_y):
+        row[L.PR_LOOED_ONLY_Y] += looed_y[j]
+
+
+# ---- the caller's histograms: exact counts of integral amounts, log bins for the rest -----------
+@njit(cache=True)
+def count_pots(pots, exact, hist, sums):
+    """Count one block's pots [arm, k, deal] into exact [arm, deal, bound] (integral pots
+    below the bound) or hist/sums [arm, deal, NB_POT] (the others, by ``pot_bin``); NaN
+    (no deal) is skipped. Sessions in order, so the sums do not depend on threads."""
+    bound = exact.shape[2]
+    for a in range(pots.shape[0]):
+        for k in range(pots.shape[1]):
+            for j in range(pots.shape[2]):
+                p = pots[a, k, j]
+                if p != p:
+                    break  # the session ended
+                e = exact_index(p, bound)
+                if e >= 0:
+                    exact[a, j, e] += 1.0
+                else:
+                    bin_ = pot_bin(p)
+                    hist[a, j, bin_] += 1.0
+                    sums[a, j, bin_] += p
+
+
+@njit(cache=True)
+def count_largest(largest, exact, hist, sums):
+    """Count one block's largest pots [arm, k] into exact [arm, bound] or hist/sums [arm, NB_POT]."""
+    bound = exact.shape[1]
+    for a in range(largest.shape[0]):
+        for k in range(largest.shape[1]):
+            p = largest[a, k]
+            if p != p:
+                continue
+            e = exact_index(p, bound)
+            if e >= 0:
+                exact[a, e] += 1.0
+            else:
+                bin_ = pot_bin(p)
+                hist[a, bin_] += 1.0
+                sums[a, bin_] += p
+
+
+@njit(cache=True)
+def count_balances(finals, grid, exact, hist, sums):
+    """Count one block's final balances [arm, k, seat] into exact [arm, seat, 2 bound - 1]
+    (balances that are whole multiples of 1 / grid[arm], ``grid_index``) or hist/sums
+    [arm, seat, 2 NB_POT] (the others, by ``balance_bin``)."""
+    bound = (exact.shape[2] + 1) // 2
+    for a in range(finals.shape[0]):
+        for k in range(finals.shape[1]):
+            for s in range(finals.shape[2]):
+                x = finals[a, k, s]
+                if x != x:
+                    continue
+                e = grid_index(x, grid[a], bound)
+                if e >= 0:
+                    exact[a, s, e] += 1.0
+                else:
+                    bin_ = balance_bin(x)
+                    hist[a, s, bin_] += 1.0
+                    sums[a, s, bin_] += x
+
+
+@njit(cache=True)
+def fold_balances(exact, grid, hist, sums):
+    """Add exact balance counts [seat, 2 bound - 1] (steps of 1 / grid) into log bins
+    hist/sums [seat, 2 NB_POT]: the whole distribution in bins (balance_histogram.csv)."""
+    bound = (exact.shape[1] + 1) // 2
+    for s in range(exact.shape[0]):
+        for i in range(exact.shape[1]):
+            c = exact[s, i]
+            if c > 0:
+                x = (i - (bound - 1)) / grid
+                bin_ = balance_bin(x)
+                hist[s, bin_] += c
+                sums[s, bin_] += c * x
 
 
 @njit(cache=True)
@@ -201,9 +327,9 @@ def record_session(ri, rf, pol, polf, strength, chart, bankroll, share_final, se
     """One session with every deal's record (tests, replays): returns its summary tuple."""
     deck, sc, seat_keys, oi, of = deal_scratch()
     deal_stats = np.zeros((deals, L.DS_LEN), dtype=np.float64)
-    pot_hist = np.zeros((deals, L.NB_POT), dtype=np.float64)
-    pot_sum = np.zeros((deals, L.NB_POT), dtype=np.float64)
+    pots = np.zeros(deals, dtype=np.float64)
+    looed_by_deal = np.zeros(deals, dtype=np.int64)
     looed_hist = np.zeros(L.MAX_PLAYERS + 1, dtype=np.float64)
     return play_one_session(ri, rf, pol, polf, strength, chart, seed, np.uint64(session), deals, bankroll,
-                            share_final, deck, sc, seat_keys, oi, of, balances, deal_stats, pot_hist, pot_sum,
+                            share_final, deck, sc, seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal,
                             looed_hist, rec_oi, rec_of, True)  # fmt: skip

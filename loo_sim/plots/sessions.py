@@ -12,7 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure, SubFigure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import Locator, NullLocator
+from matplotlib.ticker import FuncFormatter, Locator, LogLocator, NullFormatter, NullLocator
 
 from loo_sim.errors import LooError
 from loo_sim.plots._common import arm_colours, figure_legend, require
@@ -29,6 +29,7 @@ GID_BALANCE_WHISKER = "balance-whisker"
 GID_BALANCE_MEDIAN = "balance-median"
 GID_BALANCE_MEAN = "balance-mean"
 GID_ZERO_LINE = "zero-line"
+GID_FAN_CUT = "fan-cut"
 
 _QUANTILE_COLUMNS = ("q05", "q25", "q50", "q75", "q95")
 _POT_COLUMNS = ("arm", "deal", "sessions", *_QUANTILE_COLUMNS)
@@ -92,15 +93,22 @@ class _SymlogDecadeLocator(Locator):
         return np.array(sorted(t for t in ticks if lo <= t <= hi))
 
 
-def _grid_shape(n: int) -> tuple[int, int]:
-    """(rows, columns): one row up to three panels, else the squarest grid that holds them."""
+def fan_grid(n: int) -> tuple[int, int]:
+    """(rows, columns) of the fan chart's panels for n arms: one row up to three, else the squarest
+    grid that holds them (``report.figures`` sizes the figure by it)."""
     if n <= 3:
         return 1, max(n, 1)
     cols = int(np.ceil(np.sqrt(n)))
     return int(np.ceil(n / cols)), cols
 
 
-def pot_fan_chart(fig: Figure | SubFigure, pot_by_deal: pd.DataFrame, title: str | None = None) -> list[Axes]:
+MIN_RUNNING = 0.02
+"""The fan stops where fewer than this share of an arm's sessions still run: quantiles of a
+handful of survivors zig-zag and say little."""
+
+
+def pot_fan_chart(fig: Figure | SubFigure, pot_by_deal: pd.DataFrame, title: str | None = None,
+                  min_running: float = MIN_RUNNING) -> list[Axes]:  # fmt: skip
     """Small multiples: median and 50% / 90% bands of the pot at the start of each deal, per arm.
 
     Parameters
@@ -114,19 +122,27 @@ def pot_fan_chart(fig: Figure | SubFigure, pot_by_deal: pd.DataFrame, title: str
         (quantiles over those sessions of the pot at the start of the deal, chips).
     title : str, optional
         Figure title; default ``"Pot at the start of each deal"``.
+    min_running : float, optional
+        The bands and the median are drawn only at deals where at least this share of
+        the arm's sessions (of those at its first deal) still run; default 2%.
 
     Returns
     -------
     list of matplotlib.axes.Axes
         The panels, one per arm in order of first appearance, titled with the arm name.
-        Each holds the median as a line (gid ``"pot-median"``, y data = ``q50`` in deal
-        order) and two filled bands, q25..q75 (gid ``"pot-band-50"``) and the lighter
-        q05..q95 (gid ``"pot-band-90"``). The y axis is logarithmic when every quantile
-        of the panel is positive and ``q95.max() / q05.min() > 100``, else linear. When
-        ``sessions`` falls below its value at the panel's first deal (sessions stopped by
-        ruin or overflow), a twin y axis on the right (in ``fig.axes`` but not in the
-        returned list) shows the share of sessions still running as a thin dashed line
-        (gid ``"sessions-running"``). The figure has a single legend.
+        Each holds the median as a step line (gid ``"pot-median"``, y data = ``q50`` in
+        deal order; each deal's value centred on it) and two filled step bands, q25..q75
+        (gid ``"pot-band-50"``) and the lighter q05..q95 (gid ``"pot-band-90"``), over
+        the deals where at least ``min_running`` of the sessions still run. The y axis
+        is logarithmic when every quantile drawn is positive and ``q95.max() /
+        q05.min() > 100``, else linear, and its label says which (``"... (chips, log
+        scale)"``). When ``sessions`` falls below its value at the panel's first deal
+        (sessions stopped by ruin or overflow), a twin y axis on the right (in
+        ``fig.axes`` but not in the returned list) shows the share of sessions still
+        running as a thin dashed line (gid ``"sessions-running"``, over every deal of
+        the table), and where the fan stops a dotted vertical line marks its last deal
+        (gid ``"fan-cut"``). The figure has a single legend; when a fan stops early,
+        the legend's title is a caption that says so.
 
     Raises
     ------
@@ -138,24 +154,34 @@ def pot_fan_chart(fig: Figure | SubFigure, pot_by_deal: pd.DataFrame, title: str
     _no_duplicates(data, "deal", "pot-by-deal")
     arms = _arm_order(data["arm"])
     colours = arm_colours(arms)
-    n_rows, n_cols = _grid_shape(len(arms))
+    n_rows, n_cols = fan_grid(len(arms))
     axes = _panels(fig, n_rows, n_cols, len(arms))
-    any_stopped = False
+    any_stopped = cut = False
     for ax, arm in zip(axes, arms):
         panel = data[data["arm"] == arm].sort_values("deal", kind="stable")
-        _fan(ax, panel, colours[arm])
+        sessions = panel["sessions"].to_numpy()
+        shown = panel[sessions >= min_running * sessions[0]] if np.isfinite(sessions[0]) else panel
+        _fan(ax, shown if len(shown) else panel.iloc[:1], colours[arm])
         ax.set_title(arm)
         any_stopped |= _sessions_running(ax, panel)
+        if 0 < len(shown) < len(panel):
+            cut = True
+            ax.axvline(float(shown["deal"].iloc[-1]), color="0.35", linewidth=0.9, linestyle=":", gid=GID_FAN_CUT)
+            ax.set_xlim(float(panel["deal"].iloc[0]), float(panel["deal"].iloc[-1]))
 
     fig.suptitle(title if title is not None else "Pot at the start of each deal")
-    figure_legend(
+    caption = (f"The bands and the median stop (dotted line) where fewer than {min_running:.0%} of an arm's "
+               "sessions still run; the dashed line goes on to the last deal." if cut else None)  # fmt: skip
+    legend = figure_legend(
         fig,
-        _fan_handles(any_stopped),
+        _fan_handles(any_stopped, cut),
+        title=caption,
         bottom=0.22 if n_rows == 1 else 0.12,
         top=0.85 if n_rows == 1 else 0.9,
         hspace=0.5,
         wspace=0.55 if any_stopped else 0.3,
     )
+    legend.get_title().set_fontsize("small")
     return axes
 
 
@@ -170,20 +196,23 @@ def _panels(fig: Figure | SubFigure, n_rows: int, n_cols: int, n: int) -> list[A
 
 def _fan(ax: Axes, panel: pd.DataFrame, colour: str) -> None:
     """One arm's 90% and 50% bands and median line, in deal order; the y axis is log when
-    every quantile is positive and they span more than a factor 100."""
+    every quantile is positive and they span more than a factor 100, and its label says which."""
     x = panel["deal"].to_numpy()
     q = {c: panel[c].to_numpy() for c in _QUANTILE_COLUMNS}
-    ax.fill_between(x, q["q05"], q["q95"], color=colour, alpha=0.18, linewidth=0, gid=GID_POT_BAND_90)
-    ax.fill_between(x, q["q25"], q["q75"], color=colour, alpha=0.4, linewidth=0, gid=GID_POT_BAND_50)
-    ax.plot(x, q["q50"], color=colour, linewidth=1.8, marker="o" if len(x) == 1 else None, gid=GID_POT_MEDIAN)
+    step = {"step": "mid"} if len(x) > 1 else {}  # one value per deal: drawn as steps
+    ax.fill_between(x, q["q05"], q["q95"], color=colour, alpha=0.18, linewidth=0, gid=GID_POT_BAND_90, **step)
+    ax.fill_between(x, q["q25"], q["q75"], color=colour, alpha=0.4, linewidth=0, gid=GID_POT_BAND_50, **step)
+    ax.plot(x, q["q50"], color=colour, linewidth=1.8, marker="o" if len(x) == 1 else None, gid=GID_POT_MEDIAN,
+            drawstyle="steps-mid")  # fmt: skip
 
     values = np.concatenate(list(q.values()))
     values = values[np.isfinite(values)]
     low, high = np.nanmin(q["q05"], initial=np.inf), np.nanmax(q["q95"], initial=-np.inf)
-    if values.size and (values > 0).all() and 0 < low < np.inf and high / low > 100:
+    log = bool(values.size and (values > 0).all() and 0 < low < np.inf and high / low > 100)
+    if log:
         ax.set_yscale("log")
     ax.set_xlabel("deal (0-based index)")
-    ax.set_ylabel(_POT_YLABEL)
+    ax.set_ylabel(f"{_POT_YLABEL[:-1]}, {'log' if log else 'linear'} scale)")
     ax.grid(alpha=0.3)
     if len(x) > 1:
         ax.set_xlim(float(x[0]), float(x[-1]))
@@ -204,7 +233,7 @@ def _sessions_running(ax: Axes, panel: pd.DataFrame) -> bool:
     return True
 
 
-def _fan_handles(any_stopped: bool) -> list:
+def _fan_handles(any_stopped: bool, cut: bool = False) -> list:
     handles = [
         Line2D([], [], color="0.2", linewidth=1.8, label="median"),
         Rectangle((0, 0), 1, 1, color="0.2", alpha=0.4, linewidth=0, label="middle 50% of sessions"),
@@ -212,7 +241,15 @@ def _fan_handles(any_stopped: bool) -> list:
     ]
     if any_stopped:
         handles.append(Line2D([], [], **_RUNNING_LINE, label="share still running"))
+    if cut:
+        handles.append(Line2D([], [], color="0.35", linewidth=0.9, linestyle=":", label="fan stops"))
     return handles
+
+
+_ARM_STYLES = ("-", "--", "-.", ":")
+"""Line styles of the arms (in turn with the colours), so arms whose lines coincide stay visible."""
+_FEW_POINTS = 30
+"""An arm with at most this many largest pots (a discrete, narrow distribution) gets markers too."""
 
 
 def max_pot_ccdf(ax: Axes, ccdf: pd.DataFrame, title: str | None = None) -> Axes:
@@ -233,8 +270,12 @@ def max_pot_ccdf(ax: Axes, ccdf: pd.DataFrame, title: str | None = None) -> Axes
     -------
     matplotlib.axes.Axes
         ``ax``, with one line per arm in order of first appearance (labelled with the arm
-        name, points in increasing pot; each share holds from its pot to the next one),
-        log scales on both axes and a legend.
+        name, points in increasing pot; the share at a pot holds from the previous pot up
+        to it, ``steps-pre``, as P(largest >= x) does), a colour and a line style each
+        (lines that coincide stay visible), markers on an arm of at most 30 points (a
+        narrow discrete distribution), log scales on both axes, the x axis from just
+        below the smallest pot to just above the largest, and a legend outside the data,
+        below the axes.
 
     Raises
     ------
@@ -250,25 +291,36 @@ def max_pot_ccdf(ax: Axes, ccdf: pd.DataFrame, title: str | None = None) -> Axes
         raise LooError("largest-pot ccdf table has no row with a positive pot and share; nothing to plot on log axes")
     arms = _arm_order(data["arm"])
     colours = arm_colours(arms)
-    for arm in arms:
+    for i, arm in enumerate(arms):
         line = data[data["arm"] == arm].sort_values("pot", kind="stable")
         ax.plot(
             line["pot"].to_numpy(),
             line["share_at_least"].to_numpy(),
-            drawstyle="steps-post",
+            drawstyle="steps-pre",
             color=colours[arm],
+            linestyle=_ARM_STYLES[i % len(_ARM_STYLES)],
             linewidth=1.6,
+            marker="o" if len(line) <= _FEW_POINTS else None,
+            markersize=4,
             label=arm,
         )
     ax.set_xscale("log")
     ax.set_yscale("log")
     lowest = float(data["share_at_least"].min())
     ax.set_ylim(min(lowest, 1.0) / 1.5, max(float(data["share_at_least"].max()), 1.0) * 1.15)
-    ax.set_xlabel("largest pot of a session (chips)")
-    ax.set_ylabel("share of sessions with a largest pot \u2265 x")
+    low, high = float(data["pot"].min()), float(data["pot"].max())
+    span = max(np.log10(high / low), 1.0)  # at least a decade in view
+    ax.set_xlim(low / 10 ** (0.05 * span), high * 10 ** (0.05 * span))
+    if high / low < 1000:  # a narrow range: ticks at 1, 2, 5 x 10^k, written as plain numbers
+        ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
+        ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel("largest pot of a session (chips, log scale)")
+    ax.set_ylabel("share of sessions with a largest pot \u2265 x (log scale)")
     ax.set_title(title if title is not None else "Largest pot of a session")
     ax.grid(which="major", alpha=0.3)
-    ax.legend(title="arm", fontsize="small")
+    ax.legend(title="arm", fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.16),
+              ncol=min(len(arms), 2), frameon=False)  # fmt: skip
     return ax
 
 
@@ -298,7 +350,7 @@ def balance_distribution(ax: Axes, balances: pd.DataFrame, title: str | None = N
         from q25 to q75, whiskers and caps to q05 and q95 (gid ``"balance-whisker"``) and
         a black median tick (gid ``"balance-median"``); the mean is a point with its 95%
         interval as an error bar (gid ``"balance-mean"``). Parts that are not finite are
-        left out.
+        left out. The legend sits below the axes, outside the data.
         The y axis is ``symlog`` (linear within +-10 chips) with major ticks at 0 and at
         round steps of decades (at most about six a side, so a range of 1e100 chips stays
         readable) and no minor ticks; a horizontal line marks 0 (gid ``"zero-line"``).
@@ -325,7 +377,9 @@ def balance_distribution(ax: Axes, balances: pd.DataFrame, title: str | None = N
 
     _balance_axes(ax, seats)
     ax.set_title(title if title is not None else "Final net balance by seat")
-    ax.legend(handles=_balance_handles(arms, colours), fontsize="small")
+    handles = _balance_handles(arms, colours)
+    ax.legend(handles=handles, fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.09),
+              ncol=min(len(handles), 3), frameon=False)  # fmt: skip
     return ax
 
 
@@ -385,7 +439,7 @@ def _balance_axes(ax: Axes, seats: list) -> None:
     ax.yaxis.set_minor_locator(NullLocator())
     ax.set_xticks(range(len(seats)), labels=[f"seat {int(s) if float(s).is_integer() else s}" for s in seats])
     ax.set_xlim(-0.5, len(seats) - 0.5)
-    ax.set_ylabel("final net balance (chips)")
+    ax.set_ylabel(f"final net balance (chips; linear within \u00b1{BALANCE_LINTHRESH:g}, log beyond)")
     ax.grid(axis="y", alpha=0.3)
 
 

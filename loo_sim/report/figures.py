@@ -79,13 +79,13 @@ def _chart_figure(preset: str, players: int, carried: float, chart: pd.DataFrame
 
 def pots_figures(preset: str, arms: int, players: int, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
     """fan, max_pot and balances of a pots study of ``arms`` arms (``players``: the largest table)."""
-    from loo_sim.plots.sessions import balance_distribution, max_pot_ccdf, pot_fan_chart
+    from loo_sim.plots.sessions import balance_distribution, fan_grid, max_pot_ccdf, pot_fan_chart
 
-    cols = min(arms, 3)
+    rows, cols = fan_grid(arms)
     figures = {
-        "fan": figure((4.5 * cols + 0.5, 3.8 * ((arms + cols - 1) // cols))),
-        "max_pot": figure((7, 4.5)),
-        "balances": figure((0.8 * players * max(1, arms) + 3, 4.5)),
+        "fan": figure((4.6 * cols + 0.6, 3.4 * rows + 1.2)),
+        "max_pot": figure((7.5, 5.0 + 0.25 * ((arms + 1) // 2))),  # the legend below, two arms a row
+        "balances": figure((min(max(7.0, 0.42 * players * max(1, arms) + 2.5), 13.0), 5.6)),
     }
     title = f"{preset}: pot at the start of each deal (median, 50%, 90%)"
     pot_fan_chart(figures["fan"], tables["pot_by_deal"], title=title)

@@ -168,7 +168,7 @@ class PotsStudy(Study):
 
     kind: ClassVar[str] = "pots"
     deals: int = 50  # deals a session plays at most
-    compare: list[str] = field(default_factory=list)  # KEY=V1,V2 items; the first values are the baseline
+    compare: list[str] = field(default_factory=list)  # KEY=V1,V2 items: the grid of arms, first values first
     sessions: int = 2000  # sessions per arm
     bankroll: float | None = None  # a session ends when a balance falls below -bankroll
 
@@ -187,7 +187,7 @@ class PotsStudy(Study):
             p.attempt("compare", lambda: self.arms())
 
     def arms(self):
-        """The arms of the comparison (``analysis.pots.Arm``), the baseline first."""
+        """The arms of the comparison (``run.sessions.Arm``), the first values first."""
         from loo_sim.analysis.pots import parse_compare
         from loo_sim.run.sessions import make_arms
 

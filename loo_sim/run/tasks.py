@@ -46,17 +46,17 @@ def heuristic_task(ri, rf, pol, polf, strength, chart, seed, total, carried, foc
 
 
 def pots_shapes(arms: int, deals: int) -> dict[str, tuple[int, ...]]:
-    """The aggregates of one block of sessions, in PotsResult's order."""
-    n, nb = L.MAX_PLAYERS, L.NB_POT
+    """The rows of one block of sessions (``kernel.sessions.session_blocks``): aggregates
+    (scal, deal_stats, pair) and each session's pots, largest pot and final balances
+    (NaN where none), which the caller counts into its histograms."""
+    n, k = L.MAX_PLAYERS, L.SESSION_BLOCK
     return {
         "scal": (arms, L.S_LEN),
         "deal_stats": (arms, deals, L.DS_LEN),
-        "pot_hist": (arms, deals, nb),
-        "pot_sum": (arms, deals, nb),
-        "max_hist": (arms, nb),
-        "max_sum": (arms, nb),
-        "bal_hist": (arms, n, 2 * nb),
-        "bal_sum": (arms, n, 2 * nb),
+        "pots": (arms, k, deals),
+        "largest": (arms, k),
+        "finals": (arms, k, n),
+        "pair": (arms, arms, L.PR_LEN),
     }
 
 

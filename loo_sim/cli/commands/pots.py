@@ -31,7 +31,7 @@ def pots_cmd(
     seat_policy: SeatPolicyOpt = None,
     compare: Annotated[
         list[str] | None,
-        typer.Option(help="KEY=V1,V2[,...]: an option (or policy) to vary; repeat for a grid. First = baseline."),
+        typer.Option(help="KEY=V1,V2[,...]: an option (or policy) to vary; repeat for a grid; arms compared pairwise."),
     ] = None,
     sessions: Annotated[int, typer.Option(parser=WholeNumber(1), help="Independent sessions per arm.")] = 2000,
     deals: Annotated[
