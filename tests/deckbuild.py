@@ -1,4 +1,4 @@
-"""Build a 52-card deck in the canonical deal order of RULES.md R2 from chosen hands.
+"""Build a 52-card deck in the canonical deal order of docs/rules.md R2 from chosen hands.
 
 Written from the spec alone (it does not use the engine's dealing code):
 

@@ -1,5 +1,5 @@
 """The two-engine check, reusable for every rule option: the kernel and the reference
-engine must give the same record, field for field, for every deal (DESIGN.md property
+engine must give the same record, field for field, for every deal (docs/design.md property
 1), and the reference engine's spread must reach the rule paths (``RulePath``) the
 deals were made for. A new rule option gets both checks with one call::
 

@@ -1,4 +1,4 @@
-"""An independent reading of RULES.md R7 (with R1's Pam and R9's "Pam be civil").
+"""An independent reading of docs/rules.md R7 (with R1's Pam and R9's "Pam be civil").
 
 Written from the rule text alone, for the property tests: it does not import the
 engine's rule code (``loo_sim.game.legality``, ``loo_sim.engine.deal``, ``loo_sim.game.ranking``,

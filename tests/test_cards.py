@@ -1,4 +1,4 @@
-"""Cards and their text form (RULES.md R1); full deck strings (R2, R13)."""
+"""Cards and their text form (docs/rules.md R1); full deck strings (R2, R13)."""
 
 import random
 
@@ -167,5 +167,5 @@ def test_r2_bad_card_text_in_a_deck_is_refused_and_named():
 
 
 def test_looerror_is_a_valueerror():
-    # DESIGN.md: one domain exception class; it is a ValueError for callers.
+    # docs/design.md: one domain exception class; it is a ValueError for callers.
     assert issubclass(LooError, ValueError)

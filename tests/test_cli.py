@@ -1,5 +1,5 @@
-"""The ``loo-sim`` command line: ``rules`` and ``replay`` (RULES.md R2, R11, R13), and bad
-input as one ``error:`` line on stderr with a non-zero exit (DESIGN.md property 8)."""
+"""The ``loo-sim`` command line: ``rules`` and ``replay`` (docs/rules.md R2, R11, R13), and bad
+input as one ``error:`` line on stderr with a non-zero exit (docs/design.md property 8)."""
 
 import json
 import re
@@ -21,7 +21,7 @@ RECORD_KEYS = {
     "trump", "indicator", "single_pot", "declarations", "tricks", "tricks_won", "flush_winner",
     "looed", "shares", "penalties", "antes", "pot_start", "pot_next",
 }  # fmt: skip
-# Every option of RULES.md (R11 table and R10).
+# Every option of docs/rules.md (R11 table and R10).
 ALL_OPTIONS = (
     "players", "hand_size", "miss", "trump", "ante", "ante_payer", "penalty", "penalty_amount", "bold_stand",
     "single_pot", "dealer_defends", "lead", "void", "pam", "pam_be_civil", "exchange", "flush", "club_law",

@@ -1,5 +1,5 @@
 """The 1,500 conformance deals (shared/conformance, from an independent
-implementation of RULES.md and POLICIES.md) replayed through the engines."""
+implementation of docs/rules.md and docs/policies.md) replayed through the engines."""
 
 import math
 

@@ -164,7 +164,7 @@ def test_paired_intervals_of_a_difference_zero_by_symmetry_cover_0_95_percent_of
     rows = []
     for seed in range(RUNS):
         df = paired(run_pots(list(symmetric_arms), SESSIONS, SESSION_DEALS, 20_000 + seed))
-        rows.append(df[df.metric == "looed_per_deal"].iloc[0])
+        rows.append(df[df.metric == "looed_per_shared_deal"].iloc[0])
     diffs = np.array([r["diff"] for r in rows])
     ses = np.array([r["se"] for r in rows])
     assert np.all(ses > 0) and np.count_nonzero(diffs) > 0.9 * RUNS  # random, not zero by identity

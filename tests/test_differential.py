@@ -1,5 +1,5 @@
 """The backbone: the kernel and the reference engine agree on every field of every
-deal (DESIGN.md property 1), over every preset with a spread of overrides, per-seat
+deal (docs/design.md property 1), over every preset with a spread of overrides, per-seat
 policy mixes (random play included: both engines read the same seat streams),
 dealers, carried pots, and decks arranged so that rare paths occur. Strength tables
 and charts are synthetic (random but valid): the calibrated families must agree

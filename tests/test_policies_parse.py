@@ -1,4 +1,4 @@
-"""The written form of policies (POLICIES.md: DECLARE[/PLAY[/EXCHANGE]], omitted parts
+"""The written form of policies (docs/policies.md: DECLARE[/PLAY[/EXCHANGE]], omitted parts
 basic; one policy for all seats or one per seat; --seat-policy SEAT=POLICY)."""
 
 import pytest
@@ -13,7 +13,7 @@ from loo_sim.game.policy import (
     parse_table,
 )
 
-# POLICIES.md P3 (the families with a fixed written name).
+# docs/policies.md P3 (the families with a fixed written name).
 DECLARE = ["always", "basic", "cautious", "nothing-takes-miss"]
 PLAY = ["basic", "high", "low", "random"]
 EXCHANGE = ["basic", "none", "keep-trumps", "flush-chase"]

@@ -1,4 +1,4 @@
-"""Sessions and pot dynamics (RULES.md R10, R3): kernel sessions agree with the
+"""Sessions and pot dynamics (docs/rules.md R10, R3): kernel sessions agree with the
 reference engine's, and the aggregates obey identities with independent reasons."""
 
 import math

@@ -1,8 +1,8 @@
-"""Property-based tests of whole deals against RULES.md (R2, R3, R4, R6, R7, R8, R9).
+"""Property-based tests of whole deals against docs/rules.md (R2, R3, R4, R6, R7, R8, R9).
 
 Every example is one deal: a random preset with random valid overrides, a random deck
 order, dealer, carried pot and per-seat policy mix (random play included). The deal is
-replayed from ``rec.trace`` and checked with code written from RULES.md alone
+replayed from ``rec.trace`` and checked with code written from docs/rules.md alone
 (``tests/legality.py`` for R7), never with the engine's own rule code.
 """
 

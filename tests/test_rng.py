@@ -1,4 +1,4 @@
-"""Counter-based randomness (DESIGN.md property 3, RULES.md R13): the deck of a deal and a
+"""Counter-based randomness (docs/design.md property 3, docs/rules.md R13): the deck of a deal and a
 seat's own stream are pure functions of their key."""
 
 from collections import Counter

@@ -1,4 +1,4 @@
-"""Rule sets: the presets of RULES.md R11, overrides, and the refused combinations
+"""Rule sets: the presets of docs/rules.md R11, overrides, and the refused combinations
 of R1 and R11 (messages that name the option and the allowed values)."""
 
 import pytest
@@ -6,7 +6,7 @@ import pytest
 from loo_sim.errors import LooError
 from loo_sim.game.rules import PRESETS, AntePayer, BoldStand, FinalPot, Lead, Penalty, Rules, Trump, Void
 
-# ---- The R11 table, copied by hand from RULES.md ----------------------------------------
+# ---- The R11 table, copied by hand from docs/rules.md ----------------------------------------
 COLUMNS = ("three-card", "five-card", "irish", "irish-classic", "classic-limited")
 R11_TABLE = {
     #                  three-card         five-card          irish              irish-classic      classic-limited
@@ -39,7 +39,7 @@ EXPECTED["mississippi"] = dict(BASE["three-card"])
 EXPECTED["pam-loo"] = dict(BASE["five-card"])
 
 ALL_PRESETS = sorted(EXPECTED)
-# Every option of RULES.md: the R11 table plus R10's session options.
+# Every option of docs/rules.md: the R11 table plus R10's session options.
 ALL_OPTIONS = set(R11_TABLE) | {"bankroll", "final_pot"}
 
 

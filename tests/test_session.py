@@ -1,4 +1,4 @@
-"""Sessions (RULES.md R10): the dealer rotates left, pot_next is the next deal's carried,
+"""Sessions (docs/rules.md R10): the dealer rotates left, pot_next is the next deal's carried,
 balances are the per-deal nets plus the final pot share, chips are conserved, and a
 bankroll ends the session at the first ruin."""
 
@@ -70,7 +70,7 @@ def test_r2_first_dealer_of_a_session_does_not_depend_on_the_number_of_deals():
 
 
 def test_r13_session_deal_j_uses_the_deck_of_stream_seed_session_j():
-    # DESIGN.md property 3: deal j of session i is shuffled from (seed, i, j); the hands of
+    # docs/design.md property 3: deal j of session i is shuffled from (seed, i, j); the hands of
     # the trace are then dealt from it in R2's canonical order (checked for seat order).
     rules = Rules.preset("irish", players=4)
     res = play_session(rules, deals=3, seed=8, session=5, dealer=1)
@@ -247,7 +247,7 @@ def test_r10_session_needs_at_least_one_deal(deals):
 
 @pytest.mark.parametrize("dealer", [5, 9, -1])
 def test_r2_session_dealer_outside_the_table_is_refused(dealer):
-    # R2: seats are 0..n-1; DESIGN.md: bad input is a LooError, not a traceback.
+    # R2: seats are 0..n-1; docs/design.md: bad input is a LooError, not a traceback.
     with pytest.raises(LooError, match="dealer"):
         play_session(Rules.preset("three-card"), deals=3, seed=3, dealer=dealer)
 

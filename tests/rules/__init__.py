@@ -1,1 +1,1 @@
-"""Golden deals, one module per section of RULES.md (helpers in ``golden.py``)."""
+"""Golden deals, one module per section of docs/rules.md (helpers in ``golden.py``)."""

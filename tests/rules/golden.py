@@ -1,5 +1,5 @@
 """Shared helpers of the golden deals (tests/rules/test_r*.py): hand-built deals, one
-per situation of RULES.md / POLICIES.md, one module per rule section.
+per situation of docs/rules.md / docs/policies.md, one module per rule section.
 
 Every expected value there is worked out by hand from the spec (the comment above each
 assertion block shows the working); nothing is copied from the engine's output.
