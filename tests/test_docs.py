@@ -1,7 +1,7 @@
 """The project's own documents (docs/rules.md, docs/policies.md, docs/design.md).
 
 Every section that the package, the README, the tests, the scripts or a committed
-report cites (R1 … R13 with R9b and R9c, P1 … P5, "docs/design.md property N") exists as a
+report cites (R1 … R13 with R9b and R9c, P1 … P5, "DESIGN.md property N") exists as a
 heading of the right document; every option, value, preset and policy family of the
 code is documented; what the documents present as settable is settable, and what is
 specified but not implemented says so; links stay inside the repository.
@@ -145,7 +145,7 @@ def test_stable_sections_are_headings_once():
 # ---- citations ------------------------------------------------------------------------
 # R7, R9b, P3; ranges R2-R9, P1-P3, R4–R9 (every number between them is cited).
 _RULE_CITE = re.compile(r"(?<![\w.])([RP])(\d+)([a-z]?)(?:\s?[-–]\s?\1?(\d+))?(?!\w)")
-# docs/design.md property 3, docs/design.md properties 2-5, docs/design.md properties 2-5, design property 3
+# DESIGN.md property 3, DESIGN.md properties 2-5, DESIGN.md 2-5, design property 3
 _DESIGN_CITE = re.compile(
     r"\bdesign(?:\.md)?:?\s+propert(?:y|ies)\s+(\d+)(?:\s?[-–]\s?(\d+))?|\bDESIGN\.md\s+(\d+)(?:\s?[-–]\s?(\d+))?",
     re.IGNORECASE,
@@ -173,14 +173,14 @@ def citing_files() -> list[Path]:
 
 
 def test_citation_parser():
-    text = "R7, R9b (P3); docs/rules.md R2-R9 and P1–P3; docs/design.md property 3, docs/design.md properties 2-5, x.R4 R14"
+    text = "R7, R9b (P3); RULES.md R2-R9 and P1–P3; DESIGN.md property 3, DESIGN.md 2-5, x.R4 R14"
     assert cited_ids(text) == (
         {"R7", "R9b", "P3", "R14"}
         | {f"R{k}" for k in range(2, 10)}
         | {"P1", "P2"}
         | {"property 3", "property 2", "property 4", "property 5"}
     )
-    assert cited_ids("docs/design.md properties 3-5") == {"property 3", "property 4", "property 5"}
+    assert cited_ids("DESIGN.md properties 3-5") == {"property 3", "property 4", "property 5"}
     assert cited_ids("PR12 R2D2 0x1P3") == set()
 
 
@@ -364,7 +364,7 @@ def test_docs_do_not_point_at_shared():
 
 
 def test_link_checker_catches_bad_links(tmp_path):
-    assert link_problem(RULES_MD, "../../shared/docs/rules.md") is not None
+    assert link_problem(RULES_MD, "../../shared/RULES.md") is not None
     assert link_problem(RULES_MD, "nowhere.md") == "no such file"
     assert link_problem(RULES_MD, "policies.md#p9-nothing") is not None
     assert link_problem(RULES_MD, "policies.md#p1-card-power-the-order-highest-and-lowest-use") is None
@@ -373,7 +373,7 @@ def test_link_checker_catches_bad_links(tmp_path):
 
 def test_readme_links_the_docs_not_the_specification():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    for name in ("docs/rules.md", "docs/policies.md", "docs/design.md"):
+    for name in ("RULES.md", "POLICIES.md", "DESIGN.md"):
         assert name not in text, f"README.md still cites {name}; link docs/{name.lower()} instead"
     for doc in ("docs/rules.md", "docs/policies.md", "docs/design.md"):
         assert f"]({doc}" in text, f"README.md does not link {doc}"
