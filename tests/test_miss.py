@@ -437,3 +437,22 @@ def test_simulate_by_class_points_to_where_the_grid_is(capsys):
     assert "## P5. Hand classes" in docs and "top trump" in docs.split("## P5.")[1]
     assert main(["calibrate", "--preset", "three-card"]) == 0
     assert GRID_TEXT in capsys.readouterr().out
+
+
+def test_a_report_sets_one_colour_scale_for_all_its_miss_studies(tmp_path):
+    # Two studies of different tables draw their charts on the scale the report gives, so
+    # the colours of one report compare; a bad scale is one config problem with its path.
+    from loo_sim.report.config import ConfigError, load_config
+    from loo_sim.report.runners import run_study
+    from loo_sim.report.study import MissStudy
+
+    for players in (4, 6):
+        output = run_study(MissStudy(preset="three-card", players=[players], deals=4096, seed=5, chart_scale=7.5))
+        images = [im for ax in output.figures["chart"].axes for im in ax.images]
+        assert images and all((im.norm.vmin, im.norm.vmax) == (-7.5, 7.5) for im in images)
+        assert "--chart-scale 7.5" in output.summary
+    config = tmp_path / "bad.toml"
+    config.write_text('[[experiments]]\nname = "m"\nkind = "miss"\nchart_scale = -1\n')
+    with pytest.raises(ConfigError) as info:
+        load_config(config)
+    assert any(p.startswith("experiments[0].chart_scale: -1 is not allowed") for p in info.value.problems)

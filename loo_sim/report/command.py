@@ -52,6 +52,7 @@ def command(study: Study, out: str | None = None) -> str:
         args += ["--deals", str(study.deals), "--seed", str(study.seed), "--focal", str(study.focal)]
         args += ["--chart-seat", str(study.chart_seat)] if study.chart_seat is not None else []
         args += ["--precision", f"{study.precision:g}"] if study.precision is not None else []
+        args += ["--chart-scale", f"{study.chart_scale:g}"] if study.chart_scale is not None else []
     elif isinstance(study, PotsStudy):
         args += sum((["--compare", c] for c in study.compare), [])
         args += ["--sessions", str(study.sessions), "--deals", str(study.deals), "--seed", str(study.seed)]

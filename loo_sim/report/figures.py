@@ -19,14 +19,16 @@ def figure(size: tuple[float, float]):
 
 
 def miss_figures(preset: str, charts: list[tuple[str, int, pd.DataFrame]], carried: float, focal: int,
-                 heuristics: int, heuristic_deals: int, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:  # fmt: skip
+                 heuristics: int, heuristic_deals: int, tables: dict[str, pd.DataFrame],
+                 scale: float | None = None) -> dict[str, Any]:  # fmt: skip
     """The charts (``charts``: file name, players and table of each, the main run first),
     heuristics (of ``heuristics`` candidates, at the main run's table) and sweep of a miss
-    study. Every chart of the study shares one colour scale, so their colours compare."""
+    study. Every chart of the study shares one colour scale, so their colours compare:
+    ``scale`` chips when given (a report sets one for all its studies), else from the data."""
     from loo_sim.plots.decisions import best_action_sweep, heuristic_bars
 
     drawn = [(name, n, df) for name, n, df in charts if len(df)]  # a run without a real choice has no chart
-    lim = max((_chart_limit(df) for _, _, df in drawn), default=1.0)
+    lim = scale if scale is not None else max((_chart_limit(df) for _, _, df in drawn), default=1.0)
     figures = {name: _chart_figure(preset, n, carried, df, lim) for name, n, df in drawn}
     main_players = charts[0][1]
     figures["heuristics"] = figure((9, 0.5 * heuristics + 1.5))

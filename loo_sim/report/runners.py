@@ -185,7 +185,8 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
         tables[f"chart-{n}"] = chart_table(res)
         charts.append((f"chart-{n}", n, tables[f"chart-{n}"]))
     tables |= {"heuristics": heuristic_table(heur), "sweep": shares, "sweep_classes": sweep_classes}
-    figures = miss_figures(study.preset, charts, main_pot, study.focal, len(names), heur.deals, tables)
+    figures = miss_figures(study.preset, charts, main_pot, study.focal, len(names), heur.deals, tables,
+                           scale=study.chart_scale)  # fmt: skip
     text = miss_summary(study.preset, chart_res, tables["chart"], heur, tables["heuristics"], shares,
                         command(study, out), charts=[(name, n) for name, n, _ in charts])  # fmt: skip
     info = {

@@ -140,6 +140,7 @@ class MissStudy(Study):
     precision: float | None = None  # stop the heuristics when every 95% half-width is below it
     focal: int = 0  # the seat whose heuristics are compared
     chart_seat: int | None = None  # the seat the chart replays; None = every seat in turn
+    chart_scale: float | None = None  # the charts' colour limit in chips (None: from the data); one per report
 
     def player_counts(self, rules: Rules) -> list[int]:
         return [int(n) for n in self.players] or [rules.players]
@@ -160,6 +161,10 @@ class MissStudy(Study):
                 p.attempt("chart_seat", lambda: checks.seat("chart_seat", self.chart_seat, sizes[0]))
         if self.precision is not None and not (isinstance(self.precision, (int, float)) and self.precision > 0):
             p.add("precision", f"{self.precision!r} is not allowed; allowed a number of chips > 0")
+        scale = self.chart_scale
+        if scale is not None and (isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0
+                                  or scale == float("inf")):  # fmt: skip
+            p.add("chart_scale", f"{scale!r} is not allowed; allowed a finite number of chips > 0")
 
 
 @dataclass

@@ -54,6 +54,13 @@ def miss_cmd(
             parser=Seat(all_word=True), help="Seat whose declarations the chart replays, or 'all' (each in turn)."
         ),
     ] = "all",  # type: ignore[assignment]
+    chart_scale: Annotated[
+        float | None,
+        typer.Option(
+            parser=Chips(positive=True, what="chips"),
+            help="Colour limit of the charts in chips (default: from the data), so charts of several runs compare.",
+        ),
+    ] = None,
     threads: ThreadsOpt = None,
     out: Annotated[str, typer.Option(help="Directory for the charts, CSVs and summary.md.")] = "out/miss",
     backend: BackendOpt = "local",
@@ -70,6 +77,6 @@ def miss_cmd(
     study = MissStudy(
         preset=preset, rules=parse_set(sets), policy=policy, seat_policy=seat_map(seat_policy), deals=deals, seed=seed,
         carried=list(carried) if carried else [0.0], players=list(players or []), precision=precision, focal=focal,
-        chart_seat=chart_seat,
+        chart_seat=chart_seat, chart_scale=chart_scale,
     )  # fmt: skip
     print_written(*run_and_write(study, out, threads, backend, scheduler, workers))
