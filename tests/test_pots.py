@@ -313,3 +313,19 @@ def test_paired_looed_difference_where_policies_differ_matches_the_reference():
         assert r["diff"] == pytest.approx(sum(d) / (sessions * deals))
         assert r.se == pytest.approx(np.std(d, ddof=1) / math.sqrt(sessions) / deals)
         assert r.shared_deals == sessions * deals and r.arm_only_deals == r.baseline_only_deals == 0
+
+
+def test_pot_bin_edges_bracket_every_amount_the_kernel_bins():
+    # The tables read a log bin back as [edge b, edge b+1): an amount the kernel puts in
+    # bin b must lie inside those edges (a shift by one bin would put it outside), across
+    # the 16-per-decade range, its decade boundaries and the one-per-decade tail.
+    from loo_sim.analysis.pots import bin_edges
+    from loo_sim.kernel.sessions import pot_bin
+
+    edges = bin_edges()
+    rng = np.random.default_rng(3)
+    amounts = np.concatenate([10 ** rng.uniform(0, 30, 5000), 10.0 ** np.arange(0, 30), [1.0, 1.5, 9.99, 24.0, 27.0]])
+    for x in amounts:
+        b = pot_bin(float(x))
+        assert edges[b] <= x * (1 + 1e-12) and x < edges[b + 1] * (1 + 1e-12), (x, b, edges[b], edges[b + 1])
+    assert pot_bin(0.5) == 0 and edges[0] == 0.0 and edges[1] == 1.0
