@@ -78,6 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     except typer.TyperException as e:  # click's errors (typer vendors click): usage, bad option values
         print(f"error: {e.format_message()}", file=sys.stderr)
         return e.exit_code
+    except OSError as e:  # a full disk or an unwritable place: one line naming the file, exit 1
+        from loo_sim.atomic import describe_write_error
+
+        if describe_write_error(e) is None:
+            raise
+        print(f"error: {describe_write_error(e)}", file=sys.stderr)
+        return 1
     except (typer.Abort, KeyboardInterrupt):
         print("error: interrupted", file=sys.stderr)
         return 130

@@ -62,10 +62,9 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
         target = out / exp.name
         command = f"loo-sim report {config.path} --only {exp.name} --out {out}"
         try:
-            target.mkdir(parents=True, exist_ok=True)
             output = run_study(exp.study, str(target), progress=progress, backend=backend, checked=True)
             output.info["report_command"] = command
-            files = write_study(target, output)
+            files = write_study(target, output, folder=True)  # complete on disk or absent
             entry = dict(status="partial" if output.partial else "done", digest=digest, files=files,
                          seconds=round(time.perf_counter() - start, 1), warnings=output.warnings)  # fmt: skip
             for warning in output.warnings:
@@ -75,6 +74,10 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
             write_json(_manifest_path(out), manifest)
             raise
         except Exception as e:  # one failing experiment must not lose the others
+            from loo_sim.atomic import describe_write_error
+
+            if isinstance(e, OSError) and describe_write_error(e) is not None:
+                raise  # but a full disk or an unwritable --out stops the report: the CLI says it in one line
             entry = dict(status="failed", digest=digest, error=f"{type(e).__name__}: {e}")
             echo(f"    FAILED: {entry['error']}")
         manifest["experiments"][exp.name] = entry

@@ -68,20 +68,20 @@ def run_study(
     return output
 
 
-def write_study(out_dir: Path, output: StudyOutput) -> list[str]:
-    """Write every table, figure, summary.md and run.json (each atomically); the file names."""
-    from loo_sim.report.outputs import atomic_write_text, save_png, write_csv, write_json
+def write_study(out_dir: Path, output: StudyOutput, folder: bool = False) -> list[str]:
+    """Write every table, figure, summary.md and run.json; the file names. All are
+    rendered first, then written all-or-nothing: into ``out_dir`` under temp names renamed
+    at the end, or with ``folder`` as the whole folder ``out_dir`` (a staging folder
+    renamed into place, replacing an older one: a report's experiment is complete on disk
+    or absent). A full disk halfway leaves what was there before (``loo_sim.atomic``)."""
+    from loo_sim.atomic import replace_folder, write_files
+    from loo_sim.report.outputs import csv_bytes, json_bytes, png_bytes
 
-    names = []
-    for name, df in output.tables.items():
-        write_csv(out_dir / f"{name}.csv", df)
-        names.append(f"{name}.csv")
-    for name, fig in output.figures.items():
-        save_png(fig, out_dir / f"{name}.png")
-        names.append(f"{name}.png")
-    atomic_write_text(out_dir / "summary.md", output.summary)
-    write_json(out_dir / "run.json", output.info)
-    return [*names, "summary.md", "run.json"]
+    files = [(f"{name}.csv", csv_bytes(df)) for name, df in output.tables.items()]
+    files += [(f"{name}.png", png_bytes(fig)) for name, fig in output.figures.items()]
+    files += [("summary.md", output.summary.encode("utf-8")), ("run.json", json_bytes(output.info))]
+    (replace_folder if folder else write_files)(out_dir, files)
+    return [name for name, _ in files]
 
 
 def _threads() -> int:
