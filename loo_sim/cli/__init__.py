@@ -21,7 +21,7 @@ import typer
 from loo_sim.cli.app import app
 from loo_sim.cli.commands import calibrate, miss, pots, replay, report, rules, simulate
 from loo_sim.cli.params import flag_message
-from loo_sim.errors import LooError
+from loo_sim.errors import Interrupted, LooError
 
 for name, fn in [
     ("rules", rules.rules_cmd),
@@ -78,9 +78,14 @@ def main(argv: list[str] | None = None) -> int:
     except typer.TyperException as e:  # click's errors (typer vendors click): usage, bad option values
         print(f"error: {e.format_message()}", file=sys.stderr)
         return e.exit_code
-    except (typer.Abort, KeyboardInterrupt):
-        print("error: interrupted", file=sys.stderr)
+    except Interrupted as e:  # Ctrl-C in a run: what finished is written, stamped PARTIAL
+        print(e, file=sys.stderr)
         return 130
+    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C before a run wrote anything
+        print("interrupted: nothing written", file=sys.stderr)
+        return 130
+    if code == 130:  # typer returns Ctrl-C as 130 with standalone_mode=False
+        print("interrupted: nothing written", file=sys.stderr)
     return code if isinstance(code, int) else 0
 
 
