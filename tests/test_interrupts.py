@@ -109,11 +109,15 @@ def test_ctrl_c_in_a_report_stops_it_stamps_the_running_experiment_and_resume_re
     refused = {}
 
     def second_report() -> None:  # the lock: a concurrent report on the same folder
-        capsys.readouterr()
-        refused["code"] = main(["report", str(config), "--out", str(out)])
-        refused["err"] = capsys.readouterr().err
+        args = [sys.executable, "-m", "loo_sim", "report", str(config), "--out", str(out)]
+        try:
+            second = subprocess.run(args, capture_output=True, text=True, env=ENV, timeout=60)
+        except subprocess.TimeoutExpired:
+            refused.update(code=None, err="the second report ran on the same --out")
+            return
+        refused.update(code=second.returncode, err=second.stderr)
 
-    stdout, stderr, seconds = _interrupt(proc, _manifest_has(out / "manifest.json", "first"), 3.0, second_report)
+    stdout, stderr, seconds = _interrupt(proc, _manifest_has(out / "manifest.json", "first"), 1.0, second_report)
     assert refused["code"] == 2, refused
     assert re.fullmatch(rf"error: {re.escape(str(out))} is in use by another loo-sim report \(pid {proc.pid} on "
                         rf"{re.escape(socket.gethostname())}, started .+\); wait for it to finish, or use another "

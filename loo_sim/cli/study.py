@@ -49,6 +49,8 @@ def run_and_write(study: Study, out: str | None, threads: int | None, backend: s
     for warning in output.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if output.partial:  # written, stamped PARTIAL; the command stops here (exit 130)
+        if out_dir is None:  # simulate without --out: what finished goes to stdout
+            typer.echo(output.text)
         raise Interrupted(output.interrupted_line(out_dir))
     return output, out_dir, names
 
