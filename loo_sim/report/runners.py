@@ -56,7 +56,7 @@ class StudyOutput:
         """The one line a command prints after Ctrl-C (exit 130)."""
         if not self.tables:
             return "interrupted: nothing written"
-        place = f"partial results in {where}" if where is not None else "the PARTIAL results are printed above (no --out)"
+        place = f"partial results in {where}" if where is not None else "PARTIAL results printed above (no --out)"
         return f"interrupted: {self.done:,} of {self.total:,} {self.unit} done; {place}"
 
 
