@@ -18,3 +18,9 @@ class LooError(ValueError):
         super().__init__(f"{key}: {message}" if key else message)
         self.key = key
         self.detail = message
+
+
+class Interrupted(Exception):
+    """Ctrl-C stopped a run. What finished has been written (stamped PARTIAL) before this
+    is raised; the message is the one line the CLI prints before it exits 130
+    (``interrupted: N of M deals done; partial results in DIR``)."""

@@ -21,7 +21,7 @@ import typer
 from loo_sim.cli.app import app
 from loo_sim.cli.commands import calibrate, miss, pots, replay, report, rules, simulate
 from loo_sim.cli.params import flag_message
-from loo_sim.errors import LooError
+from loo_sim.errors import Interrupted, LooError
 
 for name, fn in [
     ("rules", rules.rules_cmd),
@@ -85,9 +85,14 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"error: {describe_write_error(e)}", file=sys.stderr)
         return 1
-    except (typer.Abort, KeyboardInterrupt):
-        print("error: interrupted", file=sys.stderr)
+    except Interrupted as e:  # Ctrl-C in a run: what finished is written, stamped PARTIAL
+        print(e, file=sys.stderr)
         return 130
+    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C before a run wrote anything
+        print("interrupted: nothing written", file=sys.stderr)
+        return 130
+    if code == 130:  # typer returns Ctrl-C as 130 with standalone_mode=False
+        print("interrupted: nothing written", file=sys.stderr)
     return code if isinstance(code, int) else 0
 
 

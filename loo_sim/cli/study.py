@@ -12,6 +12,7 @@ import typer
 from loo_sim import checks
 from loo_sim.cli.backend import open_backend
 from loo_sim.cli.progress import TerminalProgress, compile_notice
+from loo_sim.errors import Interrupted
 from loo_sim.report.runners import StudyOutput, run_study, write_study
 from loo_sim.report.study import Study
 
@@ -42,15 +43,19 @@ def run_and_write(study: Study, out: str | None, threads: int | None, backend: s
         if scheduler is None:  # the kernel compiles on this machine (here, or in a LocalCluster's workers)
             compile_notice(KIND_DRIVERS[study.kind])
         output = run_study(study, out, progress=progress, backend=runner, checked=True)
+    if output.partial and not output.tables:  # nothing finished: no table of empty cells
+        raise Interrupted(output.interrupted_line(out_dir))
     names = write_study(out_dir, output) if out_dir is not None else []
     for warning in output.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    if output.partial:  # written, stamped PARTIAL; the command stops here (exit 130)
+        if out_dir is None:  # simulate without --out: what finished goes to stdout
+            typer.echo(output.text)
+        raise Interrupted(output.interrupted_line(out_dir))
     return output, out_dir, names
 
 
 def print_written(output: StudyOutput, out_dir: Path | None, names: list[str]) -> None:
     """Print a study's summary and what was written (miss and pots)."""
-    if output.partial:
-        print("interrupted: the results written are PARTIAL", file=sys.stderr)
     typer.echo(output.text)
     typer.echo(f"wrote {', '.join(names)} in {out_dir}")

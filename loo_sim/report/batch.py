@@ -3,21 +3,28 @@ pots, variants).
 
 The config is validated in full before anything runs. Each experiment writes into
 ``OUT/NAME/`` (atomic writes), and ``OUT/manifest.json`` records, after each one, its
-status and a hash of its resolved config; ``--resume`` skips the experiments whose hash
-is unchanged and whose files are all there, and ``--only NAME`` reruns NAME and keeps
+status, a hash of its resolved config and the sha256 of each file it wrote; ``--resume``
+skips the experiments whose hash is unchanged and whose files are all there with those
+bytes (anything else is redone), and ``--only NAME`` reruns NAME and keeps
 the other experiments' entries. ``index.md`` and a self-contained ``index.html`` (plots
-embedded) are rebuilt from what is on disk at the end.
+embedded) are rebuilt from what is on disk at the end. A report holds OUT's lock while it
+runs (``report_lock``), and cleans the temp files a killed run left at its start.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+import os
+import socket
+import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from loo_sim.errors import LooError
+from loo_sim.errors import Interrupted, LooError
 from loo_sim.report.config import Config
 from loo_sim.report.outputs import atomic_write_text, write_json
 from loo_sim.report.runners import ProgressFactory, run_study, write_study
@@ -29,17 +36,67 @@ def _manifest_path(out: Path) -> Path:
 
 
 def read_manifest(out: Path) -> dict[str, Any]:
+    """OUT/manifest.json (none there: an empty one); a file that is not a loo-sim manifest
+    is refused, never taken for an empty one."""
+    path = _manifest_path(out)
     try:
-        return json.loads(_manifest_path(out).read_text())
-    except (OSError, ValueError):
+        text = path.read_text()
+    except FileNotFoundError:
         return {"experiments": {}}
+    except OSError as e:
+        raise LooError(f"{path} cannot be read ({e.strerror or e}); move it away or use a new --out") from None
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict) or not isinstance(data.get("experiments"), dict):
+            raise ValueError("no experiments table")
+        if not all(isinstance(e, dict) for e in data["experiments"].values()):
+            raise ValueError("an experiment entry is not a table")
+    except ValueError as e:
+        reason = str(e).split(":")[0] if isinstance(e, json.JSONDecodeError) else str(e)
+        raise LooError(f"{path} is not a loo-sim manifest ({reason}); move it away or use a new --out") from None
+    return data
+
+
+def file_digest(path: Path) -> str:
+    """The sha256 of a file's bytes."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _files_match(folder: Path, sha256: Any) -> bool:
+    """Every file the manifest vouches for is there with the bytes it recorded."""
+    if not isinstance(sha256, dict) or not sha256:
+        return False
+    try:
+        return all(file_digest(folder / name) == digest for name, digest in sha256.items())
+    except OSError:
+        return False
+
+
+def clean_stale_temps(out: Path) -> list[Path]:
+    """Remove the hidden temp files (``.NAME.XXXX.tmp``) an atomic write killed midway left in
+    OUT and its experiment folders (the caller holds OUT's lock: no write of ours is in flight)."""
+    removed: list[Path] = []
+    if not out.is_dir():
+        return removed
+    for folder in [out, *(p for p in out.iterdir() if p.is_dir())]:
+        for tmp in folder.glob(".*.tmp"):
+            if tmp.is_file():
+                tmp.unlink(missing_ok=True)
+                removed.append(tmp)
+    return removed
 
 
 def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[str] | None = None,
                echo: Callable[[str], None] = print, progress: ProgressFactory | None = None,
                backend=None) -> dict[str, Any]:  # fmt: skip
     """Run the experiments (all, or ``only`` these names); returns the manifest. ``progress``
-    makes each long loop's progress callback; ``backend``: where the kernel runs."""
+    makes each long loop's progress callback; ``backend``: where the kernel runs. Ctrl-C
+    writes what the running experiment finished (PARTIAL), records it in the manifest and
+    raises :class:`Interrupted`; the experiments after it do not run."""
     from loo_sim.version import __version__
 
     names = [e.name for e in config.experiments]
@@ -48,31 +105,37 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
             raise LooError(f"{name!r}: no such experiment; allowed {', '.join(names)}", key="only")
     # --only redoes some experiments and keeps the others' entries (what is on disk stays theirs)
     manifest = read_manifest(out) if resume or only else {"experiments": {}}
-    manifest.update(config=str(config.path), title=config.title, loo_sim_version=__version__)
+    manifest.update(config=str(config.path), title=config.title, loo_sim_version=__version__, partial=False)
+    clean_stale_temps(out)
     chosen = [e for e in config.experiments if not only or e.name in only]
     for i, exp in enumerate(chosen, start=1):
         digest = exp.study.digest()
         entry = manifest["experiments"].get(exp.name, {})
-        files_there = all((out / exp.name / f).exists() for f in entry.get("files", []))
-        if resume and entry.get("status") == "done" and entry.get("digest") == digest and files_there:
+        target = out / exp.name
+        if (resume and entry.get("status") == "done" and entry.get("digest") == digest
+                and _files_match(target, entry.get("sha256"))):  # fmt: skip
             echo(f"[{i}/{len(chosen)}] {exp.name}: unchanged since the last run, skipped")
             continue
         echo(f"[{i}/{len(chosen)}] {exp.name} ({exp.study.kind}) ...")
         start = time.perf_counter()
-        target = out / exp.name
         command = f"loo-sim report {config.path} --only {exp.name} --out {out}"
+        interrupted = None
         try:
             output = run_study(exp.study, str(target), progress=progress, backend=backend, checked=True)
             output.info["report_command"] = command
+            if output.partial and not output.tables:  # nothing of it finished
+                raise KeyboardInterrupt
             files = write_study(target, output, folder=True)  # complete on disk or absent
-            entry = dict(status="partial" if output.partial else "done", digest=digest, files=files,
+            entry = dict(status="partial" if output.partial else "done", partial=output.partial, digest=digest,
+                         files=files, sha256={f: file_digest(target / f) for f in files},
                          seconds=round(time.perf_counter() - start, 1), warnings=output.warnings)  # fmt: skip
             for warning in output.warnings:
                 echo(f"    warning: {warning}")
+            if output.partial:
+                interrupted = output.interrupted_line(target)
         except KeyboardInterrupt:
-            manifest["experiments"][exp.name] = dict(status="interrupted", digest=digest)
-            write_json(_manifest_path(out), manifest)
-            raise
+            entry = dict(status="interrupted", partial=True, digest=digest)
+            interrupted = f"interrupted: nothing written for {exp.name}; finished experiments are in {out}"
         except Exception as e:  # one failing experiment must not lose the others
             from loo_sim.atomic import describe_write_error
 
@@ -81,8 +144,69 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
             entry = dict(status="failed", digest=digest, error=f"{type(e).__name__}: {e}")
             echo(f"    FAILED: {entry['error']}")
         manifest["experiments"][exp.name] = entry
+        if interrupted is not None:
+            manifest["partial"] = True
         write_json(_manifest_path(out), manifest)  # after each experiment: a kill loses at most the current one
+        if interrupted is not None:
+            raise Interrupted(interrupted)
     return manifest
+
+
+# ---- the output folder's lock ---------------------------------------------------------------
+LOCK_NAME = ".loo-sim-report.lock"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's live process
+        return True
+    return True
+
+
+@contextlib.contextmanager
+def report_lock(out: Path) -> Iterator[None]:
+    """Hold OUT for one report: a second report on OUT while this one runs is refused with
+    who holds it (pid, host, start time); a lock left by a dead process on this host is
+    taken over. The lock file is created whole (a temp file linked into place) or not at all."""
+    path = out / LOCK_NAME
+    me = {"pid": os.getpid(), "host": socket.gethostname(),
+          "started": time.strftime("%Y-%m-%d %H:%M:%S %z")}  # fmt: skip
+    fd, tmp = tempfile.mkstemp(dir=out, prefix=f"{LOCK_NAME}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(me, f)
+        for _ in range(2):
+            try:
+                os.link(tmp, path)
+                break
+            except FileExistsError:
+                try:
+                    holder = json.loads(path.read_text())
+                    pid, host = int(holder["pid"]), str(holder["host"])
+                except (OSError, ValueError, KeyError, TypeError):
+                    holder, pid, host = {}, None, None
+                if holder and host == me["host"] and not _alive(pid):  # stale: its process is gone
+                    path.unlink(missing_ok=True)
+                    continue
+                who = (f"pid {pid} on {host}, started {holder.get('started', '?')}" if holder
+                       else f"an unreadable lock file {path}")  # fmt: skip
+                raise LooError(f"{out} is in use by another loo-sim report ({who}); wait for it to finish, "
+                               f"or use another --out") from None  # fmt: skip
+        else:
+            raise LooError(f"{out} is in use by another loo-sim report (its lock {path} came back); use another --out")
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    try:
+        yield
+    finally:
+        try:
+            if json.loads(path.read_text()).get("pid") == me["pid"]:
+                path.unlink()
+        except (OSError, ValueError):
+            pass
 
 
 # ---- the index -----------------------------------------------------------------------------

@@ -48,6 +48,16 @@ class StudyOutput:
     warnings: list[str] = field(default_factory=list)
     partial: bool = False
     text: str = ""  # what a command prints (default: the summary)
+    done: int = 0  # items (deals, sessions) of the stage Ctrl-C stopped that finished (when partial)
+    total: int = 0  # items that stage asked for
+    unit: str = "deals"  # what those items are ("chart deals", "sessions")
+
+    def interrupted_line(self, where: Path | str | None) -> str:
+        """The one line a command prints after Ctrl-C (exit 130)."""
+        if not self.tables:
+            return "interrupted: nothing written"
+        place = f"partial results in {where}" if where is not None else "PARTIAL results printed above (no --out)"
+        return f"interrupted: {self.done:,} of {self.total:,} {self.unit} done; {place}"
 
 
 def run_study(
@@ -64,6 +74,11 @@ def run_study(
         study.check()
     output = RUNNERS[study.kind](study, out, progress, backend)
     output.info = run_info(study, out, output.partial, output.info)
+    if output.partial:  # Ctrl-C: what finished, stamped, and nothing of the stages after it
+        output.info["interrupted"] = {"done": output.done, "total": output.total, "unit": output.unit}
+        stamp = (f"**PARTIAL**: interrupted after {output.done:,} of {output.total:,} {output.unit}; "
+                 "these results cover only what finished (`--resume` in a report redoes it).\n\n")  # fmt: skip
+        output.summary = stamp + output.summary
     output.text = output.text or output.summary
     return output
 
@@ -122,7 +137,8 @@ def _run_simulate(study: SimulateStudy, out: str | None, progress, backend) -> S
     }
     summary = simulate_summary(res, tables, study.preset, command(study, out))
     text = _simulate_text(study, res, table, tables, where)
-    return StudyOutput(study, tables, {}, summary, info, partial=res.partial, text=text)
+    return StudyOutput(study, tables, {}, summary, info, partial=res.partial, text=text, done=res.deals_done,
+                       total=res.deals_requested)  # fmt: skip
 
 
 def _where(backend, threads: int) -> str:
@@ -163,11 +179,20 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
     chart_seats = None if study.chart_seat is None else [study.chart_seat]
     chart_res = decisions(rules, table, study.deals, study.seed, main_pot, focal=chart_seats,
                           progress=_progress(progress, "chart deals"), backend=backend)  # fmt: skip
+    info = {"rules": rules.to_dict(), "players": player_counts, "carried": pots}
+    if chart_res.partial:  # Ctrl-C: stop here, the stages after it do not run
+        return _partial_miss(study, {"chart": chart_table(chart_res)}, info, "chart deals", chart_res.deals)
     names = [*HEURISTICS, "chart (best action of this chart)"]
     candidates = [Policy.parse(h) for h in HEURISTICS] + [Policy("chart")]
-    heur = heuristics(rules, table, study.focal, candidates, names, study.deals, study.seed, main_pot,
-                      chart=best_actions(chart_res), precision=study.precision,
-                      progress=_progress(progress, "heuristic deals"), backend=backend)  # fmt: skip
+    try:
+        heur = heuristics(rules, table, study.focal, candidates, names, study.deals, study.seed, main_pot,
+                          chart=best_actions(chart_res), precision=study.precision,
+                          progress=_progress(progress, "heuristic deals"), backend=backend)  # fmt: skip
+    except KeyboardInterrupt:  # before its first round: the chart is kept
+        return _partial_miss(study, {"chart": chart_table(chart_res)}, info, "heuristic deals", 0)
+    if heur.partial:
+        tables = {"chart": chart_table(chart_res), "heuristics": heuristic_table(heur)}
+        return _partial_miss(study, tables, info, "heuristic deals", heur.deals)
     runs = []
     for n in player_counts:
         for pot in pots:
@@ -175,8 +200,16 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
                 runs.append(chart_res)
                 continue
             seats = None if chart_seats is None else [s for s in chart_seats if s < n]
-            runs.append(decisions(base.replace(players=n), study.table(n), study.deals, study.seed, pot,
-                                  focal=seats, backend=backend))  # fmt: skip
+            stage = f"sweep deals ({n} players, pot {pot:g})"
+            try:
+                run = decisions(base.replace(players=n), study.table(n), study.deals, study.seed, pot, focal=seats,
+                                backend=backend)  # fmt: skip
+            except KeyboardInterrupt:  # before its first round
+                run = None
+            if run is None or run.partial:
+                tables = {"chart": chart_table(chart_res), "heuristics": heuristic_table(heur)}
+                return _partial_miss(study, tables, info, stage, 0 if run is None else run.deals)
+            runs.append(run)
     shares, sweep_classes = sweep_frames(runs)
     tables = {"chart": chart_table(chart_res)}
     charts = [("chart", main_n, tables["chart"])]  # one per player count, at the main pot
@@ -189,14 +222,20 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
                            scale=study.chart_scale)  # fmt: skip
     text = miss_summary(study.preset, chart_res, tables["chart"], heur, tables["heuristics"], shares,
                         command(study, out), charts=[(name, n) for name, n, _ in charts])  # fmt: skip
-    info = {
-        "rules": rules.to_dict(),
-        "chart_deals": chart_res.deals,
-        "heuristic_deals": heur.deals,
-        "players": player_counts,
-        "carried": pots,
-    }
-    return StudyOutput(study, tables, figures, text, info, partial=chart_res.partial or heur.partial)
+    info |= {"chart_deals": chart_res.deals, "heuristic_deals": heur.deals}
+    return StudyOutput(study, tables, figures, text, info)
+
+
+def _partial_miss(study: MissStudy, tables: dict[str, pd.DataFrame], info: dict[str, Any], stage: str,
+                  done: int) -> StudyOutput:  # fmt: skip
+    """A miss study Ctrl-C cut in ``stage``: the tables of the stages that finished (and
+    the one cut, when some of it did), no charts, and a summary that says so."""
+    lines = [f"# Miss study ({study.preset}): PARTIAL", "",
+             f"Interrupted in the {stage} after {done:,} of {study.deals:,} deals; the stages after it did not run.",
+             "", "Tables written: " + (", ".join(f"{t}.csv" for t in tables) or "none") + "."]  # fmt: skip
+    info = info | {"stage_interrupted": stage}
+    return StudyOutput(study, tables, {}, "\n".join(lines) + "\n", info, partial=True, done=done,
+                       total=study.deals, unit=stage)  # fmt: skip
 
 
 # ---- pots ---------------------------------------------------------------------------------
@@ -222,7 +261,8 @@ def _run_pots(study: PotsStudy, out: str | None, progress, backend) -> StudyOutp
         "arms": [{"name": a.name, "rules": a.rules.to_dict(), "policies": [str(p) for p in a.policies]} for a in arms],
         "sessions": res.sessions,
     }
-    return StudyOutput(study, tables, figures, text, info, _inexact_warnings(res, tables["arms"]), res.partial)
+    return StudyOutput(study, tables, figures, text, info, _inexact_warnings(res, tables["arms"]), res.partial,
+                       done=res.sessions, total=study.sessions, unit="sessions")  # fmt: skip
 
 
 def _inexact_warnings(res, arm_table: pd.DataFrame) -> list[str]:
@@ -268,7 +308,8 @@ def _run_variants(study: VariantsStudy, out: str | None, progress, backend) -> S
         "elapsed_s": round(res.elapsed_s, 3),
     }
     figures = variants_figures(table, baseline, describe_policies(rows[0].policies))
-    return StudyOutput(study, {"variants": table}, figures, text, info, partial=res.partial)
+    return StudyOutput(study, {"variants": table}, figures, text, info, partial=res.partial, done=res.deals_done,
+                       total=study.deals)  # fmt: skip
 
 
 RUNNERS: dict[str, Callable[..., StudyOutput]] = {

@@ -5,7 +5,9 @@ backend (``backend.map_chunks``), and its rows come back, and are reduced, in bl
 order, so the sums do not depend on threads, rounds or workers (docs/design.md property 4).
 After each round: the progress callback, then the stopping rule, which therefore sees
 only whole rounds and stops at the same point on every backend. Ctrl-C keeps what the
-finished rounds added up and marks the run partial.
+finished rounds added up and marks the run partial; Ctrl-C before the first round
+finished leaves nothing to keep, and the KeyboardInterrupt goes on up (no result of
+zero deals whose tables are empty cells).
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ def run_rounds(
             if stop is not None and stop(done):
                 break
     except KeyboardInterrupt:
+        if done == 0:
+            raise
         return Rounds(done, True)
     finally:
         close = getattr(results, "close", None)

@@ -42,7 +42,7 @@ def report_cmd(
     Examples: `loo-sim report reports/miss.toml --out reports/miss`,
     `loo-sim report my.toml --out out/my --resume`, `loo-sim report my.toml --only limited-vs-unlimited`.
     """
-    from loo_sim.report.batch import build_index, run_report
+    from loo_sim.report.batch import build_index, report_lock, run_report
     from loo_sim.report.config import load_config
     from loo_sim.report.outputs import prepare_out_dir
 
@@ -51,13 +51,13 @@ def report_cmd(
     out_dir = prepare_out_dir(out)
     where = "--scheduler" if scheduler else f"scheduler (in {config})"
     runner = open_backend(backend or cfg.backend, scheduler or cfg.scheduler, workers, scheduler_flag=where)
-    with runner as kernel_backend, TerminalProgress() as progress:
+    with report_lock(Path(out_dir)), runner as kernel_backend, TerminalProgress() as progress:
         if not (scheduler or cfg.scheduler):  # the kernel compiles on this machine
             kinds = {KIND_DRIVERS[e.study.kind] for e in cfg.experiments if not only or e.name in only}
             compile_notice(*sorted(kinds))
         manifest = run_report(cfg, Path(out_dir), resume=resume, only=only, echo=typer.echo, progress=progress,
                               backend=kernel_backend)  # fmt: skip
-    build_index(cfg, Path(out_dir))
+        build_index(cfg, Path(out_dir))
     typer.echo(f"wrote {out_dir / 'index.md'}, {out_dir / 'index.html'} and {out_dir / 'manifest.json'}")
     failed = [name for name, e in manifest["experiments"].items() if e.get("status") == "failed"]
     if failed:

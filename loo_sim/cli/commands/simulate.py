@@ -5,7 +5,6 @@ and net chips per seat with their uncertainty. It runs a simulate study, as a re
 from __future__ import annotations
 
 import json
-import sys
 from typing import Annotated
 
 import typer
@@ -66,9 +65,6 @@ def simulate_cmd(
                           deals=deals, seed=seed, carried=carried, dealer=dealer, by_class=by_class)  # fmt: skip
     output, out_dir, _ = run_and_write(study, out, threads, backend, scheduler, workers, min_total=LONG_RUN)
     info = output.info
-    if output.partial:
-        print(f"interrupted: {info['deals_done']:,} of {info['deals_requested']:,} deals finished; "
-              "the results are PARTIAL", file=sys.stderr)  # fmt: skip
     if as_json:
         data = {"run": info, "summary": output.tables["summary"].to_dict(orient="records")}
         if "by_class" in output.tables:
