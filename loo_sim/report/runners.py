@@ -19,6 +19,7 @@ import pandas as pd
 
 from loo_sim.config import VARIANT_BATCHES
 from loo_sim.game.policy import Policy
+from loo_sim.game.rules import Rules
 from loo_sim.report.command import command, describe_policies, overrides, run_info
 from loo_sim.report.figures import miss_figures, pots_figures, variants_figures
 from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy, Study, VariantsStudy
@@ -122,7 +123,7 @@ def _run_simulate(study: SimulateStudy, out: str | None, progress, backend) -> S
     }
     summary = simulate_summary(res, tables, study.preset, command(study, out))
     text = _simulate_text(study, res, table, tables, where)
-    return StudyOutput(study, tables, {}, summary, info, partial=res.partial, text=text)
+    return StudyOutput(study, tables, {}, summary, info, _chip_warnings(rules, [res.carried]), res.partial, text)
 
 
 def _where(backend, threads: int) -> str:
@@ -196,7 +197,9 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
         "players": player_counts,
         "carried": pots,
     }
-    return StudyOutput(study, tables, figures, text, info, partial=chart_res.partial or heur.partial)
+    warnings = [w for n in player_counts for w in _chip_warnings(base.replace(players=n), pots)]
+    return StudyOutput(study, tables, figures, text, info, list(dict.fromkeys(warnings)),
+                       chart_res.partial or heur.partial)  # fmt: skip
 
 
 # ---- pots ---------------------------------------------------------------------------------
@@ -223,6 +226,18 @@ def _run_pots(study: PotsStudy, out: str | None, progress, backend) -> StudyOutp
         "sessions": res.sessions,
     }
     return StudyOutput(study, tables, figures, text, info, _inexact_warnings(res, tables["arms"]), res.partial)
+
+
+def _chip_warnings(rules: Rules, carried: list[float]) -> list[str]:
+    """A warning when a deal's pot (carried plus the antes) or a penalty may pass 2**53 chips,
+    where float64 chips are no longer exact (R3)."""
+    from loo_sim.checks import inexact_chips
+
+    antes = rules.ante * (rules.players if rules.ante_payer == "each" else 1)
+    if not inexact_chips(max(carried, default=0.0) + antes, rules.penalty_amount):
+        return []
+    return ["chip amounts pass 2**53 (carried plus antes, or the penalty); float64 chips are no longer exact, "
+            "results are approximate (R3)"]  # fmt: skip
 
 
 def _inexact_warnings(res, arm_table: pd.DataFrame) -> list[str]:

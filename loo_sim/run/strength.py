@@ -132,10 +132,11 @@ def calibrate(
 ) -> StrengthTable:  # fmt: skip
     """Estimate the strength table of ``rules`` (``counts`` from an earlier
     ``calibrate_counts`` of the same rules at any player count may be reused)."""
+    from loo_sim import checks
+
+    deals, seed = checks.deals(deals), checks.seed(seed)
     if threads is not None:  # otherwise the caller's setting stands (the caller owns numba's threads)
         from numba import set_num_threads
-
-        from loo_sim import checks
 
         set_num_threads(checks.threads(threads))
     if counts is None:

@@ -1,0 +1,139 @@
+"""Counts and sizes (issue #12 group 4): chunks planned lazily, counts above the documented
+ceilings (``checks.MAX_DEALS``, ``MAX_SESSIONS``, ``MAX_SESSION_DEALS``) refused in one line
+before any work."""
+
+import tracemalloc
+
+import pytest
+
+from loo_sim import checks
+from loo_sim.cli import main
+from loo_sim.errors import LooError
+from loo_sim.run.backend import chunk_ranges
+
+
+def cli(capsys, *argv: str) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    captured = capsys.readouterr()
+    return rc, captured.out, captured.err
+
+
+def test_chunk_plan_is_lazy_and_exact():
+    assert list(chunk_ranges(10, 4)) == [(0, 4), (4, 4), (8, 2)]
+    assert len(chunk_ranges(10, 4)) == 3 and chunk_ranges(10, 4)[-1] == (8, 2)
+    assert list(chunk_ranges(0, 4)) == []
+    tracemalloc.start()
+    plan = chunk_ranges(checks.MAX_DEALS // 4096 + 1, 2)  # the most a run may ask for
+    first = next(iter(plan))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert first == (0, 2) and len(plan) > 10**11
+    assert peak < 1_000_000  # a list of the chunks would take terabytes
+
+
+def test_counts_have_ceilings():
+    assert checks.deals(checks.MAX_DEALS) == checks.MAX_DEALS
+    for check, ceiling in ((checks.deals, checks.MAX_DEALS), (checks.sessions, checks.MAX_SESSIONS),
+                           (checks.session_deals, checks.MAX_SESSION_DEALS)):  # fmt: skip
+        with pytest.raises(LooError, match="allowed 1.."):
+            check(ceiling + 1)
+        with pytest.raises(LooError):
+            check("1e30")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--deals", "1e30"],
+        ["simulate", "--deals", "1e16"],
+        ["miss", "--deals", "1e30"],
+        ["calibrate", "--deals", "1e30", "--force"],
+        ["pots", "--sessions", "1e30"],
+    ],
+)
+def test_huge_counts_are_one_error_line(capsys, tmp_path, argv):
+    rc, out, err = cli(capsys, *argv, *(["--out", str(tmp_path / "o")] if argv[0] != "calibrate" else []))
+    assert rc == 2, err
+    assert err.startswith("error:") and len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err and not (tmp_path / "o").exists()
+
+
+def test_study_huge_counts_are_problems_before_any_work():
+    from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy
+
+    assert any(path == "deals" for path, _ in SimulateStudy(deals=1e30).problems())
+    assert any(path == "deals" for path, _ in MissStudy(deals=10**16).problems())
+    assert any(path == "sessions" for path, _ in PotsStudy(sessions=1e30).problems())
+
+
+# ---- overflow (issue #12 group 5) -------------------------------------------------------
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--carried", "1e300"],
+        ["simulate", "--carried", "1e308"],
+        ["simulate", "--set", "ante=1e308"],
+        ["simulate", "--set", "penalty_amount=1e308"],
+        ["miss", "--carried", "1e200"],
+        ["pots", "--set", "ante=1e307"],
+        ["pots", "--bankroll", "1e300"],
+    ],
+)
+def test_chip_amounts_past_the_bound_are_one_error_line(capsys, tmp_path, argv):
+    rc, out, err = cli(capsys, *argv, "--deals", "10", "--out", str(tmp_path / "o"))
+    assert rc == 2, (out, err)
+    assert err.startswith("error:") and len(err.strip().splitlines()) == 1, err
+    assert "1e100" in err and not (tmp_path / "o").exists()
+
+
+def test_replay_json_past_the_bound_is_refused_and_below_it_is_strict_json(capsys):
+    import json
+
+    rc, out, err = cli(capsys, "replay", "--seed", "1", "--carried", "1e308", "--json")
+    assert rc == 2 and err.startswith("error:") and "Infinity" not in out
+    rc, out, err = cli(capsys, "replay", "--seed", "1", "--carried", "1e100", "--json")
+    assert rc == 0 and "2**53" in err
+    json.loads(out, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+
+
+def test_chip_bound_in_checks_and_rules():
+    from loo_sim.game.rules import Rules
+
+    assert checks.chips("carried", checks.MAX_CHIPS) == 1e100
+    for bad in (1e101, float("inf"), float("nan"), -1, "1e400", True):
+        with pytest.raises(LooError):
+            checks.chips("carried", bad)
+    for option in ("ante", "penalty_amount", "bankroll"):
+        with pytest.raises(LooError, match=option):
+            Rules.preset("three-card", **{option: 1e101})
+
+
+@pytest.mark.parametrize("command", ["simulate", "miss"])
+def test_amounts_past_2_53_warn_in_every_command(capsys, tmp_path, command):
+    rc, out, err = cli(capsys, command, "--carried", "1e16", "--deals", "4096", "--out", str(tmp_path / "o"))
+    assert rc == 0, err
+    assert "2**53" in err
+    for csv in (tmp_path / "o").glob("*.csv"):
+        text = csv.read_text().lower()
+        assert "nan" not in text and "inf" not in text, csv.name
+    rc, out, err = cli(capsys, command, "--carried", "1000", "--deals", "4096", "--out", str(tmp_path / "p"))
+    assert rc == 0 and "2**53" not in err
+
+
+def test_no_nan_or_infinity_in_written_json_or_csv(tmp_path):
+    import json
+
+    import pandas as pd
+
+    from loo_sim.report.outputs import write_csv, write_json
+
+    write_json(tmp_path / "a.json", {"se": float("nan"), "rows": [1.0, float("nan")]})
+    assert json.loads((tmp_path / "a.json").read_text()) == {"se": None, "rows": [1.0, None]}
+    with pytest.raises(LooError, match="finite"):
+        write_json(tmp_path / "b.json", {"x": float("inf")})
+    assert not (tmp_path / "b.json").exists()
+    write_csv(tmp_path / "a.csv", pd.DataFrame({"n": [1, 2], "se": [float("nan"), 0.5]}))
+    assert (tmp_path / "a.csv").read_text().splitlines() == ["n,se", "1,", "2,0.5"]
+    with pytest.raises(LooError, match="se"):
+        write_csv(tmp_path / "b.csv", pd.DataFrame({"n": [1], "se": [float("-inf")]}))
+    assert not (tmp_path / "b.csv").exists()
