@@ -137,3 +137,49 @@ def test_no_nan_or_infinity_in_written_json_or_csv(tmp_path):
     with pytest.raises(LooError, match="se"):
         write_csv(tmp_path / "b.csv", pd.DataFrame({"n": [1], "se": [float("-inf")]}))
     assert not (tmp_path / "b.csv").exists()
+
+
+# ---- strength tables keyed by what made them (issue #12 group 3) -----------------------
+def test_a_calibration_with_other_settings_does_not_change_a_later_run(tmp_path, monkeypatch, capsys):
+    import dataclasses
+    import json
+
+    from loo_sim.config import DEFAULT_DEALS, DEFAULT_SEED
+    from loo_sim.game.rules import Rules
+    from loo_sim.run.strength import cache_dir, load, save, strength_for, table_key
+
+    monkeypatch.setenv("LOO_SIM_CACHE", str(tmp_path / "cache"))
+    rules = Rules.preset("three-card", lead="ace", players=4)  # not shipped
+    # Stand-in for the table of the default settings (calibrating it takes minutes): a small
+    # calibration saved under the default key.
+    small = strength_for(rules, deals=4096, seed=3)
+    default = dataclasses.replace(small, key=table_key(rules), deals=DEFAULT_DEALS, seed=DEFAULT_SEED)
+    save(default, cache_dir() / f"{default.key}.npz")
+    argv = ["--preset", "three-card", "--set", "lead=ace", "--set", "players=4"]
+
+    def simulate(name):
+        out = tmp_path / name
+        assert main(["simulate", *argv, "--policy", "ev", "--deals", "4096", "--seed", "1", "--out", str(out)]) == 0
+        return (out / "summary.csv").read_text(), json.loads((out / "run.json").read_text())
+
+    before, info = simulate("a")
+    made = info["strength_table"]
+    assert made == {"key": table_key(rules), "deals": DEFAULT_DEALS, "seed": DEFAULT_SEED, "source": "cache"}
+    assert main(["calibrate", *argv, "--deals", "1000", "--seed", "9", "--force"]) == 0
+    assert load(rules, deals=1000, seed=9).key == table_key(rules, 1000, 9) != table_key(rules)
+    after, info = simulate("b")
+    assert after == before and info["strength_table"] == made
+    capsys.readouterr()
+
+
+def test_a_cache_file_of_other_settings_is_not_trusted(tmp_path, monkeypatch):
+    import dataclasses
+
+    from loo_sim.game.rules import Rules
+    from loo_sim.run.strength import cache_dir, load, save, strength_for, table_key
+
+    monkeypatch.setenv("LOO_SIM_CACHE", str(tmp_path))
+    rules = Rules.preset("three-card", lead="ace", players=4)
+    table = strength_for(rules, deals=4096, seed=3)
+    save(dataclasses.replace(table, key=table_key(rules)), cache_dir() / f"{table_key(rules)}.npz")  # mislabelled
+    assert load(rules) is None

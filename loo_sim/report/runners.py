@@ -103,8 +103,12 @@ def _run_simulate(study: SimulateStudy, out: str | None, progress, backend) -> S
 
     rules = study.base_rules()
     table = study.table(rules.players)
+    from loo_sim.run.strength import resolve_strength, table_info
+
+    strength = resolve_strength(rules, table)
     res = simulate(rules, table, study.deals, study.seed, study.carried, study.dealer, threads=_threads(),
-                   progress=_progress(progress), by_class=study.by_class, backend=backend)  # fmt: skip
+                   progress=_progress(progress), by_class=study.by_class, backend=backend,
+                   strength=strength)  # fmt: skip
     where = _where(backend, res.threads)
     tables = {"summary": summary_table(res), "positions": position_table(res)}
     if study.by_class:
@@ -120,6 +124,7 @@ def _run_simulate(study: SimulateStudy, out: str | None, progress, backend) -> S
         "threads": res.threads,
         "ran_on": where,
         "elapsed_s": round(res.elapsed_s, 3),
+        "strength_table": table_info(strength),  # the table threshold/ev read (None: no seat reads one)
     }
     summary = simulate_summary(res, tables, study.preset, command(study, out))
     text = _simulate_text(study, res, table, tables, where)
@@ -196,6 +201,7 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
         "heuristic_deals": heur.deals,
         "players": player_counts,
         "carried": pots,
+        "strength_tables": _strength_tables(base, player_counts, study, candidates),
     }
     warnings = [w for n in player_counts for w in _chip_warnings(base.replace(players=n), pots)]
     return StudyOutput(study, tables, figures, text, info, list(dict.fromkeys(warnings)),
@@ -222,10 +228,30 @@ def _run_pots(study: PotsStudy, out: str | None, progress, backend) -> StudyOutp
     figures = pots_figures(study.preset, len(arms), max(a.rules.players for a in arms), tables)
     text = pots_summary(res, tables, study.preset, command(study, out))
     info = {
-        "arms": [{"name": a.name, "rules": a.rules.to_dict(), "policies": [str(p) for p in a.policies]} for a in arms],
+        "arms": [
+            {
+                "name": a.name,
+                "rules": a.rules.to_dict(),
+                "policies": [str(p) for p in a.policies],
+                "strength_table": _strength_table(a.rules, a.policies),
+            }
+            for a in arms
+        ],  # fmt: skip
         "sessions": res.sessions,
     }
     return StudyOutput(study, tables, figures, text, info, _inexact_warnings(res, tables["arms"]), res.partial)
+
+
+def _strength_table(rules: Rules, policies) -> dict | None:
+    """The key, deals, seed and source of the strength table a run of ``policies`` reads."""
+    from loo_sim.run.strength import resolve_strength, table_info
+
+    return table_info(resolve_strength(rules, policies))
+
+
+def _strength_tables(base: Rules, player_counts: list[int], study, candidates) -> dict[str, dict | None]:
+    """The strength table of each player count of a miss run (its chart and heuristics)."""
+    return {str(n): _strength_table(base.replace(players=n), [*study.table(n), *candidates]) for n in player_counts}
 
 
 def _chip_warnings(rules: Rules, carried: list[float]) -> list[str]:
