@@ -183,3 +183,31 @@ def test_a_cache_file_of_other_settings_is_not_trusted(tmp_path, monkeypatch):
     table = strength_for(rules, deals=4096, seed=3)
     save(dataclasses.replace(table, key=table_key(rules)), cache_dir() / f"{table_key(rules)}.npz")  # mislabelled
     assert load(rules) is None
+
+
+# ---- the run-time estimate of long runs (issue #12 group 4) ----------------------------
+def test_long_runs_get_an_estimate_and_short_ones_none():
+    from loo_sim.report.runners import study_deals
+    from loo_sim.report.study import PotsStudy, SimulateStudy
+    from loo_sim.run.estimate import duration_text, estimate_seconds, long_run_notice
+
+    assert estimate_seconds(4e6, 2, rate=1e6) == 2.0
+    assert duration_text(30) == "30 s" and duration_text(3600 * 5) == "5.0 h" and "years" in duration_text(1e10)
+    assert long_run_notice(1e5, 1) is None
+    notice = long_run_notice(checks.MAX_DEALS, 16, "this simulate run")
+    assert notice.startswith("note: this simulate run") and "years" in notice and "\n" not in notice
+    assert study_deals(SimulateStudy(deals=1000)) == 1000
+    assert study_deals(PotsStudy(sessions=10, deals=50)) == 500
+
+
+def test_the_estimate_is_printed_on_a_terminal_only(tmp_path, monkeypatch, capsys):
+    import sys
+
+    from loo_sim.run import estimate
+
+    monkeypatch.setattr(estimate, "NOMINAL_RATE", 0.01)  # every run is long
+    rc, out, err = cli(capsys, "simulate", "--deals", "1000", "--out", str(tmp_path / "a"))
+    assert rc == 0 and "roughly" not in err  # not a terminal (pytest captures stderr)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    rc, out, err = cli(capsys, "simulate", "--deals", "1000", "--out", str(tmp_path / "b"))
+    assert rc == 0 and "note: this simulate run plays about 1e+03 deals: roughly" in err

@@ -85,6 +85,18 @@ def write_study(out_dir: Path, output: StudyOutput) -> list[str]:
     return [*names, "summary.md", "run.json"]
 
 
+def study_deals(study: Study) -> float:
+    """About how many deals the kernel plays for ``study`` (the run-time estimate's count)."""
+    if isinstance(study, MissStudy):
+        runs = len(study.player_counts(study.base_rules())) * max(len(study.carried), 1)
+        return float(study.deals) * (runs + len(HEURISTICS) + 1)
+    if isinstance(study, PotsStudy):
+        return float(study.sessions) * study.deals * len(study.arms())
+    if isinstance(study, VariantsStudy):
+        return float(study.deals) * max(len(study.rows), 1)
+    return float(study.deals)
+
+
 def _threads() -> int:
     from numba import get_num_threads
 

@@ -215,6 +215,13 @@ def strength_for(rules: Rules, force: bool = False, deals: int = DEFAULT_DEALS, 
             return table
     say = notify or (lambda message: None)
     say(f"calibrating strength tables for these rules ({deals:,} deals) ...")
+    from numba import get_num_threads
+
+    from loo_sim.run.estimate import long_run_notice
+
+    notice = long_run_notice(8 * deals, get_num_threads(), "calibrating")  # 7 seat counts and the entry rate
+    if notice:
+        say(notice)
     start = time.perf_counter()
     table = calibrate(rules, deals, seed)
     try:
