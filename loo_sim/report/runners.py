@@ -112,11 +112,10 @@ def _run_simulate(study: SimulateStudy, out: str | None, progress, backend) -> S
     from loo_sim.analysis.simulate import class_table, position_table, summary_table
     from loo_sim.analysis.summaries import simulate_summary
     from loo_sim.run.simulate import simulate
+    from loo_sim.run.strength import resolve_strength, table_info
 
     rules = study.base_rules()
     table = study.table(rules.players)
-    from loo_sim.run.strength import resolve_strength, table_info
-
     strength = resolve_strength(rules, table)
     res = simulate(rules, table, study.deals, study.seed, study.carried, study.dealer, threads=_threads(),
                    progress=_progress(progress), by_class=study.by_class, backend=backend,
