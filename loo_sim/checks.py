@@ -42,15 +42,32 @@ def seat(name: str, value: Any, players: int) -> int:
     return number
 
 
+# The largest chip amount (carried, ante, penalty_amount, bankroll; README "Limits"). A deal
+# moves at most a few times (carried + 8 antes + 8 penalties) <= ~1e102 chips, so even the
+# square of every amount summed over MAX_DEALS (10**15) deals stays below 1e220, far from
+# float64's 1.8e308: sums, means and SEs stay finite. It is also the pot at which a pots
+# session stops as overflowed (game.record.OVERFLOW_LIMIT). Past 2**53 amounts are accepted
+# but no longer exact: the commands warn (R3).
+MAX_CHIPS = 1e100
+EXACT_CHIPS = 2.0**53  # R3: past this, float64 chips are no longer exact
+
+
 def chips(name: str, value: Any) -> float:
-    """A finite number of chips >= 0."""
+    """A finite number of chips, 0..MAX_CHIPS."""
+    if isinstance(value, bool):
+        raise LooError(f"{name}: {value!r} is not a number of chips")
     try:
         amount = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise LooError(f"{name}: {value!r} is not a number of chips") from None
-    if not math.isfinite(amount) or amount < 0:
-        raise LooError(f"{name}: {value!r} is not allowed; allowed a finite number >= 0")
+    if not math.isfinite(amount) or not 0 <= amount <= MAX_CHIPS:
+        raise LooError(f"{name}: {value!r} is not allowed; allowed a number of chips 0..1e100")
     return amount
+
+
+def inexact_chips(*amounts: float) -> bool:
+    """Whether any of these amounts is past 2**53 chips (R3: float64 is no longer exact)."""
+    return any(abs(a) > EXACT_CHIPS for a in amounts)
 
 
 MAX_SEED = 2**63 - 1  # seeds are the first word of the counter-based streams (rng.py)
@@ -60,8 +77,26 @@ def seed(value: Any, name: str = "seed") -> int:
     return whole_number(name, value, 0, MAX_SEED)
 
 
+# Ceilings on counts (README "Limits"). 10**15 deals is months of a 16-core machine at the
+# kernel's few million deals/s per thread, and keeps every count exact in float64 (< 2**53).
+MAX_DEALS = 10**15  # deals of one run (simulate, miss, calibrate: per seat count)
+MAX_SESSIONS = 10**12  # sessions per arm of a pots run (each plays at most MAX_SESSION_DEALS deals)
+MAX_SESSION_DEALS = 100_000  # deals per session
+
+
 def deals(value: Any, name: str = "deals") -> int:
-    return whole_number(name, value, 1)
+    """A count of deals, 1..MAX_DEALS."""
+    return whole_number(name, value, 1, MAX_DEALS)
+
+
+def sessions(value: Any, name: str = "sessions") -> int:
+    """A count of sessions, 1..MAX_SESSIONS."""
+    return whole_number(name, value, 1, MAX_SESSIONS)
+
+
+def session_deals(value: Any, name: str = "deals") -> int:
+    """Deals per session, 1..MAX_SESSION_DEALS."""
+    return whole_number(name, value, 1, MAX_SESSION_DEALS)
 
 
 def threads(value: Any, name: str = "threads") -> int:

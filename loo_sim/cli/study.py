@@ -37,8 +37,15 @@ def run_and_write(study: Study, out: str | None, threads: int | None, backend: s
     from loo_sim.report.outputs import prepare_out_dir
 
     study.check()
-    set_threads(threads)
+    count = set_threads(threads)
     out_dir = prepare_out_dir(out) if out is not None else None
+    if scheduler is None and workers is None and sys.stderr.isatty():  # a cluster's speed is not known here
+        from loo_sim.report.runners import study_deals
+        from loo_sim.run.estimate import long_run_notice
+
+        notice = long_run_notice(study_deals(study), count, f"this {study.kind} run")
+        if notice:
+            print(notice, file=sys.stderr)
     with open_backend(backend, scheduler, workers) as runner, TerminalProgress(min_total) as progress:
         if scheduler is None:  # the kernel compiles on this machine (here, or in a LocalCluster's workers)
             compile_notice(KIND_DRIVERS[study.kind])

@@ -8,6 +8,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
+from loo_sim.checks import MAX_CHIPS
 from loo_sim.errors import LooError
 
 
@@ -155,12 +156,12 @@ class Rules:
             _refuse("players", self.players, "3 to 8")
         if self.hand_size not in (3, 5):
             _refuse("hand_size", self.hand_size, "3 or 5")
-        if self.ante < 0:
-            _refuse("ante", self.ante, "a number >= 0")
-        if self.penalty_amount < 0:
-            _refuse("penalty_amount", self.penalty_amount, "a number >= 0")
-        if self.bankroll is not None and self.bankroll < 0:
-            _refuse("bankroll", self.bankroll, "a number >= 0 or none")
+        if not 0 <= self.ante <= MAX_CHIPS:
+            _refuse("ante", self.ante, "a number of chips 0..1e100")
+        if not 0 <= self.penalty_amount <= MAX_CHIPS:
+            _refuse("penalty_amount", self.penalty_amount, "a number of chips 0..1e100")
+        if self.bankroll is not None and not 0 <= self.bankroll <= MAX_CHIPS:
+            _refuse("bankroll", self.bankroll, "a number of chips 0..1e100 or none")
         if self.miss and self.hand_size != 3:
             raise LooError(
                 "miss: true is refused with hand_size = 5 (the miss is three-card only, R5); allowed: miss=false"

@@ -28,12 +28,52 @@ def prepare_out_dir(path: str | os.PathLike) -> Path:
     return out
 
 
-def csv_bytes(df: pd.DataFrame) -> bytes:
-    return df.to_csv(index=False).encode("utf-8")
+def csv_bytes(df: pd.DataFrame, name: str = "table") -> bytes:
+    """A table as CSV; an undefined value (NaN: a standard error of fewer than two
+    observations, a rate of nothing) is an empty cell, and an infinite one is refused."""
+    _refuse_infinite(name, df)
+    return df.to_csv(index=False, na_rep="").encode("utf-8")
 
 
-def json_bytes(data: Any) -> bytes:
-    return (json.dumps(data, indent=2, default=str) + "\n").encode("utf-8")
+def json_bytes(data: Any, name: str = "JSON") -> bytes:
+    return (to_json(data, name) + "\n").encode("utf-8")
+
+
+def write_csv(path: Path, df: pd.DataFrame) -> None:
+    atomic_write_bytes(path, csv_bytes(df, path.name))
+
+
+def write_json(path: Path, data: Any) -> None:
+    """JSON as :func:`to_json` makes it."""
+    atomic_write_bytes(path, json_bytes(data, path.name))
+
+
+def to_json(data: Any, what: str = "JSON", indent: int | None = 2) -> str:
+    """Strict JSON: an undefined value (NaN) is ``null``, as it is an empty cell in a CSV;
+    an infinity (not JSON: Python would write ``Infinity``) is refused with one LooError."""
+    try:
+        return json.dumps(_nan_to_none(data), indent=indent, default=str, allow_nan=False)
+    except ValueError as e:
+        raise LooError(f"{what}: a value is not a finite number ({e}); nothing written") from None
+
+
+def _nan_to_none(value: Any) -> Any:
+    if isinstance(value, float):
+        return None if value != value else value
+    if isinstance(value, dict):
+        return {k: _nan_to_none(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_nan_to_none(v) for v in value]
+    return value
+
+
+def _refuse_infinite(name: str, df: pd.DataFrame) -> None:
+    import numpy as np
+
+    numbers = df.select_dtypes(include="number")
+    if numbers.size and np.isinf(numbers.to_numpy(dtype=np.float64)).any():
+        columns = [c for c in numbers.columns if np.isinf(numbers[c].to_numpy(dtype=np.float64)).any()]
+        raise LooError(f"{name}: column(s) {', '.join(map(str, columns))} hold an infinite value; nothing written")
 
 
 def png_bytes(fig, dpi: int = 110) -> bytes:
@@ -48,14 +88,6 @@ def png_bytes(fig, dpi: int = 110) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
     return buf.getvalue()
-
-
-def write_csv(path: Path, df: pd.DataFrame) -> None:
-    atomic_write_bytes(path, csv_bytes(df))
-
-
-def write_json(path: Path, data: Any) -> None:
-    atomic_write_bytes(path, json_bytes(data))
 
 
 def save_png(fig, path: Path, dpi: int = 110) -> None:

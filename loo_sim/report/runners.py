@@ -19,6 +19,7 @@ import pandas as pd
 
 from loo_sim.config import VARIANT_BATCHES
 from loo_sim.game.policy import Policy
+from loo_sim.game.rules import Rules
 from loo_sim.report.command import command, describe_policies, overrides, run_info
 from loo_sim.report.figures import miss_figures, pots_figures, variants_figures
 from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy, Study, VariantsStudy
@@ -99,6 +100,18 @@ def write_study(out_dir: Path, output: StudyOutput, folder: bool = False) -> lis
     return [name for name, _ in files]
 
 
+def study_deals(study: Study) -> float:
+    """About how many deals the kernel plays for ``study`` (the run-time estimate's count)."""
+    if isinstance(study, MissStudy):
+        runs = len(study.player_counts(study.base_rules())) * max(len(study.carried), 1)
+        return float(study.deals) * (runs + len(HEURISTICS) + 1)
+    if isinstance(study, PotsStudy):
+        return float(study.sessions) * study.deals * len(study.arms())
+    if isinstance(study, VariantsStudy):
+        return float(study.deals) * max(len(study.rows), 1)
+    return float(study.deals)
+
+
 def _threads() -> int:
     from numba import get_num_threads
 
@@ -114,11 +127,14 @@ def _run_simulate(study: SimulateStudy, out: str | None, progress, backend) -> S
     from loo_sim.analysis.simulate import class_table, position_table, summary_table
     from loo_sim.analysis.summaries import simulate_summary
     from loo_sim.run.simulate import simulate
+    from loo_sim.run.strength import resolve_strength, table_info
 
     rules = study.base_rules()
     table = study.table(rules.players)
+    strength = resolve_strength(rules, table)
     res = simulate(rules, table, study.deals, study.seed, study.carried, study.dealer, threads=_threads(),
-                   progress=_progress(progress), by_class=study.by_class, backend=backend)  # fmt: skip
+                   progress=_progress(progress), by_class=study.by_class, backend=backend,
+                   strength=strength)  # fmt: skip
     where = _where(backend, res.threads)
     tables = {"summary": summary_table(res), "positions": position_table(res)}
     if study.by_class:
@@ -134,11 +150,12 @@ def _run_simulate(study: SimulateStudy, out: str | None, progress, backend) -> S
         "threads": res.threads,
         "ran_on": where,
         "elapsed_s": round(res.elapsed_s, 3),
+        "strength_table": table_info(strength),  # the table threshold/ev read (None: no seat reads one)
     }
     summary = simulate_summary(res, tables, study.preset, command(study, out))
     text = _simulate_text(study, res, table, tables, where)
-    return StudyOutput(study, tables, {}, summary, info, partial=res.partial, text=text, done=res.deals_done,
-                       total=res.deals_requested)  # fmt: skip
+    return StudyOutput(study, tables, {}, summary, info, _chip_warnings(rules, [res.carried]), res.partial, text,
+                       done=res.deals_done, total=res.deals_requested)  # fmt: skip
 
 
 def _where(backend, threads: int) -> str:
@@ -222,8 +239,10 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
                            scale=study.chart_scale)  # fmt: skip
     text = miss_summary(study.preset, chart_res, tables["chart"], heur, tables["heuristics"], shares,
                         command(study, out), charts=[(name, n) for name, n, _ in charts])  # fmt: skip
-    info |= {"chart_deals": chart_res.deals, "heuristic_deals": heur.deals}
-    return StudyOutput(study, tables, figures, text, info)
+    info |= {"chart_deals": chart_res.deals, "heuristic_deals": heur.deals,
+             "strength_tables": _strength_tables(base, player_counts, study, candidates)}  # fmt: skip
+    warnings = [w for n in player_counts for w in _chip_warnings(base.replace(players=n), pots)]
+    return StudyOutput(study, tables, figures, text, info, list(dict.fromkeys(warnings)))
 
 
 def _partial_miss(study: MissStudy, tables: dict[str, pd.DataFrame], info: dict[str, Any], stage: str,
@@ -258,11 +277,43 @@ def _run_pots(study: PotsStudy, out: str | None, progress, backend) -> StudyOutp
     figures = pots_figures(study.preset, len(arms), max(a.rules.players for a in arms), tables)
     text = pots_summary(res, tables, study.preset, command(study, out))
     info = {
-        "arms": [{"name": a.name, "rules": a.rules.to_dict(), "policies": [str(p) for p in a.policies]} for a in arms],
+        "arms": [
+            {
+                "name": a.name,
+                "rules": a.rules.to_dict(),
+                "policies": [str(p) for p in a.policies],
+                "strength_table": _strength_table(a.rules, a.policies),
+            }
+            for a in arms
+        ],  # fmt: skip
         "sessions": res.sessions,
     }
     return StudyOutput(study, tables, figures, text, info, _inexact_warnings(res, tables["arms"]), res.partial,
                        done=res.sessions, total=study.sessions, unit="sessions")  # fmt: skip
+
+
+def _strength_table(rules: Rules, policies) -> dict | None:
+    """The key, deals, seed and source of the strength table a run of ``policies`` reads."""
+    from loo_sim.run.strength import resolve_strength, table_info
+
+    return table_info(resolve_strength(rules, policies))
+
+
+def _strength_tables(base: Rules, player_counts: list[int], study, candidates) -> dict[str, dict | None]:
+    """The strength table of each player count of a miss run (its chart and heuristics)."""
+    return {str(n): _strength_table(base.replace(players=n), [*study.table(n), *candidates]) for n in player_counts}
+
+
+def _chip_warnings(rules: Rules, carried: list[float]) -> list[str]:
+    """A warning when a deal's pot (carried plus the antes) or a penalty may pass 2**53 chips,
+    where float64 chips are no longer exact (R3)."""
+    from loo_sim.checks import inexact_chips
+
+    antes = rules.ante * (rules.players if rules.ante_payer == "each" else 1)
+    if not inexact_chips(max(carried, default=0.0) + antes, rules.penalty_amount):
+        return []
+    return ["chip amounts pass 2**53 (carried plus antes, or the penalty); float64 chips are no longer exact, "
+            "results are approximate (R3)"]  # fmt: skip
 
 
 def _inexact_warnings(res, arm_table: pd.DataFrame) -> list[str]:

@@ -94,7 +94,7 @@ class Study:
 
     def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
         """The problems of a kind's own fields (``rules``: None when the rule set is bad)."""
-        p.attempt("deals", lambda: checks.whole_number("deals", self.deals, 1))
+        p.attempt("deals", lambda: checks.deals(self.deals))
         p.attempt("seed", lambda: checks.seed(self.seed))
         if rules is not None:
             p.attempt("policy", lambda: self.table(rules.players))
@@ -146,7 +146,7 @@ class MissStudy(Study):
         return [int(n) for n in self.players] or [rules.players]
 
     def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
-        p.attempt("deals", lambda: checks.whole_number("deals", self.deals, 1))
+        p.attempt("deals", lambda: checks.deals(self.deals))
         p.attempt("seed", lambda: checks.seed(self.seed))
         for i, c in enumerate(self.carried):
             p.attempt(f"carried[{i}]", lambda c=c: checks.chips("carried", c))
@@ -184,8 +184,8 @@ class PotsStudy(Study):
         if rules is not None:
             p.attempt("policy", lambda: self.table(rules.players))
         p.attempt("compare", lambda: parse_compare(self.compare))
-        p.attempt("sessions", lambda: checks.whole_number("sessions", self.sessions, 1))
-        p.attempt("deals", lambda: checks.whole_number("deals", self.deals, 1, 100_000))
+        p.attempt("sessions", lambda: checks.sessions(self.sessions))
+        p.attempt("deals", lambda: checks.session_deals(self.deals))
         if self.bankroll is not None:
             p.attempt("bankroll", lambda: checks.chips("bankroll", self.bankroll))
         if rules is not None and not p.found:  # the grid of arms, when every part of it is valid

@@ -98,5 +98,30 @@ def make_backend(name: str = "local", client: Any = None):
     return DaskBackend(client)
 
 
-def chunk_ranges(n_blocks: int, per_chunk: int) -> list[tuple[int, int]]:
-    return [(first, min(per_chunk, n_blocks - first)) for first in range(0, n_blocks, per_chunk)]
+class ChunkRanges(Sequence):
+    """The (first block, block count) chunks of ``n_blocks`` blocks, ``per_chunk`` at a time,
+    computed on demand: memory does not grow with the number of blocks (a plain list of
+    10**12 deals' chunks took 1.76 GB before any work)."""
+
+    def __init__(self, n_blocks: int, per_chunk: int) -> None:
+        if per_chunk < 1:
+            raise ValueError("per_chunk must be >= 1")
+        self.n_blocks, self.per_chunk = max(int(n_blocks), 0), int(per_chunk)
+        self._range = range(0, self.n_blocks, self.per_chunk)
+
+    def __len__(self) -> int:
+        return len(self._range)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        first = self._range[index]
+        return first, min(self.per_chunk, self.n_blocks - first)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        for first in self._range:
+            yield first, min(self.per_chunk, self.n_blocks - first)
+
+
+def chunk_ranges(n_blocks: int, per_chunk: int) -> ChunkRanges:
+    return ChunkRanges(n_blocks, per_chunk)

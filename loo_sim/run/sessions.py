@@ -120,8 +120,10 @@ def run_pots(arms: Sequence[Arm], sessions: int, deals: int, seed: int, progress
              backend=None) -> PotsResult:  # fmt: skip
     """Play ``sessions`` sessions of ``deals`` deals for every arm, session i of every arm
     on the same decks; stream the aggregates (Ctrl-C keeps what finished: partial)."""
+    from loo_sim import checks
     from loo_sim.run.tasks import pots_task
 
+    sessions, deals = checks.sessions(sessions), checks.session_deals(deals)
     args = [arm_args(a) for a in arms]
     ri, rf, pol, polf, strength, chart = (np.stack(part) for part in zip(*args))
     bankroll = np.array([bankroll_of(a.rules) for a in arms], dtype=np.float64)

@@ -4,9 +4,14 @@ rule set, estimated by simulation. ``threshold`` and ``ev`` decide from them.
 Where a table comes from, in order: the tables shipped with the package
 (``loo_sim/data/strength.npz``: the presets at 3-8 players), the user cache
 (``config.cache_dir("strength")``: ``$LOO_SIM_CACHE/strength``, else
-``~/.cache/loo_sim/strength`` or the platform's equivalent; keyed by a hash of the
-rules), or a calibration run now (saved to the cache). ``loo-sim calibrate --force``
-recomputes. ``StrengthTable.source`` says which it was.
+``~/.cache/loo_sim/strength`` or the platform's equivalent), or a calibration run now
+(saved to the cache). ``loo-sim calibrate --force`` recomputes. ``StrengthTable.source``
+says which it was. A table is keyed by what made it (:func:`table_key`): the hash of the
+rules and the scheme, the deals and the seed. A run resolves the key of the default deals
+and seed (``config.DEFAULT_DEALS``, ``DEFAULT_SEED``: those of the shipped tables), so
+``calibrate --deals X --seed Y`` writes a table of its own key and never changes the
+numbers of a later run; ``run.json`` records the key, deals, seed and source of the
+table a run used (:func:`table_info`).
 
 Calibration. For each m = 2..8 seats in the deal, deals of the same rules at a table
 of m seats where everyone plays (``always``): each hand adds one count to (its class
@@ -65,6 +70,19 @@ def rules_key(rules: Rules) -> str:
     options = {k: v for k, v in rules.to_dict().items() if k not in SESSION_OPTIONS}
     text = json.dumps({"scheme": SCHEME, "rules": options}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def table_key(rules: Rules, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED) -> str:
+    """The key of the table of ``rules`` calibrated from ``deals`` deals with ``seed``: the
+    rules' hash (with the scheme), the deals and the seed (the name of its cache file)."""
+    return f"{rules_key(rules)}-{int(deals)}-{int(seed)}"
+
+
+def table_info(table: StrengthTable | None) -> dict | None:
+    """What ``run.json`` records of the table a run used (None: no seat reads one)."""
+    if table is None:
+        return None
+    return {"key": table.key, "deals": table.deals, "seed": table.seed, "source": table.source}
 
 
 def cache_dir() -> Path:
@@ -132,16 +150,17 @@ def calibrate(
 ) -> StrengthTable:  # fmt: skip
     """Estimate the strength table of ``rules`` (``counts`` from an earlier
     ``calibrate_counts`` of the same rules at any player count may be reused)."""
+    from loo_sim import checks
+
+    deals, seed = checks.deals(deals), checks.seed(seed)
     if threads is not None:  # otherwise the caller's setting stands (the caller owns numba's threads)
         from numba import set_num_threads
-
-        from loo_sim import checks
 
         set_num_threads(checks.threads(threads))
     if counts is None:
         counts = calibrate_counts(rules, deals, seed)
     p_in = entry_rate(rules, deals, seed)
-    return StrengthTable(finalize(counts, rules.hand_size), counts, p_in, rules_key(rules), deals, seed)
+    return StrengthTable(finalize(counts, rules.hand_size), counts, p_in, table_key(rules, deals, seed), deals, seed)
 
 
 def save(table: StrengthTable, path: Path) -> None:
@@ -160,20 +179,26 @@ def _from_counts(key: str, counts: np.ndarray, p_in: float, deals: int, seed: in
     return StrengthTable(finalize(counts, hand_size), counts, float(p_in), key, int(deals), int(seed), source)
 
 
-def load(rules: Rules, use_shipped: bool = True) -> StrengthTable | None:
-    """The shipped or cached table of ``rules`` (``source`` says which), or None."""
-    key = rules_key(rules)
+def load(rules: Rules, use_shipped: bool = True, deals: int = DEFAULT_DEALS,
+         seed: int = DEFAULT_SEED) -> StrengthTable | None:  # fmt: skip
+    """The shipped or cached table of ``rules`` made from ``deals`` deals with ``seed``
+    (``source`` says which), or None. The shipped tables are those of the defaults."""
+    key, rkey = table_key(rules, deals, seed), rules_key(rules)
     if use_shipped and SHIPPED.exists():
         with np.load(SHIPPED) as shipped:
-            if f"{key}_counts" in shipped:
-                return _from_counts(key, shipped[f"{key}_counts"], shipped[f"{key}_p_in"], shipped[f"{key}_deals"],
-                                    shipped[f"{key}_seed"], rules.hand_size, "shipped")  # fmt: skip
+            made = (
+                (int(shipped[f"{rkey}_deals"]), int(shipped[f"{rkey}_seed"])) if f"{rkey}_counts" in shipped else None
+            )
+            if made == (deals, seed):
+                return _from_counts(key, shipped[f"{rkey}_counts"], shipped[f"{rkey}_p_in"], deals, seed,
+                                    rules.hand_size, "shipped")  # fmt: skip
     path = cache_dir() / f"{key}.npz"
     if path.exists():
         try:
             with np.load(path) as cached:
-                return _from_counts(key, cached["counts"], cached["p_in"], cached["deals"], cached["seed"],
-                                    rules.hand_size, "cache")  # fmt: skip
+                if (int(cached["deals"]), int(cached["seed"])) != (deals, seed):
+                    return None  # not the table its name says: recomputed
+                return _from_counts(key, cached["counts"], cached["p_in"], deals, seed, rules.hand_size, "cache")
         except (OSError, KeyError, ValueError):
             return None  # a damaged cache file is recomputed
     return None
@@ -185,11 +210,18 @@ def strength_for(rules: Rules, force: bool = False, deals: int = DEFAULT_DEALS, 
     (``source`` on the table says which). ``notify``, when given, is told in plain
     sentences what happens while it calibrates (the CLI prints them)."""
     if not force:
-        table = load(rules)
+        table = load(rules, deals=deals, seed=seed)
         if table is not None:
             return table
     say = notify or (lambda message: None)
     say(f"calibrating strength tables for these rules ({deals:,} deals) ...")
+    from numba import get_num_threads
+
+    from loo_sim.run.estimate import long_run_notice
+
+    notice = long_run_notice(8 * deals, get_num_threads(), "calibrating")  # 7 seat counts and the entry rate
+    if notice:
+        say(notice)
     start = time.perf_counter()
     table = calibrate(rules, deals, seed)
     try:

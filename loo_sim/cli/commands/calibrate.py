@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from loo_sim.checks import MAX_DEALS
 from loo_sim.cli.app import PresetOpt, SetOpt, build_rules, seed_option
 from loo_sim.cli.params import WholeNumber
 from loo_sim.cli.progress import compile_notice
@@ -19,7 +20,9 @@ def calibrate_cmd(
         int | None, typer.Option(parser=WholeNumber(3, 8), help="Players at the table (default: the preset's).")
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Recompute even if a table is shipped or cached.")] = False,
-    deals: Annotated[int, typer.Option(parser=WholeNumber(1), help="Deals per seat count when calibrating.")] = 500_000,
+    deals: Annotated[
+        int, typer.Option(parser=WholeNumber(1, MAX_DEALS), help="Deals per seat count when calibrating.")
+    ] = 500_000,
     seed: Annotated[int, seed_option("Seed of the calibration runs.")] = 20260101,
     out: Annotated[str | None, typer.Option(help="Also write the table as CSV into this directory.")] = None,
 ) -> None:

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from loo_sim.checks import MAX_DEALS
 from loo_sim.cli.app import (
     BackendOpt,
     PolicyOpt,
@@ -37,7 +38,7 @@ def miss_cmd(
         list[float] | None, typer.Option(parser=Chips(), help="Chips carried in (repeat for the sweep).")
     ] = None,
     deals: Annotated[
-        int, typer.Option(parser=WholeNumber(1), help="Deals per run (the most, with --precision).")
+        int, typer.Option(parser=WholeNumber(1, MAX_DEALS), help="Deals per run (the most, with --precision).")
     ] = 200_000,
     seed: Annotated[int, seed_option("Seed of the runs.")] = 0,
     precision: Annotated[

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from loo_sim.checks import MAX_SESSION_DEALS, MAX_SESSIONS
 from loo_sim.cli.app import (
     BackendOpt,
     PolicyOpt,
@@ -33,9 +34,12 @@ def pots_cmd(
         list[str] | None,
         typer.Option(help="KEY=V1,V2[,...]: an option (or policy) to vary; repeat for a grid; arms compared pairwise."),
     ] = None,
-    sessions: Annotated[int, typer.Option(parser=WholeNumber(1), help="Independent sessions per arm.")] = 2000,
+    sessions: Annotated[
+        int, typer.Option(parser=WholeNumber(1, MAX_SESSIONS), help="Independent sessions per arm.")
+    ] = 2000,
     deals: Annotated[
-        int, typer.Option(parser=WholeNumber(1, 100_000), help="Deals per session (fewer if someone is ruined).")
+        int,
+        typer.Option(parser=WholeNumber(1, MAX_SESSION_DEALS), help="Deals per session (fewer if someone is ruined)."),
     ] = 50,
     bankroll: Annotated[
         float | None, typer.Option(parser=Chips(), help="End a session when a balance falls below -B.")

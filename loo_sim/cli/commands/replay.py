@@ -3,7 +3,6 @@ record as JSON)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated
 
@@ -63,7 +62,9 @@ def replay_cmd(
     if not rec.exact:
         print("warning: chip amounts in this deal pass 2**53; float64 chips are no longer exact (R3)", file=sys.stderr)
     if as_json:
-        typer.echo(json.dumps(rec.to_dict()))
+        from loo_sim.report.outputs import to_json
+
+        typer.echo(to_json(rec.to_dict(), "replay", indent=None))
         return
     if seed is not None:
         typer.echo(f"Deal {deal} of seed {seed}; deck: {deck_str(cards)}")  # type: ignore[arg-type]

@@ -4,11 +4,11 @@ and net chips per seat with their uncertainty. It runs a simulate study, as a re
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
+from loo_sim.checks import MAX_DEALS
 from loo_sim.cli.app import (
     BackendOpt,
     PolicyOpt,
@@ -35,7 +35,7 @@ def simulate_cmd(
     seat_policy: SeatPolicyOpt = None,
     deals: Annotated[
         int,
-        typer.Option(parser=WholeNumber(1), help="Number of independent deals to play (1e6 and 1_000_000 work)."),
+        typer.Option(parser=WholeNumber(1, MAX_DEALS), help="Independent deals to play (1e6 and 1_000_000 work)."),
     ] = 100_000,
     seed: Annotated[int, seed_option("Seed of the run: deal k is shuffled from the stream (seed, k).")] = 0,
     threads: ThreadsOpt = None,
@@ -69,7 +69,9 @@ def simulate_cmd(
         data = {"run": info, "summary": output.tables["summary"].to_dict(orient="records")}
         if "by_class" in output.tables:
             data["by_class"] = output.tables["by_class"].to_dict(orient="records")
-        typer.echo(json.dumps(data, default=str))
+        from loo_sim.report.outputs import to_json
+
+        typer.echo(to_json(data, "simulate", indent=None))
         return
     typer.echo(output.text)
     if out_dir is not None:
