@@ -273,13 +273,35 @@ class PotsStudy(Study):
         p.attempt("seed", lambda: checks.seed(self.seed))
         if rules is not None:
             p.attempt("policy", lambda: self.table(rules.players))
-        p.attempt("compare", lambda: parse_compare(self.compare))
+        parsed = p.attempt("compare", lambda: parse_compare(self.compare))
+        self._repeats(p, parsed or [])
         p.attempt("sessions", lambda: checks.whole_number("sessions", self.sessions, 1))
         p.attempt("deals", lambda: checks.whole_number("deals", self.deals, 1, 100_000))
         if self.bankroll is not None:
             p.attempt("bankroll", lambda: checks.chips("bankroll", self.bankroll))
         if rules is not None and not p.found:  # the grid of arms, when every part of it is valid
             p.attempt("compare", lambda: self.arms())
+
+    def _repeats(self, p: _Collect, parsed: list[tuple[str, list[str]]]) -> None:
+        """A key compared twice (``--compare penalty=limited --compare penalty=unlimited``), or
+        a value twice in one item (``penalty=limited,limited``): refused before the run."""
+        first: dict[str, int] = {}
+        for i, (key, values) in enumerate(parsed):
+            item = _shown(self.compare[i])
+            if key in first:
+                p.add(f"compare[{i}]", f"{item}: {key} is compared already (item {first[key] + 1}); give each "
+                                       f"key once with all its values, e.g. {key}=V1,V2")  # fmt: skip
+                continue
+            first[key] = i
+            seen: dict[str, str] = {}
+            for value in values:
+                same = _compared_as(key, value)
+                if same in seen:
+                    p.add(
+                        f"compare[{i}]", f"{item}: {value!r} is the same value as {seen[same]!r}; give each value once"
+                    )
+                    break
+                seen[same] = value
 
     def arms(self):
         """The arms of the comparison (``run.sessions.Arm``), the first values first."""
@@ -334,6 +356,14 @@ class VariantsStudy(Study):
     def row_rules(self, row: dict[str, Any]) -> Rules:
         preset = preset_name(row.get("preset", self.preset))
         return Rules.preset(preset, **{**self.rules, **row.get("rules", {})})
+
+
+def _compared_as(key: str, value: str) -> str:
+    """What a compared value means (so ``limited`` and ``Limited`` are one value)."""
+    try:
+        return str(Policy.parse(value)) if key == "policy" else repr(Rules.coerce_option(key, value))
+    except LooError:
+        return value.strip().lower()
 
 
 STUDIES: dict[str, type[Study]] = {s.kind: s for s in (SimulateStudy, MissStudy, PotsStudy, VariantsStudy)}
