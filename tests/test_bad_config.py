@@ -65,6 +65,12 @@ BAD_CONFIGS = [
     pytest.param(
         exp("simulate", "seat_policy = {0 = 5}"), "experiments[0].seat_policy[0]", "string", id="seat_policy_int_value"
     ),  # fmt: skip
+    pytest.param(
+        exp("simulate", 'seat_policy = {0 = "cautious", "00" = "basic"}'),
+        "experiments[0].seat_policy[00]",
+        "once",
+        id="seat_policy_same_seat_twice",
+    ),  # fmt: skip
     pytest.param(exp("pots", "compare = [5]"), "experiments[0].compare[0]", "string", id="compare_int"),
     pytest.param(
         exp("pots", 'compare = "penalty=limited,unlimited"'), "experiments[0].compare", "array", id="compare_str"

@@ -104,3 +104,11 @@ def test_threads_1_sets_numbas_threads_for_the_run(capsys, tmp_path, monkeypatch
         assert json.loads((out / "run.json").read_text())["threads"] == 1
     finally:
         real(numba.config.NUMBA_NUM_THREADS)
+
+
+def test_preset_in_any_case_on_the_command_line(capsys, tmp_path):
+    out = tmp_path / "o"
+    assert main(["simulate", "--preset", "THREE-CARD", "--deals", "10", "--out", str(out)]) == 0
+    capsys.readouterr()
+    info = json.loads((out / "run.json").read_text())
+    assert info["preset"] == "three-card" and "--preset three-card" in info["command"]

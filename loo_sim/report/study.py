@@ -163,12 +163,18 @@ class Study:
             p.add("seat_policy", f"{_shown(self.seat_policy)} is {_type_name(self.seat_policy)}; "
                                  "expected a table {SEAT = POLICY}, e.g. {2 = 'cautious'}")  # fmt: skip
         else:
+            seats: dict[int, Any] = {}
             for seat, value in self.seat_policy.items():
                 if isinstance(seat, bool) or not (isinstance(seat, int) or (isinstance(seat, str) and seat.isascii()
                                                                              and seat.isdigit())):  # fmt: skip
                     p.add(f"seat_policy[{seat}]", f"{_shown(seat)} is not a seat number; expected 0, 1, 2, ...")
                 elif not isinstance(value, str) or not value.strip():
                     p.add(f"seat_policy[{seat}]", f"{_shown(value)} is not a policy; {POLICY_RULE}")
+                elif int(seat) in seats:  # "0" and "00", or 0 and "0": one seat given twice
+                    p.add(f"seat_policy[{seat}]", f"seat {int(seat)} is given twice ({seats[int(seat)]!r} and "
+                                                  f"{seat!r}); give each seat once")  # fmt: skip
+                else:
+                    seats[int(seat)] = seat
         if self.policy is not None and isinstance(self.policy, str) and not self.policy.strip():
             p.add("policy", "'' is not a policy; expected one, e.g. 'basic' or 'cautious/high'")
         for name, kind in self.ARRAYS.items():
