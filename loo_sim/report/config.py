@@ -80,7 +80,7 @@ def _whole(value: Any) -> Any:
     (the study says what is wrong with it). Lists item by item (a miss study's players)."""
     if isinstance(value, list):
         return [_whole(v) for v in value]
-    if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:  # 2**53 may be 2**53 + 1 rounded
         return int(value)
     return value
 

@@ -64,6 +64,13 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _not_of(kind: str, value: Any) -> str:
+    """Why ``value`` is not of ``kind`` (a whole float past 2**53 is not exact: digits are asked for)."""
+    if kind == WHOLE and isinstance(value, float) and value.is_integer():
+        return f"{_shown(value)} is 2**53 or more written as a float (not exact); write it in digits"
+    return f"{_shown(value)} is {_type_name(value)}; expected {kind}"
+
+
 def preset_name(value: Any) -> str:
     """A preset's name as PRESETS spells it (any case, as ``--preset`` takes it), or a LooError."""
     key = value.strip().lower() if isinstance(value, str) else None
@@ -152,7 +159,7 @@ class Study:
             value = getattr(self, f.name)
             kind = None if f.name in self.ARRAYS else FIELD_TYPES.get(f.name)
             if kind is not None and not (value is None and f.default is None) and not _is(kind, value):
-                p.add(f.name, f"{_shown(value)} is {_type_name(value)}; expected {kind}")
+                p.add(f.name, _not_of(kind, value))
         if not isinstance(self.rules, dict):
             p.add("rules", f"{_shown(self.rules)} is {_type_name(self.rules)}; {OPTIONS_RULE}")
         else:
@@ -184,7 +191,7 @@ class Study:
                 continue
             for i, value in enumerate(values):
                 if not (isinstance(value, dict) if kind == TABLE else _is(kind, value)):
-                    p.add(f"{name}[{i}]", f"{_shown(value)} is {_type_name(value)}; expected {kind}")
+                    p.add(f"{name}[{i}]", _not_of(kind, value))
 
     def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
         """The problems of a kind's own fields (``rules``: None when the rule set is bad)."""
