@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from loo_sim.errors import LooError
@@ -14,16 +15,22 @@ def whole_number(name: str, value: Any, low: int, high: int | None = None) -> in
     if isinstance(value, bool):
         raise LooError(f"{name}: {value!r} is not a whole number; allowed {allowed}")
     text = str(value).strip().replace("_", "")
+    if not text.isascii():  # int() and float() take other scripts' digits ('١٢٣', '１２')
+        raise LooError(f"{name}: {value!r} is not a whole number in ASCII digits; allowed {allowed}")
     try:
         number = int(text)
     except ValueError:
         try:
-            as_float = float(text)
-        except ValueError:
+            exact = Decimal(text)  # the number as written (float() would round 9007199254740993.0)
+        except InvalidOperation:
             raise LooError(f"{name}: {value!r} is not a whole number; allowed {allowed}") from None
-        if not math.isfinite(as_float) or not as_float.is_integer():
+        if not exact.is_finite() or exact != exact.to_integral_value():
             raise LooError(f"{name}: {value!r} is not a whole number; allowed {allowed}") from None
-        number = int(as_float)
+        if abs(exact) > 2**53:  # past 2**53 a float is not every whole number: write the digits
+            raise LooError(
+                f"{name}: {value!r} is past 2**53 written as a float; write it in digits ({allowed})"
+            ) from None
+        number = int(exact)
     if number < low or (high is not None and number > high):
         raise LooError(f"{name}: {number} is not allowed; allowed {allowed}")
     return number
@@ -31,7 +38,7 @@ def whole_number(name: str, value: Any, low: int, high: int | None = None) -> in
 
 def seat(name: str, value: Any, players: int) -> int:
     """A seat number 0..players-1."""
-    if isinstance(value, bool):
+    if isinstance(value, bool) or not str(value).isascii():
         raise LooError(f"{name}: {value!r} is not a seat number; allowed 0..{players - 1}")
     try:
         number = int(str(value).strip())
@@ -57,7 +64,7 @@ def chips(name: str, value: Any) -> float:
     if isinstance(value, bool):
         raise LooError(f"{name}: {value!r} is not a number of chips")
     try:
-        amount = float(value)
+        amount = float(value if str(value).isascii() else "not ASCII")  # float() takes other scripts' digits
     except (TypeError, ValueError, OverflowError):
         raise LooError(f"{name}: {value!r} is not a number of chips") from None
     if not math.isfinite(amount) or not 0 <= amount <= MAX_CHIPS:

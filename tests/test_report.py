@@ -172,7 +172,7 @@ rules = "limited"
         "error: defaults.colour: unknown key",
         "error: experiments[0].rules.penalty: 'unlimted' is not one of unlimited, limited",
         "error: experiments[0].rules: players: 9 is not allowed",
-        "error: experiments[0].deals: 0 is not allowed",
+        "error: defaults.deals: 0 is not allowed",  # set in [defaults]: said there, once
         "error: experiments[1].name: 'a' is used twice",
         "error: experiments[1].compare[0]: 'pentalty=1,2': unknown option 'pentalty'",
         "error: experiments[2].kind: 'nonsense' is not one of simulate, miss, pots, variants",

@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from loo_sim.checks import MAX_SEED
-from loo_sim.cli.params import OneOf, WholeNumber, threads
+from loo_sim.cli.params import OneOf, WholeNumber, policy_text, threads
+from loo_sim.errors import LooError
 from loo_sim.game.rules import Rules, parse_set
 from loo_sim.run.backend import BACKENDS
 
@@ -28,7 +29,10 @@ SetOpt = Annotated[
 ]
 PresetOpt = Annotated[str, typer.Option("--preset", "-p", help="Rule preset (see `loo-sim rules`).")]
 PolicyOpt = Annotated[
-    str | None, typer.Option("--policy", help="Policy of every seat, DECLARE[/PLAY[/EXCHANGE]], e.g. cautious/high.")
+    str | None,
+    typer.Option(
+        "--policy", parser=policy_text, help="Policy of every seat, DECLARE[/PLAY[/EXCHANGE]], e.g. cautious/high."
+    ),
 ]
 SeatPolicyOpt = Annotated[
     list[str] | None,
@@ -56,6 +60,12 @@ WorkersOpt = Annotated[
 def seed_option(help_text: str) -> typer.models.OptionInfo:
     """A seed: a whole number 0..2**63-1 (the first word of the counter-based streams)."""
     return typer.Option(parser=WholeNumber(0, MAX_SEED), help=help_text)
+
+
+def check_workers(backend: str, workers: int | None) -> None:
+    """``--workers`` sizes a Dask LocalCluster: refused with the local backend (as ``--scheduler`` is)."""
+    if workers is not None and backend == "local":
+        raise LooError("--workers goes with --backend dask (the local backend runs in this process; see --threads)")
 
 
 def build_rules(preset: str, sets: list[str] | None) -> Rules:

@@ -68,6 +68,16 @@ class WholeNumber:
         return _checked(lambda name: checks.whole_number(name, value, self.low, self.high))
 
 
+def policy_text(value: Any) -> str | None:
+    """A policy's text (``--policy``): not empty (an empty one would run as ``basic``)."""
+    if value is None:
+        return None
+    if not str(value).strip():
+        raise FlagError(f"{value!r} is not a policy; allowed e.g. basic, cautious/high (docs/policies.md)",
+                        about_value=True)  # fmt: skip
+    return str(value)
+
+
 def threads(value: Any) -> int:
     """Worker threads: 1..the cores numba may use."""
     return _checked(lambda name: checks.threads(value, name))
@@ -100,6 +110,8 @@ class Seat:
         if self.all_word and text.lower() == "all":
             return None
         try:
+            if not text.isascii():  # int() takes other scripts' digits
+                raise ValueError(text)
             return int(text)
         except ValueError:
             raise FlagError(f"{value!r} is not a seat number") from None

@@ -4,6 +4,7 @@ here, and only here, below ``cli/``)."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from typing import Any
 
@@ -59,7 +60,7 @@ def command(study: Study, out: str | None = None) -> str:
         args += ["--bankroll", f"{study.bankroll:g}"] if study.bankroll is not None else []
     else:
         return ""
-    return " ".join(args + (["--out", out] if out else []))
+    return shlex.join(args + (["--out", out] if out else []))  # a folder with spaces stays one argument
 
 
 def run_info(study: Study, out: str | None, partial: bool, details: dict[str, Any]) -> dict[str, Any]:

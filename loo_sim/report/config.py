@@ -8,6 +8,7 @@ A config is validated in full before anything runs: :func:`load_config` raises o
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from loo_sim.errors import LooError
-from loo_sim.report.study import KINDS, STUDIES, Study, study_fields
+from loo_sim.report.study import FIELD_TYPES, KINDS, STUDIES, WHOLE, Study, study_fields
 
 TOP_KEYS = ("title", "description", "backend", "scheduler", "defaults", "experiments")
 # players: the sweep of a miss study, the rule option players for the other kinds
@@ -23,6 +24,11 @@ KIND_KEYS = {kind: {*study_fields(kind), "players"} for kind in KINDS}
 STUDY_FIELDS = set().union(*KIND_KEYS.values())  # what [defaults] may set
 TABLES = ("rules", "seat_policy")  # fields that must be TOML tables
 LISTS = ("compare", "rows")  # fields that must be TOML arrays
+# An experiment's name names its folder: ASCII letters and digits, then also . _ -, 64 at most
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+NAME_RULE = "1-64 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit"
+MAX_DEPTH = 16  # tables and arrays nested deeper than this are refused (a config needs 4)
+TOO_DEEP = f"tables or arrays nested too deeply; allowed {MAX_DEPTH} levels"
 
 
 class ConfigError(LooError):
@@ -54,7 +60,7 @@ def study_from(kind: str, values: dict[str, Any]) -> Study:
     """The study of ``kind`` from a config's values (``players`` and ``carried`` may be one
     number or a list: a miss study sweeps them; the other kinds take players as the rule
     option and the first pot carried in)."""
-    values = dict(values)
+    values = {k: _whole(v) if FIELD_TYPES.get(k) == WHOLE or k == "players" else v for k, v in values.items()}
     players = values.pop("players", None)
     if kind == "miss":
         if players is not None:
@@ -69,15 +75,38 @@ def study_from(kind: str, values: dict[str, Any]) -> Study:
     return STUDIES[kind](**values)
 
 
+def _whole(value: Any) -> Any:
+    """A TOML float that is exactly a whole number (``deals = 1e6``) as an int; else as is
+    (the study says what is wrong with it). Lists item by item (a miss study's players)."""
+    if isinstance(value, list):
+        return [_whole(v) for v in value]
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:  # 2**53 may be 2**53 + 1 rounded
+        return int(value)
+    return value
+
+
+def _depth(value: Any, limit: int) -> int:
+    """How deep tables and arrays nest in ``value`` (counting stops past ``limit``)."""
+    if limit < 0 or not isinstance(value, (dict, list)):
+        return 0
+    items = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(v, limit - 1) for v in items), default=0)
+
+
 def _read(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise LooError(f"config {str(path)!r}: {TOO_DEEP}") from None
     except FileNotFoundError:
         raise LooError(f"config {str(path)!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as e:
         raise LooError(f"config {str(path)!r} cannot be read ({e})") from None
     except tomllib.TOMLDecodeError as e:
         raise LooError(f"config {str(path)!r} is not valid TOML: {e}") from None
+    if _depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise LooError(f"config {str(path)!r}: {TOO_DEEP}")
+    return data
 
 
 def _top_problems(data: dict[str, Any]) -> list[str]:
@@ -86,6 +115,9 @@ def _top_problems(data: dict[str, Any]) -> list[str]:
         problems.append(f"{key}: unknown key; allowed title, description, backend, scheduler, defaults, experiments")
     if data.get("backend", "local") not in ("local", "dask"):
         problems.append(f"backend: {data.get('backend')!r} is not one of local, dask")
+    for key in ("title", "description"):
+        if key in data and not isinstance(data[key], str):
+            problems.append(f"{key}: expected a string")
     if "scheduler" in data and not isinstance(data["scheduler"], str):
         problems.append("scheduler: expected an address string, e.g. 'tcp://10.0.0.5:8786'")
     return problems
@@ -121,8 +153,19 @@ def _experiment(where: str, exp: dict[str, Any], defaults: dict[str, Any], probl
         last = sub.split(".")[-1].split("[")[0]
         if message.startswith(f"{last}: "):
             message = message[len(last) + 2 :]
-        problems.append(f"{where}.{sub}: {message}")
+        problems.append(f"{_origin(sub, where, exp, defaults)}.{sub}: {message}")
     return study
+
+
+def _origin(sub: str, where: str, exp: dict[str, Any], defaults: dict[str, Any]) -> str:
+    """Where the value a problem is about was set: the experiment (``where``) or ``defaults``."""
+    top, _, rest = sub.partition(".")
+    top = top.split("[")[0]
+    if top == "rules" and rest:
+        option = rest.split(".")[0]
+        own = isinstance(exp.get("rules"), dict) and option in exp["rules"]
+        return where if own or option not in defaults.get("rules", {}) else "defaults"
+    return where if top in exp or top not in defaults else "defaults"
 
 
 def load_config(path: str | Path) -> Config:
@@ -151,16 +194,19 @@ def load_config(path: str | Path) -> Config:
             problems.append(f"{where}: expected a table")
             continue
         name = exp.get("name")
-        if not isinstance(name, str) or not name or not name.replace("-", "").replace("_", "").isalnum():
-            problems.append(f"{where}.name: {name!r} is not allowed; allowed letters, digits, - and _")
+        if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+            shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:37] + "..."
+            problems.append(f"{where}.name: {shown} is not allowed; allowed {NAME_RULE}")
         elif name in seen:
             problems.append(f"{where}.name: {name!r} is used twice; names must differ")
         else:
             seen.add(name)
+        if "title" in exp and not isinstance(exp["title"], str):
+            problems.append(f"{where}.title: expected a string")
         study = _experiment(where, exp, defaults, problems)
         if study is not None:
             experiments.append(Experiment(str(name), str(exp.get("title", name)), study))
     if problems:
-        raise ConfigError(problems)
+        raise ConfigError(list(dict.fromkeys(problems)))  # a default's problem once, not once an experiment
     return Config(path, str(data.get("title", path.stem)), str(data.get("description", "")), experiments,
                   str(data.get("backend", "local")), data.get("scheduler"))  # fmt: skip

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -24,6 +25,58 @@ from loo_sim.game.policy import Policy, parse_seat_policies
 from loo_sim.game.rules import OPTION_NAMES, PRESETS, Rules
 
 Problems = list[tuple[str, str]]  # (path below the study, message)
+
+# The type of every field, as a config spells it (checked before any other check, so a
+# value of the wrong type is one problem, not a traceback): field -> its kind of value.
+WHOLE, NUMBER, TEXT, FLAG = "a whole number", "a finite number", "a string", "true or false"
+FIELD_TYPES: dict[str, str] = {
+    "preset": TEXT, "policy": TEXT, "baseline": TEXT, "by_class": FLAG,
+    "deals": WHOLE, "seed": WHOLE, "sessions": WHOLE, "focal": WHOLE, "dealer": WHOLE, "chart_seat": WHOLE,
+    "carried": NUMBER, "precision": NUMBER, "chart_scale": NUMBER, "bankroll": NUMBER,
+}  # fmt: skip
+TABLE = "a table"
+SCALAR = (str, int, float, bool)  # what a rule option's value may be
+SCALAR_RULE = "expected a string, number or boolean"
+OPTIONS_RULE = "expected a table of options, e.g. {penalty = 'limited'}"
+POLICY_RULE = "expected a string, e.g. 'cautious'"
+
+
+def _is(kind: str, value: Any) -> bool:
+    """Whether ``value`` is of ``kind`` (bool is no number; inf and nan are no finite number)."""
+    if kind == TEXT:
+        return isinstance(value, str)
+    if kind == FLAG:
+        return isinstance(value, bool)
+    if isinstance(value, bool):
+        return False
+    if kind == WHOLE:
+        return isinstance(value, int)
+    return isinstance(value, (int, float)) and math.isfinite(value)
+
+
+def _type_name(value: Any) -> str:
+    return {bool: "a boolean", str: "a string", int: "an integer", float: "a number", list: "an array",
+            dict: "a table"}.get(type(value), type(value).__name__)  # fmt: skip
+
+
+def _shown(value: Any) -> str:
+    text = str(value).lower() if isinstance(value, bool) else repr(value)  # as TOML spells it
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _not_of(kind: str, value: Any) -> str:
+    """Why ``value`` is not of ``kind`` (a whole float past 2**53 is not exact: digits are asked for)."""
+    if kind == WHOLE and isinstance(value, float) and value.is_integer():
+        return f"{_shown(value)} is 2**53 or more written as a float (not exact); write it in digits"
+    return f"{_shown(value)} is {_type_name(value)}; expected {kind}"
+
+
+def preset_name(value: Any) -> str:
+    """A preset's name as PRESETS spells it (any case, as ``--preset`` takes it), or a LooError."""
+    key = value.strip().lower() if isinstance(value, str) else None
+    if key not in PRESETS:
+        raise LooError(f"preset: {_shown(value)} is not one of {', '.join(PRESETS)} (any case)")
+    return key
 
 
 class _Collect:
@@ -50,12 +103,17 @@ class Study:
     the deals and the seed."""
 
     kind: ClassVar[str] = ""
+    ARRAYS: ClassVar[dict[str, str]] = {}  # the kind's array fields: name -> what each item is
     preset: str = "three-card"
     rules: dict[str, Any] = field(default_factory=dict)  # option overrides
     policy: str | None = None  # every seat
     seat_policy: dict[Any, str] = field(default_factory=dict)  # seat -> policy (keys may be digit strings)
     deals: int = 100_000
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.preset, str) and self.preset.strip().lower() in PRESETS:  # as --preset takes it
+            self.preset = self.preset.strip().lower()
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, **json.loads(json.dumps(dataclasses.asdict(self), default=str))}
@@ -76,8 +134,10 @@ class Study:
     def problems(self) -> Problems:
         """Every problem with this study, as (path below the study, message)."""
         p = _Collect()
-        if self.preset not in PRESETS:
-            p.add("preset", f"{self.preset!r} is not one of {', '.join(PRESETS)}")
+        self._type_problems(p)
+        if p.found:  # the other checks need the types
+            return p.found
+        p.attempt("preset", lambda: preset_name(self.preset))
         valid = {}
         for key, value in self.rules.items():
             if key not in OPTION_NAMES:
@@ -86,11 +146,52 @@ class Study:
             coerced = p.attempt(f"rules.{key}", lambda k=key, v=value: Rules.coerce_option(k, v))
             if coerced is not None or value is None:
                 valid[key] = value
-        if self.preset in PRESETS:  # the combinations (R11), with the options that are valid one by one
+        if str(self.preset).strip().lower() in PRESETS:  # the combinations (R11), of the options valid one by one
             p.attempt("rules", lambda: Rules.preset(self.preset, **valid))
         rules = self.base_rules() if not p.found else None
         self._more_problems(p, rules)
         return p.found
+
+    def _type_problems(self, p: _Collect) -> None:
+        """A problem for each field whose value is not of its type (a config's loose values:
+        ``by_class = "yes please"``, ``precision = true``, ``sessions = 100.5``, ``rules = 5``)."""
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            kind = None if f.name in self.ARRAYS else FIELD_TYPES.get(f.name)
+            if kind is not None and not (value is None and f.default is None) and not _is(kind, value):
+                p.add(f.name, _not_of(kind, value))
+        if not isinstance(self.rules, dict):
+            p.add("rules", f"{_shown(self.rules)} is {_type_name(self.rules)}; {OPTIONS_RULE}")
+        else:
+            for key, value in self.rules.items():
+                if not isinstance(value, SCALAR):
+                    p.add(f"rules.{key}", f"{_shown(value)} is {_type_name(value)}; {SCALAR_RULE}")
+        if not isinstance(self.seat_policy, dict):
+            p.add("seat_policy", f"{_shown(self.seat_policy)} is {_type_name(self.seat_policy)}; "
+                                 "expected a table {SEAT = POLICY}, e.g. {2 = 'cautious'}")  # fmt: skip
+        else:
+            seats: dict[int, Any] = {}
+            for seat, value in self.seat_policy.items():
+                if isinstance(seat, bool) or not (isinstance(seat, int) or (isinstance(seat, str) and seat.isascii()
+                                                                             and seat.isdigit())):  # fmt: skip
+                    p.add(f"seat_policy[{seat}]", f"{_shown(seat)} is not a seat number; expected 0, 1, 2, ...")
+                elif not isinstance(value, str) or not value.strip():
+                    p.add(f"seat_policy[{seat}]", f"{_shown(value)} is not a policy; {POLICY_RULE}")
+                elif int(seat) in seats:  # "0" and "00", or 0 and "0": one seat given twice
+                    p.add(f"seat_policy[{seat}]", f"seat {int(seat)} is given twice ({seats[int(seat)]!r} and "
+                                                  f"{seat!r}); give each seat once")  # fmt: skip
+                else:
+                    seats[int(seat)] = seat
+        if self.policy is not None and isinstance(self.policy, str) and not self.policy.strip():
+            p.add("policy", "'' is not a policy; expected one, e.g. 'basic' or 'cautious/high'")
+        for name, kind in self.ARRAYS.items():
+            values = getattr(self, name)
+            if not isinstance(values, list):
+                p.add(name, f"{_shown(values)} is {_type_name(values)}; expected an array (each {kind})")
+                continue
+            for i, value in enumerate(values):
+                if not (isinstance(value, dict) if kind == TABLE else _is(kind, value)):
+                    p.add(f"{name}[{i}]", _not_of(kind, value))
 
     def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
         """The problems of a kind's own fields (``rules``: None when the rule set is bad)."""
@@ -134,6 +235,7 @@ class MissStudy(Study):
     the players and the pot carried in (the first of each is the main run)."""
 
     kind: ClassVar[str] = "miss"
+    ARRAYS: ClassVar[dict[str, str]] = {"players": WHOLE, "carried": NUMBER}
     deals: int = 200_000
     players: list[int] = field(default_factory=list)  # the sweep (default: the preset's)
     carried: list[float] = field(default_factory=lambda: [0.0])  # the sweep
@@ -172,6 +274,7 @@ class PotsStudy(Study):
     """Sessions of many deals (R10) for each arm of a comparison, on the same decks."""
 
     kind: ClassVar[str] = "pots"
+    ARRAYS: ClassVar[dict[str, str]] = {"compare": TEXT}
     deals: int = 50  # deals a session plays at most
     compare: list[str] = field(default_factory=list)  # KEY=V1,V2 items: the grid of arms, first values first
     sessions: int = 2000  # sessions per arm
@@ -183,13 +286,35 @@ class PotsStudy(Study):
         p.attempt("seed", lambda: checks.seed(self.seed))
         if rules is not None:
             p.attempt("policy", lambda: self.table(rules.players))
-        p.attempt("compare", lambda: parse_compare(self.compare))
+        parsed = p.attempt("compare", lambda: parse_compare(self.compare))
+        self._repeats(p, parsed or [])
         p.attempt("sessions", lambda: checks.sessions(self.sessions))
         p.attempt("deals", lambda: checks.session_deals(self.deals))
         if self.bankroll is not None:
             p.attempt("bankroll", lambda: checks.chips("bankroll", self.bankroll))
         if rules is not None and not p.found:  # the grid of arms, when every part of it is valid
             p.attempt("compare", lambda: self.arms())
+
+    def _repeats(self, p: _Collect, parsed: list[tuple[str, list[str]]]) -> None:
+        """A key compared twice (``--compare penalty=limited --compare penalty=unlimited``), or
+        a value twice in one item (``penalty=limited,limited``): refused before the run."""
+        first: dict[str, int] = {}
+        for i, (key, values) in enumerate(parsed):
+            item = _shown(self.compare[i])
+            if key in first:
+                p.add(f"compare[{i}]", f"{item}: {key} is compared already (item {first[key] + 1}); give each "
+                                       f"key once with all its values, e.g. {key}=V1,V2")  # fmt: skip
+                continue
+            first[key] = i
+            seen: dict[str, str] = {}
+            for value in values:
+                same = _compared_as(key, value)
+                if same in seen:
+                    p.add(
+                        f"compare[{i}]", f"{item}: {value!r} is the same value as {seen[same]!r}; give each value once"
+                    )
+                    break
+                seen[same] = value
 
     def arms(self):
         """The arms of the comparison (``run.sessions.Arm``), the first values first."""
@@ -208,6 +333,7 @@ class VariantsStudy(Study):
     compared with a baseline row deal by deal."""
 
     kind: ClassVar[str] = "variants"
+    ARRAYS: ClassVar[dict[str, str]] = {"rows": TABLE}
     carried: float = 0.0  # chips carried into every deal
     rows: list[dict[str, Any]] = field(default_factory=list)  # {name, preset, rules}
     baseline: str | None = None  # the row the others are compared with (default: the first)
@@ -221,20 +347,36 @@ class VariantsStudy(Study):
         for i, row in enumerate(self.rows):
             if not row.get("name"):
                 p.add(f"rows[{i}].name", "each row needs a name")
+            elif not isinstance(row["name"], str):
+                p.add(f"rows[{i}].name", f"{_shown(row['name'])} is {_type_name(row['name'])}; expected a string")
             unknown = set(row) - {"name", "preset", "rules"}
             if unknown:
                 p.add(f"rows[{i}]", f"unknown keys {sorted(unknown)}; allowed name, preset, rules")
-            p.attempt(f"rows[{i}]", lambda row=row: self.row_rules(row))
+            row_rules = row.get("rules", {})
+            if not isinstance(row_rules, dict):
+                p.add(f"rows[{i}].rules", f"{_shown(row_rules)} is {_type_name(row_rules)}; {OPTIONS_RULE}")
+                continue
+            bad = [k for k, v in row_rules.items() if not isinstance(v, SCALAR)]
+            for k in bad:
+                p.add(f"rows[{i}].rules.{k}", f"{_shown(row_rules[k])} is {_type_name(row_rules[k])}; {SCALAR_RULE}")
+            if not bad:
+                p.attempt(f"rows[{i}]", lambda row=row: self.row_rules(row))
         if len(set(names)) != len(names):
             p.add("rows", "row names must differ")
         if self.baseline is not None and self.baseline not in names:
             p.add("baseline", f"{self.baseline!r} is not a row name; allowed {', '.join(names)}")
 
     def row_rules(self, row: dict[str, Any]) -> Rules:
-        preset = row.get("preset", self.preset)
-        if preset not in PRESETS:
-            raise LooError(f"preset: {preset!r} is not one of {', '.join(PRESETS)}")
+        preset = preset_name(row.get("preset", self.preset))
         return Rules.preset(preset, **{**self.rules, **row.get("rules", {})})
+
+
+def _compared_as(key: str, value: str) -> str:
+    """What a compared value means (so ``limited`` and ``Limited`` are one value)."""
+    try:
+        return str(Policy.parse(value)) if key == "policy" else repr(Rules.coerce_option(key, value))
+    except LooError:
+        return value.strip().lower()
 
 
 STUDIES: dict[str, type[Study]] = {s.kind: s for s in (SimulateStudy, MissStudy, PotsStudy, VariantsStudy)}

@@ -17,6 +17,7 @@ from loo_sim.cli.app import (
     SetOpt,
     ThreadsOpt,
     WorkersOpt,
+    check_workers,
     seed_option,
 )
 from loo_sim.cli.params import Chips, Seat, WholeNumber, seat_map
@@ -75,6 +76,7 @@ def miss_cmd(
     Examples: `loo-sim miss --preset three-card --deals 200000 --seed 1 --out out/miss`,
     `loo-sim miss --players 4 --players 5 --players 6 --carried 0 --carried 15 --carried 45 --precision 0.05`.
     """
+    check_workers(backend, workers)
     study = MissStudy(
         preset=preset, rules=parse_set(sets), policy=policy, seat_policy=seat_map(seat_policy), deals=deals, seed=seed,
         carried=list(carried) if carried else [0.0], players=list(players or []), precision=precision, focal=focal,

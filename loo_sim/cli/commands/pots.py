@@ -17,6 +17,7 @@ from loo_sim.cli.app import (
     SetOpt,
     ThreadsOpt,
     WorkersOpt,
+    check_workers,
     seed_option,
 )
 from loo_sim.cli.params import Chips, WholeNumber, seat_map
@@ -57,6 +58,7 @@ def pots_cmd(
     Examples: `loo-sim pots --preset three-card --compare penalty=limited,unlimited --sessions 5000 --deals 50`,
     `loo-sim pots --compare penalty=limited,unlimited --compare policy=basic,ev --bankroll 200 --out out/pots`.
     """
+    check_workers(backend, workers)
     study = PotsStudy(preset=preset, rules=parse_set(sets), policy=policy, seat_policy=seat_map(seat_policy),
                       compare=list(compare or []), sessions=sessions, deals=deals, seed=seed,
                       bankroll=bankroll)  # fmt: skip

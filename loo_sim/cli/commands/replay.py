@@ -18,6 +18,8 @@ from loo_sim.game.policy import parse_seat_policies
 from loo_sim.rng import shuffled_deck
 from loo_sim.run.api import play_deal
 
+MAX_DEAL = 2**63 - 1  # deal indices are the kernels' int64 counters (rng.py keys them)
+
 
 def replay_cmd(
     preset: PresetOpt = "three-card",
@@ -31,7 +33,9 @@ def replay_cmd(
             parser=WholeNumber(0, checks.MAX_SEED), help="Shuffle the deck from this seed (instead of --deck)."
         ),
     ] = None,
-    deal: Annotated[int, typer.Option(parser=WholeNumber(0), help="With --seed: the deal index k of that run.")] = 0,
+    deal: Annotated[
+        int, typer.Option(parser=WholeNumber(0, MAX_DEAL), help="With --seed: the deal index k of that run.")
+    ] = 0,
     dealer: Annotated[
         int | None, typer.Option(parser=Seat(), help="Dealer seat (default: 0, or k mod players with --seed).")
     ] = None,

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from loo_sim.cli.app import SchedulerOpt, ThreadsOpt, WorkersOpt
+from loo_sim.cli.app import SchedulerOpt, ThreadsOpt, WorkersOpt, check_workers
 from loo_sim.cli.backend import open_backend
 from loo_sim.cli.params import OneOf
 from loo_sim.cli.progress import TerminalProgress, compile_notice
@@ -47,6 +47,7 @@ def report_cmd(
     from loo_sim.report.outputs import prepare_out_dir
 
     cfg = load_config(config)
+    check_workers(backend or cfg.backend, workers)
     set_threads(threads)
     out_dir = prepare_out_dir(out)
     where = "--scheduler" if scheduler else f"scheduler (in {config})"

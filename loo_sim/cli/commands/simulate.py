@@ -18,6 +18,7 @@ from loo_sim.cli.app import (
     SetOpt,
     ThreadsOpt,
     WorkersOpt,
+    check_workers,
     seed_option,
 )
 from loo_sim.cli.params import Chips, Seat, WholeNumber, seat_map
@@ -61,6 +62,7 @@ def simulate_cmd(
     Examples: `loo-sim simulate --preset three-card --deals 1000000 --seed 1`,
     `loo-sim simulate --preset five-card --seat-policy 0=cautious --deals 2e6 --out out/five`.
     """
+    check_workers(backend, workers)
     study = SimulateStudy(preset=preset, rules=parse_set(sets), policy=policy, seat_policy=seat_map(seat_policy),
                           deals=deals, seed=seed, carried=carried, dealer=dealer, by_class=by_class)  # fmt: skip
     output, out_dir, _ = run_and_write(study, out, threads, backend, scheduler, workers, min_total=LONG_RUN)
