@@ -208,6 +208,11 @@ def test_resume_redoes_an_experiment_whose_files_were_changed_or_deleted_and_cle
     stale = [out / ".index.md.k2j3h4.tmp", out / "after" / ".summary.csv.a1b2c3.tmp"]
     for path in stale:
         path.write_text("half a file")
+    staged = [out / ".first.partial-1a2b3c4d", out / ".second.old-5e6f7a8b"]  # a killed folder swap's leftovers
+    for folder in staged:
+        folder.mkdir()
+        (folder / "summary.csv").write_text("half a folder")
+    stale += staged
     keep = out / "after" / "notes.txt"
     keep.write_text("mine")
     capsys.readouterr()

@@ -77,16 +77,24 @@ def _files_match(folder: Path, sha256: Any) -> bool:
 
 
 def clean_stale_temps(out: Path) -> list[Path]:
-    """Remove the hidden temp files (``.NAME.XXXX.tmp``) an atomic write killed midway left in
-    OUT and its experiment folders (the caller holds OUT's lock: no write of ours is in flight)."""
+    """Remove what a write killed midway left in OUT and its experiment folders: hidden temp
+    files (``.NAME.XXXX.tmp``) and the staging and old folders of an experiment being
+    swapped into place (``.NAME.partial-XXXX/``, ``.NAME.old-XXXX/``; ``loo_sim.atomic``).
+    The caller holds OUT's lock, so no write of ours is in flight."""
+    import shutil
+
     removed: list[Path] = []
     if not out.is_dir():
         return removed
-    for folder in [out, *(p for p in out.iterdir() if p.is_dir())]:
+    for folder in [out, *(p for p in out.iterdir() if p.is_dir() and not p.name.startswith("."))]:
         for tmp in folder.glob(".*.tmp"):
             if tmp.is_file():
                 tmp.unlink(missing_ok=True)
                 removed.append(tmp)
+    for staged in [*out.glob(".*.partial-*"), *out.glob(".*.old-*")]:
+        if staged.is_dir():
+            shutil.rmtree(staged, ignore_errors=True)
+            removed.append(staged)
     return removed
 
 
