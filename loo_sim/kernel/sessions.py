@@ -246,6 +246,18 @@ def pair_session(row, seats, bal_x, bal_y, maxlog_diff, ruin_diff, played_x, pla
 
 
 # ---- the caller's histograms: exact counts of integral amounts, log bins for the rest -----------
+@njit(cache=True, inline="always")
+def count_amount(p, bound, exact, hist, sums):
+    """Count one pot: exactly below ``bound`` chips when whole (``exact``), else in its log bin."""
+    e = exact_index(p, bound)
+    if e >= 0:
+        exact[e] += 1.0
+    else:
+        bin_ = pot_bin(p)
+        hist[bin_] += 1.0
+        sums[bin_] += p
+
+
 @njit(cache=True)
 def count_pots(pots, exact, hist, sums):
     """Count one block's pots [arm, k, deal] into exact [arm, deal, bound] (integral pots
@@ -258,13 +270,7 @@ def count_pots(pots, exact, hist, sums):
                 p = pots[a, k, j]
                 if p != p:
                     break  # the session ended
-                e = exact_index(p, bound)
-                if e >= 0:
-                    exact[a, j, e] += 1.0
-                else:
-                    bin_ = pot_bin(p)
-                    hist[a, j, bin_] += 1.0
-                    sums[a, j, bin_] += p
+                count_amount(p, bound, exact[a, j], hist[a, j], sums[a, j])
 
 
 @njit(cache=True)
@@ -276,13 +282,7 @@ def count_largest(largest, exact, hist, sums):
             p = largest[a, k]
             if p != p:
                 continue
-            e = exact_index(p, bound)
-            if e >= 0:
-                exact[a, e] += 1.0
-            else:
-                bin_ = pot_bin(p)
-                hist[a, bin_] += 1.0
-                sums[a, bin_] += p
+            count_amount(p, bound, exact[a], hist[a], sums[a])
 
 
 @njit(cache=True)
