@@ -1,12 +1,32 @@
-"""The bench's baseline (``scripts/bench.py`` only; no study uses it): shuffle and deal the
-hands, the miss and the indicator (R2) into masks, and nothing else."""
+"""The bench's baselines (``scripts/bench.py`` only; no study uses it): the bare deal (shuffle
+and deal the hands, the miss and the indicator into masks, R2) and the staged deal, which
+stops after a given step of ``play_deal`` so that one deal's cost can be split into its
+steps (shuffle, deal, declarations, tricks, scoring, aggregation)."""
 
+import numpy as np
 from numba import njit, prange
 
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.bits import POS
-from loo_sim.kernel.deal import deal_hands
-from loo_sim.kernel.scratch import BLOCK, deal_scratch, deck_cards_needed, prepare_deal
+from loo_sim.kernel.chunks import add_deal
+from loo_sim.kernel.deal import (
+    _NO_REFCOUNT,
+    clear_record,
+    collect_antes,
+    deal_cards,
+    deal_hands,
+    declare_all,
+    exchange,
+    score,
+    settle_uncontested,
+    show_flushes,
+)
+from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, prepare_deal
+from loo_sim.kernel.tricks import play_tricks
+
+# the stages of a deal, cumulative: stage k runs every step up to and including k
+STAGES = ("shuffle", "deal into masks", "declarations", "tricks", "scoring", "aggregation")
+ST_SHUFFLE, ST_DEAL, ST_DECLARE, ST_TRICKS, ST_SCORE, ST_AGGREGATE = range(len(STAGES))
 
 
 @njit(cache=True)
@@ -41,3 +61,56 @@ def bare_blocks(ri, seed, session, n_blocks, total, out):
             deals += 1
         out[b, 0] = deals
         out[b, 1] = check
+
+
+@njit(cache=True, **_NO_REFCOUNT)  # as play_deal is compiled
+def staged_deal(ri, rf, pol, polf, strength, chart, deck, dealer, seat_keys, sc, oi, of, stage):
+    """play_deal from a clean pot, stopping after step ``stage`` (ST_DEAL ... ST_SCORE); the
+    steps are play_deal's, so the full stage costs what play_deal costs."""
+    clear_record(ri[L.R_PLAYERS], sc, oi, of)
+    carried = 0.0
+    single = ri[L.R_SINGLE_POT] == 1
+    mode = L.FIRST_RENOUNCE if single else ri[L.R_TRUMP]
+    miss_dealt = ri[L.R_MISS] == 1 and not single
+    oi[L.O_SINGLE] = single
+    indicator, t, miss, stock_pos = deal_cards(ri, deck, dealer, mode, miss_dealt, sc, oi)
+    pot_start = collect_antes(ri, rf, dealer, carried, of)
+    if stage < ST_DECLARE:
+        return
+    defender, m = declare_all(ri, rf, pol, polf, strength, chart, dealer, carried, single, mode, miss_dealt,
+                              indicator, t, pot_start, miss, L.NO_FORCING, 0, sc, oi)  # fmt: skip
+    if settle_uncontested(m, pot_start, sc, oi, of) or stage < ST_TRICKS:
+        return
+    exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, sc)
+    penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
+    if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
+        return
+    play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi)
+    if stage < ST_SCORE:
+        return
+    score(ri, m, pot_start, penalty, defender, sc, oi, of)
+
+
+@njit(cache=True)
+def staged_block(ri, rf, pol, polf, strength, chart, seed, session, total, stage):
+    """Deals 0..total-1 (one thread), each up to step ``stage`` (``STAGES``); returns a
+    checksum so that no stage can be optimised away."""
+    n = ri[L.R_PLAYERS]
+    deck, sc, seat_keys, oi, of = deal_scratch()
+    row = np.zeros(L.A_LEN, dtype=np.float64)
+    decl_count = np.zeros(4, dtype=np.int64)
+    trick_count = np.zeros(L.MAX_TRICKS + 1, dtype=np.int64)
+    need = deck_cards_needed(ri)
+    random_seats = any_random(pol, n)
+    check = 0
+    for k in range(total):
+        prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats)
+        if stage == ST_SHUFFLE:
+            check += deck[need - 1]
+            continue
+        staged_deal(ri, rf, pol, polf, strength, chart, deck, k % n, seat_keys, sc, oi, of, stage)
+        if stage == ST_AGGREGATE:
+            add_deal(row, ri, oi, of, decl_count, trick_count, k % n)
+        check += oi[L.O_OUTCOME] + oi[L.O_DECL] + sc[L.SC_HANDS] + oi[L.O_WON] + int(of[L.F_POT_NEXT])
+    return check + int(row[L.A_DEALS])
+
