@@ -91,8 +91,9 @@ def test_aggregates_match_the_reference_engine_deal_by_deal(preset, overrides, p
 def _position_counts(seed, deals):
     counts = np.zeros((52, 52), dtype=np.int64)
     deck = np.zeros(52, dtype=np.int64)
+    cards = np.arange(52, dtype=np.int64)
     for k in range(deals):
-        shuffle_prefix(stream_key(seed, np.uint64(NO_SESSION), np.uint64(k), np.uint64(0)), deck, 52)
+        shuffle_prefix(stream_key(seed, np.uint64(NO_SESSION), np.uint64(k), np.uint64(0)), deck, 52, cards)
         for pos in range(52):
             counts[pos, deck[pos]] += 1
     return counts

@@ -7,10 +7,9 @@ import numpy as np
 from numba import njit, prange
 
 from loo_sim.kernel import abi as L
-from loo_sim.kernel.bits import POS
-from loo_sim.kernel.chunks import add_deal
+from loo_sim.kernel.aggregate import add_deal, add_seat_counts, seat_counts
 from loo_sim.kernel.deal import (
-    _NO_REFCOUNT,
+    NO_REFCOUNT,
     clear_record,
     collect_antes,
     deal_cards,
@@ -38,7 +37,7 @@ def bare_deal(ri, deck, dealer, sc):
     for s in range(n):
         hands[s] = 0
     miss, pos = deal_hands(deck, n, ri[L.R_HAND], dealer, ri[L.R_MISS] == 1, sc[L.SC_ORDER :], hands)
-    check = miss ^ POS[deck[pos]]
+    check = miss ^ deck[pos]
     for s in range(n):
         check ^= hands[s]
     return check & 1
@@ -63,7 +62,7 @@ def bare_blocks(ri, seed, session, n_blocks, total, out):
         out[b, 1] = check
 
 
-@njit(cache=True, **_NO_REFCOUNT)  # as play_deal is compiled
+@njit(cache=True, inline="always")
 def staged_deal(ri, rf, pol, polf, strength, chart, deck, dealer, seat_keys, sc, oi, of, stage):
     """play_deal from a clean pot, stopping after step ``stage`` (ST_DEAL ... ST_SCORE); the
     steps are play_deal's, so the full stage costs what play_deal costs."""
@@ -91,15 +90,12 @@ def staged_deal(ri, rf, pol, polf, strength, chart, deck, dealer, seat_keys, sc,
     score(ri, m, pot_start, penalty, defender, sc, oi, of)
 
 
-@njit(cache=True)
-def staged_block(ri, rf, pol, polf, strength, chart, seed, session, total, stage):
-    """Deals 0..total-1 (one thread), each up to step ``stage`` (``STAGES``); returns a
-    checksum so that no stage can be optimised away."""
+@njit(cache=True, **NO_REFCOUNT)
+def staged_loop(ri, rf, pol, polf, strength, chart, seed, session, total, stage, deck, sc, seat_keys, oi, of, row,
+                counts):  # fmt: skip
+    """The deals of staged_block, compiled as the hot drivers' loops are (the deal inlined,
+    no reference counting), so that the last stage costs what a deal of simulate costs."""
     n = ri[L.R_PLAYERS]
-    deck, sc, seat_keys, oi, of = deal_scratch()
-    row = np.zeros(L.A_LEN, dtype=np.float64)
-    decl_count = np.zeros(4, dtype=np.int64)
-    trick_count = np.zeros(L.MAX_TRICKS + 1, dtype=np.int64)
     need = deck_cards_needed(ri)
     random_seats = any_random(pol, n)
     check = 0
@@ -110,7 +106,21 @@ def staged_block(ri, rf, pol, polf, strength, chart, seed, session, total, stage
             continue
         staged_deal(ri, rf, pol, polf, strength, chart, deck, k % n, seat_keys, sc, oi, of, stage)
         if stage == ST_AGGREGATE:
-            add_deal(row, ri, oi, of, decl_count, trick_count, k % n)
+            add_deal(row, counts, ri, oi, of, k % n)
         check += oi[L.O_OUTCOME] + oi[L.O_DECL] + sc[L.SC_HANDS] + oi[L.O_WON] + int(of[L.F_POT_NEXT])
-    return check + int(row[L.A_DEALS])
+    return check
 
+
+@njit(cache=True)
+def staged_block(ri, rf, pol, polf, strength, chart, seed, session, total, stage):
+    """Deals 0..total-1 (one thread), each up to step ``stage`` (``STAGES``); returns a
+    checksum so that no stage can be optimised away."""
+    deck, sc, seat_keys, oi, of = deal_scratch()
+    row = np.zeros(L.A_LEN, dtype=np.float64)
+    counts = seat_counts()
+    check = 0
+    for first in range(0, total, BLOCK):
+        check += staged_loop(ri, rf, pol, polf, strength, chart, seed, session, min(BLOCK, total - first), stage,
+                             deck, sc, seat_keys, oi, of, row, counts)  # fmt: skip
+        add_seat_counts(row, counts, ri[L.R_PLAYERS])
+    return check + int(row[L.A_DEALS])

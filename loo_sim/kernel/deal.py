@@ -1,12 +1,13 @@
 """One deal in numba, step for step like the reference engine (``engine/deal.py``).
 
 ``play_deal`` reads the rules (``ri``/``rf``), the policies (``pol``), a deck in
-canonical deal order and writes the deal record into ``oi``/``of`` (slots in
-``kernel/abi.py``). Hands are 52-bit masks. It calls one step function per method of
-the reference's ``_Deal`` (deal_cards, collect_antes, declare_all, settle_uncontested,
-exchange, show_flushes, play_tricks, score), each inlined into it; each step names the
-rule it implements. The tricks are in ``kernel/tricks.py``, the policies' decisions in
-``kernel/policies.py`` and the legal cards in ``kernel/legality.py``.
+canonical deal order (as bit positions: ``bits.POS`` of the card numbers) and writes the
+deal record into ``oi``/``of`` (slots in ``kernel/abi.py``). Hands are 52-bit masks.
+It calls one step function per method of the reference's ``_Deal`` (deal_cards,
+collect_antes, declare_all, settle_uncontested, exchange, show_flushes, play_tricks,
+score), each inlined into it; each step names the rule it implements. The tricks are
+in ``kernel/tricks.py``, the policies' decisions in ``kernel/policies.py`` and the
+legal cards in ``kernel/legality.py``.
 """
 
 from numba import njit
@@ -14,7 +15,6 @@ from numba import njit
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.bits import (
     CARD,
-    POS,
     popcount,
 )
 from loo_sim.kernel.classes import declare_calibrated
@@ -72,14 +72,15 @@ def deal_hands(deck, n, h, dealer, miss_dealt, order, hands):
         order[i] = seat
     pos = 0
     miss = 0
-    for _ in range(h):
-        for i in range(n):
-            seat = order[i]
-            if seat == dealer and miss_dealt:
-                miss |= 1 << POS[deck[pos]]
-                pos += 1
-            hands[seat] |= 1 << POS[deck[pos]]
+    for _ in range(h):  # one round: the seats before the dealer, the miss's card, the dealer's
+        for i in range(n - 1):
+            hands[order[i]] |= 1 << deck[pos]
             pos += 1
+        if miss_dealt:
+            miss |= 1 << deck[pos]
+            pos += 1
+        hands[dealer] |= 1 << deck[pos]
+        pos += 1
     return miss, pos
 
 
@@ -94,7 +95,7 @@ def deal_cards(ri, deck, dealer, mode, miss_dealt, sc, oi):
     miss, pos = deal_hands(deck, n, ri[L.R_HAND], dealer, miss_dealt, order, hands)
     indicator = -1  # as a bit position
     if mode == L.TURN_UP or mode == L.FIRST_RENOUNCE:
-        indicator = POS[deck[pos]]
+        indicator = deck[pos]
         pos += 1
     t = -1
     if mode == L.TURN_UP:
@@ -263,7 +264,7 @@ def exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, sc):
         thrown = discards(pol[seat, L.P_EXCHANGE], hands[seat], t, ri[L.R_PAM], stock)
         hands[seat] &= ~thrown
         for _ in range(popcount(thrown)):
-            hands[seat] |= 1 << POS[deck[stock_pos]]
+            hands[seat] |= 1 << deck[stock_pos]
             stock_pos += 1
 
 
@@ -323,14 +324,7 @@ def score(ri, m, pot_start, penalty, defender, sc, oi, of):
     of[L.F_POT_NEXT] = penalty * looed + unclaimed
 
 
-# play_deal allocates nothing and every array it touches belongs to its caller, so it is
-# compiled without the numba runtime's reference counting (the ``_nrt`` option): each array
-# bound by an inlined step would otherwise cost an atomic increment and decrement per call,
-# which made the split deal more than twice as slow as the one 289-line function was.
-# ``_nrt`` is a private numba option (0.59-0.68 at least): where it is gone, the deal
-# compiles with reference counting, slower but with the same results.
-@njit(cache=True, **_NO_REFCOUNT)
-def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
+def _play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
               forced_seat, forced_action):  # fmt: skip
     """Play one deal (docs/rules.md R2-R9); write its record into ``oi``/``of``.
 
@@ -359,3 +353,21 @@ def play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_ke
         return
     play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi)
     score(ri, m, pot_start, penalty, defender, sc, oi, of)
+
+
+# A deal allocates nothing and every array it touches belongs to its caller, so it is
+# compiled without the numba runtime's reference counting (the ``_nrt`` option): each array
+# bound by an inlined step would otherwise cost an atomic increment and decrement per call,
+# which made the split deal more than twice as slow as the one 289-line function was.
+# ``_nrt`` is a private numba option (0.59-0.68 at least): where it is gone, the deal
+# compiles with reference counting, slower but with the same results.
+#
+# Two compiled forms of the same function: ``play_deal``, called once per deal (a call
+# passes its eleven arrays as some eighty machine words, which costs about a tenth of a
+# three-card deal), and ``play_deal_inline``, inlined into the per-block loops of the hot
+# drivers (simulate, the decision chart, sessions), which are compiled without reference
+# counting too (``NO_REFCOUNT``). The inlined form is never compiled on its own, so it
+# has no cache of its own.
+NO_REFCOUNT = _NO_REFCOUNT
+play_deal = njit(cache=True, **_NO_REFCOUNT)(_play_deal)
+play_deal_inline = njit(inline="always")(_play_deal)

@@ -36,24 +36,29 @@ def below(u32, n):
     return np.int64((u32 * np.uint64(n)) >> S32)
 
 
+@njit(cache=True, inline="always")
+def swap(deck, i, j):
+    tmp = deck[i]
+    deck[i] = deck[j]
+    deck[j] = tmp
+
+
 @njit(cache=True)
-def shuffle_prefix(key, deck, count):
-    """Forward Fisher-Yates into ``deck`` (int64[52]); only positions < ``count`` are
-    final, which is all a deal needs when it uses no stock."""
+def shuffle_prefix(key, deck, count, cards):
+    """Forward Fisher-Yates of ``cards`` (the 52 cards in canonical order: card numbers,
+    or the kernel's bit positions) into ``deck``; only positions < ``count`` are final,
+    which is all a deal needs when it uses no stock. Two 32-bit draws per word."""
     for i in range(52):
-        deck[i] = i
+        deck[i] = cards[i]
     last = min(count, 51)
-    w = np.uint64(0)
-    for i in range(last):
-        if i & 1 == 0:
-            w = word(key, i >> 1)
-            u = w & LOW32
-        else:
-            u = w >> S32
-        j = i + below(u, 52 - i)
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
+    i = 0
+    while i + 1 < last:  # draws i (low half) and i + 1 (high half) of word i / 2
+        w = word(key, i >> 1)
+        swap(deck, i, i + below(w & LOW32, 52 - i))
+        swap(deck, i + 1, i + 1 + below(w >> S32, 51 - i))
+        i += 2
+    if i < last:
+        swap(deck, i, i + below(word(key, i >> 1) & LOW32, 52 - i))
 
 
 @njit(cache=True)

@@ -91,17 +91,30 @@ def discards(family, hand, t, pam, stock_size):
 
 
 @njit(cache=True)
-def choose_card(family, legal, n_played, beat, t, pam, key, counters, seat):
-    """engine.policies.choose_card in masks (``beat``: the cards that would win as things stand)."""
-    if family == L.PL_RANDOM:
-        k = draw_below(key, counters[seat], popcount(legal))
-        counters[seat] += 1
-        return nth_card(legal, k)
+def random_card(legal, key, counters, seat):
+    """The random family: a legal card drawn from the seat's own stream (P2)."""
+    k = draw_below(key, counters[seat], popcount(legal))
+    counters[seat] += 1
+    return nth_card(legal, k)
+
+
+@njit(cache=True, inline="always")
+def fixed_card(family, legal, n_played, beat, t, pam):
+    """The deterministic families' card (basic, high, low), inlined into the trick loop:
+    ``beat`` holds the cards that would win as things stand."""
     if family == L.PL_HIGH or (family == L.PL_BASIC and n_played == 0):
         return highest_power(legal, t, pam)
-    if family == L.PL_LOW:
-        return lowest_power(legal, t, pam)
-    winners = legal & beat
-    if winners:
-        return lowest_power(winners, t, pam)
+    if family == L.PL_BASIC:
+        winners = legal & beat
+        if winners:
+            return lowest_power(winners, t, pam)
     return lowest_power(legal, t, pam)
+
+
+@njit(cache=True, inline="always")
+def choose_card(family, legal, n_played, beat, t, pam, key, counters, seat):
+    """engine.policies.choose_card in masks: the random family draws (a call, it is rare),
+    the others decide inline."""
+    if family == L.PL_RANDOM:
+        return random_card(legal, key, counters, seat)
+    return fixed_card(family, legal, n_played, beat, t, pam)

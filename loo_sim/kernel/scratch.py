@@ -7,6 +7,7 @@ from numba import njit
 
 from loo_sim.config import BLOCK  # noqa: F401 (deals per block of simulate, the counterfactual runs and calibration)
 from loo_sim.kernel import abi as L
+from loo_sim.kernel.bits import POS
 from loo_sim.kernel.krng import shuffle_prefix, stream_key
 
 
@@ -33,7 +34,10 @@ def deck_cards_needed(ri):
 def any_random(pol, n):
     """Whether one of the first ``n`` policy rows plays the random family: only then does a
     deal need the seats' own streams."""
-    return (pol[:n, L.P_PLAY] == L.PL_RANDOM).any()
+    for s in range(n):  # a loop, not an array expression: the hot loops run without the runtime (deal.py)
+        if pol[s, L.P_PLAY] == L.PL_RANDOM:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -46,9 +50,10 @@ def set_seat_keys(seed, session, deal, n, seat_keys):
 @njit(cache=True, inline="always")
 def prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats):
     """Deal k of the run keyed (seed, session): shuffle the first ``need`` cards of its deck
-    from the stream (seed, session, k, 0) and, when ``random_seats``, set the seats' streams."""
+    (as bit positions, what play_deal reads) from the stream (seed, session, k, 0) and, when
+    ``random_seats``, set the seats' streams."""
     deal = np.uint64(k)
-    shuffle_prefix(stream_key(seed, session, deal, np.uint64(0)), deck, need)
+    shuffle_prefix(stream_key(seed, session, deal, np.uint64(0)), deck, need, POS)
     if random_seats:
         set_seat_keys(seed, session, deal, n, seat_keys)
 

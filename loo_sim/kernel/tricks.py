@@ -58,11 +58,12 @@ def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, 
         j = j + 1 if j + 1 < m else 0
         hand = hands[seat]
         if k == 0:
-            options = lead_options(hand, t, pam, ri[L.R_LEAD], trick == 0 and not single, indicator)
+            options = hand
+            if t >= 0 and ri[L.R_LEAD] != L.LEAD_FREE:  # R7 lead duties (none while trumps are unknown)
+                options = lead_options(hand, t, pam, ri[L.R_LEAD], trick == 0 and not single, indicator)
         else:
             if civil and has(hand, PAM) and popcount(hand) > 1:  # R9 Pam be civil
                 hand &= ~PAM_BIT
-            beat = beat_mask(winning, led, t, pam)
             options = follow_options(hand, led, winning, beat, led_is_trump, t, pam, ri[L.R_VOID])
             if t < 0 and (hand & SUIT_MASK[led]) == 0:
                 renounced = True  # R6 first_renounce: this trick reveals trumps
@@ -73,10 +74,12 @@ def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, 
             led = eff_suit(card, t, pam)
             led_is_trump = is_trump(card, t, pam)
             winning = card
+            beat = beat_mask(winning, led, t, pam)
             civil = ri[L.R_CIVIL] == 1 and t >= 0 and card == 48 + t
         elif has(beat, card):
             winning = card
             win_i = k
+            beat = beat_mask(winning, led, t, pam)
         hands[seat] &= ~(1 << card)
         oi[L.O_SEATS + trick * L.MAX_PLAYERS + k] = seat
         oi[L.O_CARDS + trick * L.MAX_PLAYERS + k] = CARD[card]

@@ -1,7 +1,7 @@
 """Rule variants on the same deals (the variants study): rows r = 0..R-1, each a rule set
 and a table of policies, all play deal k of one run on the same shuffled deck (stream
 (seed, k)), each dealt by seat k mod its players. Per block and row: the aggregates a
-``simulate`` run of that row alone would give (``abi.A_*``, via ``chunks.add_deal``) and
+``simulate`` run of that row alone would give (``abi.A_*``, via ``aggregate.add_deal``) and
 the sums of the deal-by-deal differences from the baseline row (``abi.V_*``)."""
 
 import numpy as np
@@ -9,7 +9,7 @@ from numba import njit, prange
 
 from loo_sim.config import BLOCK
 from loo_sim.kernel import abi as L
-from loo_sim.kernel.chunks import add_deal
+from loo_sim.kernel.aggregate import COUNTS_LEN, add_deal, add_seat_counts
 from loo_sim.kernel.deal import play_deal
 from loo_sim.kernel.scratch import any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
 
@@ -44,8 +44,7 @@ def variant_block(ri, rf, pol, polf, strength, chart, base, seed, session, first
         n_max = max(n_max, ri[r, L.R_PLAYERS])
         random_seats = random_seats or any_random(pol[r], ri[r, L.R_PLAYERS])
     deck, sc, seat_keys, oi, of = deal_scratch()
-    decl_count = np.zeros(4, dtype=np.int64)
-    trick_count = np.zeros(L.MAX_TRICKS + 1, dtype=np.int64)
+    counts = np.zeros((rows, COUNTS_LEN), dtype=np.int64)
     vals = np.zeros((rows, L.V_VALUES), dtype=np.float64)
     for k in range(first, first + count):
         prepare_deal(seed, session, k, deck, need, n_max, seat_keys, random_seats)
@@ -53,13 +52,15 @@ def variant_block(ri, rf, pol, polf, strength, chart, base, seed, session, first
             dealer = k % ri[r, L.R_PLAYERS]
             play_deal(ri[r], rf[r], pol[r], polf[r], strength[r], chart[r], deck, dealer, carried, seat_keys, sc, oi,
                       of, L.NO_FORCING, 0)  # fmt: skip
-            add_deal(agg[r], ri[r], oi, of, decl_count, trick_count, dealer)
+            add_deal(agg[r], counts[r], ri[r], oi, of, dealer)
             deal_values(vals[r], ri[r], oi, of, dealer, carried)
         for r in range(rows):
             for j in range(L.V_VALUES):
                 d = vals[r, j] - vals[base, j]
                 pair[r, L.V_DIFF + j] += d
                 pair[r, L.V_DIFF_SQ + j] += d * d
+    for r in range(rows):
+        add_seat_counts(agg[r], counts[r], ri[r, L.R_PLAYERS])
 
 
 @njit(cache=True, parallel=True)
