@@ -94,7 +94,9 @@ SC_ORDER = SC_HANDS + MAX_PLAYERS  # [MAX_PLAYERS] seats from the dealer's left
 SC_IN_DEAL = SC_ORDER + MAX_PLAYERS  # [MAX_PLAYERS] seats in the deal, in order
 SC_DEALT = SC_IN_DEAL + MAX_PLAYERS  # [MAX_PLAYERS + 1] hands as dealt, then the miss
 SC_COUNTERS = SC_DEALT + MAX_PLAYERS + 1  # [MAX_PLAYERS] draws used from each seat's stream
-SC_LEN = SC_COUNTERS + MAX_PLAYERS
+SC_SHUFFLED = SC_COUNTERS + MAX_PLAYERS  # deck positions shuffled so far (the stock is shuffled as it is drawn)
+SC_LEN = SC_SHUFFLED + 1
+DECK_KEY = MAX_PLAYERS  # the deal's seat_keys hold the seats' streams, then the deck's
 
 # ---- aggregates of a block of deals: float vector (kernel/chunks.py) --------------------
 A_DEALS = 0

@@ -33,13 +33,12 @@ def bare_deal(ri, deck, dealer, sc):
     """Deal one shuffled deck as play_deal does (R2); returns a checksum bit so the work
     cannot be optimised away."""
     n = ri[L.R_PLAYERS]
-    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
     for s in range(n):
-        hands[s] = 0
-    miss, pos = deal_hands(deck, n, ri[L.R_HAND], dealer, ri[L.R_MISS] == 1, sc[L.SC_ORDER :], hands)
+        sc[L.SC_HANDS + s] = 0
+    miss, pos = deal_hands(deck, n, ri[L.R_HAND], dealer, ri[L.R_MISS] == 1, sc)
     check = miss ^ deck[pos]
     for s in range(n):
-        check ^= hands[s]
+        check ^= sc[L.SC_HANDS + s]
     return check & 1
 
 
@@ -55,7 +54,7 @@ def bare_blocks(ri, seed, session, n_blocks, total, out):
         deals = 0
         check = 0
         for k in range(first, min(first + BLOCK, total)):
-            prepare_deal(seed, session, k, deck, need, n, seat_keys, False)
+            prepare_deal(seed, session, k, deck, need, n, seat_keys, False, sc)
             check += bare_deal(ri, deck, k % n, sc)
             deals += 1
         out[b, 0] = deals
@@ -80,7 +79,7 @@ def staged_deal(ri, rf, pol, polf, strength, chart, deck, dealer, seat_keys, sc,
                               indicator, t, pot_start, miss, L.NO_FORCING, 0, sc, oi)  # fmt: skip
     if settle_uncontested(m, pot_start, sc, oi, of) or stage < ST_TRICKS:
         return
-    exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, sc)
+    exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc)
     penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
     if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         return
@@ -100,7 +99,7 @@ def staged_loop(ri, rf, pol, polf, strength, chart, seed, session, total, stage,
     random_seats = any_random(pol, n)
     check = 0
     for k in range(total):
-        prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats)
+        prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
         if stage == ST_SHUFFLE:
             check += deck[need - 1]
             continue

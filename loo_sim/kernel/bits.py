@@ -152,6 +152,47 @@ def lowest_power(m, t, pam):
     return PAM
 
 
+# ---- P1 with the masks of one trump state (the trick loop's form of the two above) ------------
+@njit(cache=True, inline="always")
+def power_masks(t, pam):
+    """For ``lowest_in``/``highest_in``: (every trump, the cards below every trump (Pam
+    never among them), the trumps but Pam, the trump suit); 0 where trumps are unknown."""
+    tm = trump_mask(t, pam)
+    suit = SUIT_MASK[t] if t >= 0 else 0
+    if pam == 1:
+        return tm, ~tm & ~PAM_BIT, tm & ~PAM_BIT, suit
+    return tm, ~tm, tm, suit
+
+
+@njit(cache=True, inline="always")
+def lowest_in(m, low_plain, low_trumps):
+    """lowest_power(m, t, pam) with the masks of power_masks(t, pam)."""
+    plain = m & low_plain
+    if plain:
+        return lsb(plain)
+    tb = m & low_trumps
+    if tb:
+        return lsb(tb)
+    return PAM
+
+
+@njit(cache=True, inline="always")
+def highest_in(m, suit, pam):
+    """highest_power(m, t, pam) with the trump suit's mask (power_masks)."""
+    if pam == 1 and has(m, PAM):
+        return PAM
+    tb = m & suit
+    if tb:
+        return msb(tb)
+    return msb(m & ~suit)
+
+
+@njit(cache=True, inline="always")
+def one_suit(m):
+    """Whether every card of mask ``m`` (non-empty) is of one suit."""
+    return (m & ~SUIT_MASK[lsb(m) & 3]) == 0
+
+
 @njit(cache=True)
 def nth_card(m, k):
     """The k-th card of mask ``m`` in card-number order (as the reference's sorted())."""

@@ -43,7 +43,7 @@ def calibrate_blocks(ri, rf, pol, polf, strength, chart, seed, session, n_blocks
         deck, sc, seat_keys, oi, of = deal_scratch()
         need = deck_cards_needed(ri)
         for k in range(first, min(first + BLOCK, total)):
-            prepare_deal(seed, session, k, deck, need, n, seat_keys, False)  # no seat streams in calibration
+            prepare_deal(seed, session, k, deck, need, n, seat_keys, False, sc)  # no seat streams in calibration
             play_deal(ri, rf, pol, polf, strength, chart, deck, k % n, carried, seat_keys, sc, oi, of,
                       L.NO_FORCING, 0)  # fmt: skip
             count_tricks(ri, oi, sc, counts[b], entries[b])

@@ -37,7 +37,7 @@ def play_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, 
     need = deck_cards_needed(ri)
     random_seats = any_random(pol, n)
     for k in range(first, first + count):
-        prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats)
+        prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
         dealer = dealer0
         if rotate:
             dealer = (dealer0 + k) % n
@@ -87,6 +87,7 @@ def play_rows(ri, rf, pol, polf, strength, chart, decks, dealers, carried, seed,
             set_seat_keys(seed, session, first_index + np.uint64(i), n, seat_keys)
         for c in range(52):  # card numbers to the bit positions play_deal reads
             deck[c] = POS[decks[i, c]]
+        sc[L.SC_SHUFFLED] = 52  # a given deck is final throughout
         play_deal(ri, rf, pol, polf, strength, chart, deck, dealers[i], carried[i], seat_keys, sc, oi, of,
                   L.NO_FORCING, 0)  # fmt: skip
         oi_out[i, :] = oi

@@ -35,7 +35,7 @@ def decision_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_blo
         pay = np.zeros(L.ACTIONS, dtype=np.float64)
         first = (first_block + b) * BLOCK
         for k in range(first, min(first + BLOCK, total)):
-            prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats)
+            prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
             dealer = k % n
             for f in range(focal_seats.shape[0]):
                 focal = focal_seats[f]
@@ -91,7 +91,7 @@ def heuristic_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_bl
         deck, sc, seat_keys, oi, of = deal_scratch()
         first = (first_block + b) * BLOCK
         for k in range(first, min(first + BLOCK, total)):
-            prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats)
+            prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
             base = 0.0
             for h in range(n_h):
                 my_pol[focal, :] = variants[h]

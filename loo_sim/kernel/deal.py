@@ -15,11 +15,15 @@ from numba import njit
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.bits import (
     CARD,
+    PAM_BIT,
+    one_suit,
     popcount,
 )
 from loo_sim.kernel.classes import declare_calibrated
+from loo_sim.kernel.krng import shuffle_more
 from loo_sim.kernel.legality import flush_key
 from loo_sim.kernel.policies import declare, discards
+from loo_sim.kernel.scratch import shuffled_count
 from loo_sim.kernel.tricks import play_tricks
 
 
@@ -39,11 +43,9 @@ _NO_REFCOUNT = _no_refcount_options()
 @njit(cache=True, inline="always")
 def clear_record(n, sc, oi, of):
     """Clear the slots a deal may leave unwritten (trick slots are always overwritten)."""
-    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
-    counters = sc[L.SC_COUNTERS : L.SC_COUNTERS + L.MAX_PLAYERS]
     for s in range(n):
-        counters[s] = 0
-        hands[s] = 0
+        sc[L.SC_COUNTERS + s] = 0
+        sc[L.SC_HANDS + s] = 0
         oi[L.O_DECL + s] = L.DECL_PASS
         oi[L.O_WON + s] = 0
         oi[L.O_LOOED + s] = 0
@@ -62,24 +64,24 @@ def clear_record(n, sc, oi, of):
 
 
 @njit(cache=True, inline="always")
-def deal_hands(deck, n, h, dealer, miss_dealt, order, hands):
+def deal_hands(deck, n, h, dealer, miss_dealt, sc):
     """R2: the seats from the dealer's left (the dealer last) into ``order``, then ``h``
-    rounds of one card each into the (cleared) ``hands``, the miss's card just before the
+    rounds of one card each into the (cleared) hands, the miss's card just before the
     dealer's. Returns (the miss, the deck position after the hands)."""
     seat = dealer
     for i in range(n):  # (dealer + 1 + i) mod n, without a division
         seat = seat + 1 if seat + 1 < n else 0
-        order[i] = seat
+        sc[L.SC_ORDER + i] = seat
     pos = 0
     miss = 0
     for _ in range(h):  # one round: the seats before the dealer, the miss's card, the dealer's
         for i in range(n - 1):
-            hands[order[i]] |= 1 << deck[pos]
+            sc[L.SC_HANDS + sc[L.SC_ORDER + i]] |= 1 << deck[pos]
             pos += 1
         if miss_dealt:
             miss |= 1 << deck[pos]
             pos += 1
-        hands[dealer] |= 1 << deck[pos]
+        sc[L.SC_HANDS + dealer] |= 1 << deck[pos]
         pos += 1
     return miss, pos
 
@@ -89,10 +91,7 @@ def deal_cards(ri, deck, dealer, mode, miss_dealt, sc, oi):
     """R2, R6: the hands, the miss and the indicator (turned at once with turn_up).
     Returns (indicator as a bit position or -1, trumps or -1, the miss, the stock's start)."""
     n = ri[L.R_PLAYERS]
-    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
-    order = sc[L.SC_ORDER : L.SC_ORDER + L.MAX_PLAYERS]
-    dealt = sc[L.SC_DEALT : L.SC_DEALT + L.MAX_PLAYERS + 1]
-    miss, pos = deal_hands(deck, n, ri[L.R_HAND], dealer, miss_dealt, order, hands)
+    miss, pos = deal_hands(deck, n, ri[L.R_HAND], dealer, miss_dealt, sc)
     indicator = -1  # as a bit position
     if mode == L.TURN_UP or mode == L.FIRST_RENOUNCE:
         indicator = deck[pos]
@@ -104,8 +103,8 @@ def deal_cards(ri, deck, dealer, mode, miss_dealt, sc, oi):
     oi[L.O_TRUMP] = t
     oi[L.O_T_DECL] = t
     for s in range(n):
-        dealt[s] = hands[s]
-    dealt[L.MAX_PLAYERS] = miss
+        sc[L.SC_DEALT + s] = sc[L.SC_HANDS + s]
+    sc[L.SC_DEALT + L.MAX_PLAYERS] = miss
     return indicator, t, miss, pos
 
 
@@ -124,34 +123,26 @@ def collect_antes(ri, rf, dealer, carried, of):
 
 
 @njit(cache=True, inline="always")
-def declaration_options(ri, i, seat, dealer, order, oi, single, club_law, clean, defence, miss_on_offer):
-    """R4, R5, R8: what the i-th seat from the dealer's left may declare. Returns (allowed,
-    bit 1 << DECL_*; may_pass; miss_on_offer; dealer_case: 0, 2 or 3 as in R8, and 1 when
-    the dealer takes the pot without play)."""
+def declaration_options(ri, i, seat, dealer, single, club_law, clean, defence, miss_on_offer, already_in, early_in,
+                        last_in, last_decl):  # fmt: skip
+    """R4, R5, R8: what the i-th seat from the dealer's left may declare, given how many
+    earlier seats came in (``already_in``; ``early_in`` of them before the dealer's
+    right-hand neighbour; the last of them ``last_in``, who declared ``last_decl``).
+    Returns (allowed, bit 1 << DECL_*; may_pass; miss_on_offer; dealer_case: 0, 2 or 3 as
+    in R8, and 1 when the dealer takes the pot without play)."""
     n = ri[L.R_PLAYERS]
     bold = ri[L.R_BOLD]
     may_pass = not (single or club_law)
     if clean and bold == L.BOLD_EVERYONE:
         may_pass = False
-    if clean and bold == L.BOLD_LAST and i >= n - 2:
-        early_passed = True  # everyone before the dealer's right-hand neighbour passed
-        for k in range(n - 2):
-            if oi[L.O_DECL + order[k]] != L.DECL_PASS:
-                early_passed = False
-        if early_passed:
-            may_pass = False
+    if clean and bold == L.BOLD_LAST and i >= n - 2 and early_in == 0:
+        may_pass = False  # everyone before the dealer's right-hand neighbour passed
     dealer_case = 0
     if seat == dealer and defence:
-        others = 0
-        other = -1
-        for k in range(n - 1):
-            if oi[L.O_DECL + order[k]] != L.DECL_PASS:
-                others += 1
-                other = order[k]
-        if others == 0:  # R8 case 1
+        if already_in == 0:  # R8 case 1
             return 1 << L.DECL_PLAY, False, False, 1
-        if others == 1:
-            dealer_case = 2 if oi[L.O_DECL + other] == L.DECL_PLAY else 3
+        if already_in == 1:
+            dealer_case = 2 if last_decl == L.DECL_PLAY else 3
     if dealer_case == 2:
         may_pass = False
         miss_on_offer = False
@@ -195,41 +186,44 @@ def declare_all(ri, rf, pol, polf, strength, chart, dealer, carried, single, mod
     """R4, R5, R8, R9b: every seat declares in turn from the dealer's left; a seat that
     takes the miss (or defends) plays it. Returns (the defender or -1, seats in the deal)."""
     n = ri[L.R_PLAYERS]
-    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
-    order = sc[L.SC_ORDER : L.SC_ORDER + L.MAX_PLAYERS]
-    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
     clean = carried == 0.0
     club_law = ri[L.R_CLUB_LAW] == 1 and mode == L.TURN_UP and indicator & 3 == 0
     defence = ri[L.R_DEFENDS] == 1 and miss_dealt
     miss_taken = False
     defender = -1
     already_in = 0
+    early_in = 0  # seats in before the dealer's right-hand neighbour (R4 bold stand)
+    last_in = -1
+    last_decl = L.DECL_PASS
     for i in range(n):
-        seat = order[i]
+        seat = sc[L.SC_ORDER + i]
+        if i == n - 2:
+            early_in = already_in
         allowed, may_pass, miss_on_offer, dealer_case = declaration_options(
-            ri, i, seat, dealer, order, oi, single, club_law, clean, defence,
-            miss_dealt and not miss_taken and not club_law)  # fmt: skip
+            ri, i, seat, dealer, single, club_law, clean, defence, miss_dealt and not miss_taken and not club_law,
+            already_in, early_in, last_in, last_decl)  # fmt: skip
         oi[L.O_OPTIONS + seat] = allowed
         if dealer_case == 1:  # R8 case 1: the dealer takes the pot without play
             oi[L.O_DECL + seat] = L.DECL_PLAY
             break
-        action = choose_declaration(ri, rf, pol, polf, strength, chart, i, seat, hands[seat], t, may_pass,
+        action = choose_declaration(ri, rf, pol, polf, strength, chart, i, seat, sc[L.SC_HANDS + seat], t, may_pass,
                                     miss_on_offer, dealer_case, already_in, pot_start, forced_seat,
                                     forced_action)  # fmt: skip
         oi[L.O_DECL + seat] = action
-        if action != L.DECL_PASS:
-            already_in += 1
-        if action == L.DECL_MISS or action == L.DECL_DEFEND:
-            miss_taken = True
-            hands[seat] = miss
-            if action == L.DECL_DEFEND:
-                defender = seat
+        # selects, not branches: what a seat declares is a coin toss to the processor
+        is_in = action != L.DECL_PASS
+        already_in += is_in
+        last_in = seat if is_in else last_in
+        last_decl = action if is_in else last_decl
+        takes_miss = (action == L.DECL_MISS) | (action == L.DECL_DEFEND)
+        miss_taken |= takes_miss
+        sc[L.SC_HANDS + seat] = miss if takes_miss else sc[L.SC_HANDS + seat]
+        defender = seat if action == L.DECL_DEFEND else defender
     oi[L.O_DEFENDER] = defender
     m = 0
-    for i in range(n):
-        if oi[L.O_DECL + order[i]] != L.DECL_PASS:
-            in_deal[m] = order[i]
-            m += 1
+    for i in range(n):  # without a branch: whether a seat is in is a coin toss to the processor
+        sc[L.SC_IN_DEAL + m] = sc[L.SC_ORDER + i]
+        m += oi[L.O_DECL + sc[L.SC_ORDER + i]] != L.DECL_PASS
     oi[L.O_NIN] = m
     return defender, m
 
@@ -250,21 +244,24 @@ def settle_uncontested(m, pot_start, sc, oi, of):
 
 
 @njit(cache=True, inline="always")
-def exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, sc):
-    """R9: the seats in the deal, in order, throw cards and draw as many from the stock."""
+def exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc):
+    """R9: the seats in the deal, in order, throw cards and draw as many from the stock,
+    which is shuffled as far as it is drawn (positions up to SC_SHUFFLED are final)."""
     if not (ri[L.R_EXCHANGE] == 1 and not single and not miss_dealt):
         return
-    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
-    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
     for i in range(m):
-        seat = in_deal[i]
+        seat = sc[L.SC_IN_DEAL + i]
         stock = 52 - stock_pos
         if stock == 0:
             break
-        thrown = discards(pol[seat, L.P_EXCHANGE], hands[seat], t, ri[L.R_PAM], stock)
-        hands[seat] &= ~thrown
-        for _ in range(popcount(thrown)):
-            hands[seat] |= 1 << deck[stock_pos]
+        thrown = discards(pol[seat, L.P_EXCHANGE], sc[L.SC_HANDS + seat], t, ri[L.R_PAM], stock)
+        sc[L.SC_HANDS + seat] &= ~thrown
+        drawn = popcount(thrown)
+        if stock_pos + drawn > sc[L.SC_SHUFFLED]:
+            shuffle_more(seat_keys[L.DECK_KEY], deck, sc[L.SC_SHUFFLED], stock_pos + drawn)
+            sc[L.SC_SHUFFLED] = shuffled_count(stock_pos + drawn)
+        for _ in range(drawn):
+            sc[L.SC_HANDS + seat] |= 1 << deck[stock_pos]
             stock_pos += 1
 
 
@@ -274,13 +271,15 @@ def show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
     when the deal ends here."""
     if ri[L.R_FLUSH] != 1:
         return False
-    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
-    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
+    pam = ri[L.R_PAM]
     best_seat = -1
     best_key = -1
     for i in range(m):
-        seat = in_deal[i]
-        key = flush_key(hands[seat], t, ri[L.R_PAM])
+        seat = sc[L.SC_IN_DEAL + i]
+        hand = sc[L.SC_HANDS + seat]
+        if not one_suit(hand & ~PAM_BIT if pam == 1 else hand):
+            continue  # most hands: no flush, and no call to rank one
+        key = flush_key(hand, t, pam)
         if key >= 0:
             oi[L.O_FLUSH_HELD + seat] = 1
         if key > best_key:  # elder hands first: an exact tie stays with them
@@ -292,7 +291,7 @@ def show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
     of[L.F_SHARES + best_seat] = pot_start
     looed = 0
     for i in range(m):
-        seat = in_deal[i]
+        seat = sc[L.SC_IN_DEAL + i]
         if seat != best_seat:
             oi[L.O_LOOED + seat] = 1
             of[L.F_PENALTIES + seat] = penalty
@@ -307,11 +306,10 @@ def score(ri, m, pot_start, penalty, defender, sc, oi, of):
     """R3, R8: a share of the pot per trick; a seat without a trick is looed. A defender's
     shares stay in the pot."""
     h = ri[L.R_HAND]
-    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
     unclaimed = 0.0
     looed = 0
     for i in range(m):
-        seat = in_deal[i]
+        seat = sc[L.SC_IN_DEAL + i]
         won = pot_start * oi[L.O_WON + seat] / h
         if seat == defender:
             unclaimed += won
@@ -347,7 +345,7 @@ def _play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_k
                               indicator, t, pot_start, miss, forced_seat, forced_action, sc, oi)  # fmt: skip
     if settle_uncontested(m, pot_start, sc, oi, of):
         return
-    exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, sc)
+    exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc)
     penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
     if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         return

@@ -62,6 +62,16 @@ def shuffle_prefix(key, deck, count, cards):
 
 
 @njit(cache=True)
+def shuffle_more(key, deck, start, stop):
+    """Go on with shuffle_prefix's Fisher-Yates from position ``start`` to ``stop``: the
+    same draws, so the deck is the one a longer prefix would have given."""
+    for i in range(start, min(stop, 51)):
+        w = word(key, i >> 1)
+        u = w & LOW32 if i & 1 == 0 else w >> S32
+        swap(deck, i, i + below(u, 52 - i))
+
+
+@njit(cache=True)
 def draw_below(key, counter, n):
     """Draw ``counter`` of a seat's own stream, mapped to 0..n-1 (as ``rng.seat_draws``)."""
     return below(word(key, counter) >> S32, n)

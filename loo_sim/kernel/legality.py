@@ -8,10 +8,8 @@ from loo_sim.kernel.bits import (
     PAM,
     PAM_BIT,
     SUIT_MASK,
-    follow_mask,
     has,
     highest_power,
-    is_trump,
     popcount,
     suit_ranks,
     trump_mask,
@@ -78,20 +76,22 @@ def lead_options(hand, t, pam, lead, first, indicator):
     return hand
 
 
-@njit(cache=True)
-def follow_options(hand, led, winning, beat, led_is_trump, t, pam, void):
-    """R7 followers: follow suit, head the trick, then the void option (``beat`` is
-    beat_mask of the winning card)."""
-    same = hand & follow_mask(led, t, pam)
+@njit(cache=True, inline="always")
+def follow_options(hand, same_suit, trumps_mask, beat, trumped, void):
+    """R7 followers: follow suit, head the trick, then the void option. ``same_suit``: the
+    cards that follow the led suit (follow_mask), ``trumps_mask``: every trump, ``beat``:
+    the cards that would win as things stand (beat_mask), ``trumped``: a plain-suit trick
+    that a trump now wins, which a plain follower cannot head."""
+    same = hand & same_suit
     if same:
-        if is_trump(winning, t, pam) and not led_is_trump:
-            return same  # the trick is trumped: a plain follower cannot head it
+        if trumped:
+            return same
         heading = same & beat
         return heading if heading else same
-    trumps = hand & trump_mask(t, pam)
+    trumps = hand & trumps_mask
     if trumps == 0:
         return hand
     winning_trumps = trumps & beat
-    if void == L.VOID_MUST:
-        return winning_trumps if winning_trumps else trumps
-    return winning_trumps if winning_trumps else hand
+    if winning_trumps:
+        return winning_trumps
+    return trumps if void == L.VOID_MUST else hand

@@ -12,7 +12,8 @@ from loo_sim.kernel.bits import (
     QKA_BITS,
     SUIT_MASK,
     has,
-    highest_power,
+    highest_in,
+    lowest_in,
     lowest_power,
     nth_card,
     popcount,
@@ -33,20 +34,22 @@ def declare(family, hand, t, pam, may_pass, miss_on_offer, dealer_case):
             return L.DECL_MISS
         return L.DECL_PLAY
     if family == L.D_BASIC:
-        strong = (hand & tm) != 0 or (hand & ACE_BITS) != 0
+        strong = (hand & (tm | ACE_BITS)) != 0
     elif t < 0:
         strong = (hand & ACE_BITS) != 0
     else:  # cautious: a trump of queen or higher (Pam counts), or two or more trumps
         trumps = hand & tm
         high = (QKA_BITS & SUIT_MASK[t]) | (PAM_BIT if pam == 1 else 0)
-        strong = popcount(trumps) >= 2 or (trumps & high) != 0
-    if strong:
-        return L.DECL_PLAY
+        strong = (popcount(trumps) >= 2) | ((trumps & high) != 0)
+    # what a weak hand does depends on the seat's options, not its cards; the hand only
+    # picks between the two, as a select rather than a branch the processor would guess
     if dealer_case == 2:
-        return L.DECL_DEFEND
-    if family == L.D_BASIC and miss_on_offer and dealer_case == 0:
-        return L.DECL_MISS
-    return L.DECL_PASS if may_pass else L.DECL_PLAY
+        weak = L.DECL_DEFEND
+    elif family == L.D_BASIC and miss_on_offer and dealer_case == 0:
+        weak = L.DECL_MISS
+    else:
+        weak = L.DECL_PASS if may_pass else L.DECL_PLAY
+    return L.DECL_PLAY if strong else weak
 
 
 # ---- exchanging (P2, P3) ----------------------------------------------------------------
@@ -91,30 +94,32 @@ def discards(family, hand, t, pam, stock_size):
 
 
 @njit(cache=True)
-def random_card(legal, key, counters, seat):
-    """The random family: a legal card drawn from the seat's own stream (P2)."""
-    k = draw_below(key, counters[seat], popcount(legal))
-    counters[seat] += 1
+def random_card(legal, key, sc, seat):
+    """The random family: a legal card drawn from the seat's own stream (P2); the draws it
+    used are counted in the scratch's SC_COUNTERS."""
+    k = draw_below(key, sc[L.SC_COUNTERS + seat], popcount(legal))
+    sc[L.SC_COUNTERS + seat] += 1
     return nth_card(legal, k)
 
 
 @njit(cache=True, inline="always")
-def fixed_card(family, legal, n_played, beat, t, pam):
+def fixed_card(family, legal, n_played, beat, suit, low_plain, low_trumps, pam):
     """The deterministic families' card (basic, high, low), inlined into the trick loop:
-    ``beat`` holds the cards that would win as things stand."""
+    ``beat`` holds the cards that would win as things stand; the masks are
+    bits.power_masks of the trump state."""
     if family == L.PL_HIGH or (family == L.PL_BASIC and n_played == 0):
-        return highest_power(legal, t, pam)
+        return highest_in(legal, suit, pam)
     if family == L.PL_BASIC:
         winners = legal & beat
         if winners:
-            return lowest_power(winners, t, pam)
-    return lowest_power(legal, t, pam)
+            return lowest_in(winners, low_plain, low_trumps)
+    return lowest_in(legal, low_plain, low_trumps)
 
 
 @njit(cache=True, inline="always")
-def choose_card(family, legal, n_played, beat, t, pam, key, counters, seat):
+def choose_card(family, legal, n_played, beat, suit, low_plain, low_trumps, pam, key, sc, seat):
     """engine.policies.choose_card in masks: the random family draws (a call, it is rare),
     the others decide inline."""
     if family == L.PL_RANDOM:
-        return random_card(legal, key, counters, seat)
-    return fixed_card(family, legal, n_played, beat, t, pam)
+        return random_card(legal, key, sc, seat)
+    return fixed_card(family, legal, n_played, beat, suit, low_plain, low_trumps, pam)

@@ -16,7 +16,7 @@ def deal_scratch():
     """The per-deal working arrays of play_deal: deck, scratch, seat stream keys, record."""
     deck = np.zeros(52, dtype=np.int64)
     sc = np.zeros(L.SC_LEN, dtype=np.int64)
-    seat_keys = np.zeros(L.MAX_PLAYERS, dtype=np.uint64)
+    seat_keys = np.zeros(L.MAX_PLAYERS + 1, dtype=np.uint64)  # the seats' streams, the deck's (DECK_KEY)
     oi = np.zeros(L.O_LEN, dtype=np.int64)
     of = np.zeros(L.F_LEN, dtype=np.float64)
     return deck, sc, seat_keys, oi, of
@@ -24,20 +24,25 @@ def deal_scratch():
 
 @njit(cache=True)
 def deck_cards_needed(ri):
-    """How many deck positions a deal can use: hands, miss, indicator (all 52 with a stock)."""
-    if ri[L.R_EXCHANGE] == 1:
-        return 52
+    """How many deck positions a deal shuffles first: hands, miss, indicator (an exchange
+    shuffles the stock as it draws from it, ``exchange`` in deal.py)."""
     return ri[L.R_PLAYERS] * ri[L.R_HAND] + ri[L.R_HAND] * ri[L.R_MISS] + 1
+
+
+@njit(cache=True, inline="always")
+def shuffled_count(need):
+    """Positions final after shuffling ``need``: the last card is placed when the one before is."""
+    return need if need < 51 else 52
 
 
 @njit(cache=True)
 def any_random(pol, n):
     """Whether one of the first ``n`` policy rows plays the random family: only then does a
     deal need the seats' own streams."""
+    found = False
     for s in range(n):  # a loop, not an array expression: the hot loops run without the runtime (deal.py)
-        if pol[s, L.P_PLAY] == L.PL_RANDOM:
-            return True
-    return False
+        found |= pol[s, L.P_PLAY] == L.PL_RANDOM
+    return found
 
 
 @njit(cache=True, inline="always")
@@ -48,12 +53,15 @@ def set_seat_keys(seed, session, deal, n, seat_keys):
 
 
 @njit(cache=True, inline="always")
-def prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats):
+def prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc):
     """Deal k of the run keyed (seed, session): shuffle the first ``need`` cards of its deck
-    (as bit positions, what play_deal reads) from the stream (seed, session, k, 0) and, when
-    ``random_seats``, set the seats' streams."""
+    (as bit positions, what play_deal reads) from the stream (seed, session, k, 0), keep
+    that stream's key for the stock and, when ``random_seats``, set the seats' streams."""
     deal = np.uint64(k)
-    shuffle_prefix(stream_key(seed, session, deal, np.uint64(0)), deck, need, POS)
+    key = stream_key(seed, session, deal, np.uint64(0))
+    shuffle_prefix(key, deck, need, POS)
+    seat_keys[L.DECK_KEY] = key
+    sc[L.SC_SHUFFLED] = shuffled_count(need)
     if random_seats:
         set_seat_keys(seed, session, deal, n, seat_keys)
 

@@ -83,7 +83,7 @@ def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, b
     looed_total = 0
     played = 0
     for j in range(deals):
-        prepare_deal(seed, session, j, deck, need, n, seat_keys, random_seats)
+        prepare_deal(seed, session, j, deck, need, n, seat_keys, random_seats, sc)
         play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, L.NO_FORCING, 0)
         played += 1
         if record:

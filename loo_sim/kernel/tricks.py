@@ -14,9 +14,11 @@ from loo_sim.kernel.bits import (
     beat_mask,
     beats,
     eff_suit,
+    follow_mask,
     has,
     is_trump,
     popcount,
+    power_masks,
 )
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.policies import choose_card
@@ -42,21 +44,22 @@ def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, 
     """R6, R7, R9: one trick, led by the leader_i-th seat in the deal. Returns (the winner's
     place in the play order, trumps after the trick)."""
     pam = ri[L.R_PAM]
-    hands = sc[L.SC_HANDS : L.SC_HANDS + L.MAX_PLAYERS]
-    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
-    counters = sc[L.SC_COUNTERS : L.SC_COUNTERS + L.MAX_PLAYERS]
+    void = ri[L.R_VOID]
+    tm, low_plain, low_trumps, suit = power_masks(t, pam)  # P1 and R7 for these trumps
     led = -1
+    same_suit = 0
     winning = -1
     win_i = 0
     led_is_trump = False
+    trumped = False
     civil = False
     renounced = False
     beat = 0
     j = leader_i
     for k in range(m):
-        seat = in_deal[j]
+        seat = sc[L.SC_IN_DEAL + j]
         j = j + 1 if j + 1 < m else 0
-        hand = hands[seat]
+        hand = sc[L.SC_HANDS + seat]
         if k == 0:
             options = hand
             if t >= 0 and ri[L.R_LEAD] != L.LEAD_FREE:  # R7 lead duties (none while trumps are unknown)
@@ -64,14 +67,17 @@ def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, 
         else:
             if civil and has(hand, PAM) and popcount(hand) > 1:  # R9 Pam be civil
                 hand &= ~PAM_BIT
-            options = follow_options(hand, led, winning, beat, led_is_trump, t, pam, ri[L.R_VOID])
+            options = follow_options(hand, same_suit, tm, beat, trumped, void)
             if t < 0 and (hand & SUIT_MASK[led]) == 0:
                 renounced = True  # R6 first_renounce: this trick reveals trumps
-        card = choose_card(pol[seat, L.P_PLAY], options, k, beat, t, pam, seat_keys[seat], counters, seat)
+        card = choose_card(pol[seat, L.P_PLAY], options, k, beat, suit, low_plain, low_trumps, pam, seat_keys[seat],
+                           sc, seat)  # fmt: skip
         if k == 0:
             if mode == L.FIRST_LEAD and t < 0:
                 t = card & 3  # R6 first_lead: the first card led sets trumps
+                tm, low_plain, low_trumps, suit = power_masks(t, pam)
             led = eff_suit(card, t, pam)
+            same_suit = follow_mask(led, t, pam)
             led_is_trump = is_trump(card, t, pam)
             winning = card
             beat = beat_mask(winning, led, t, pam)
@@ -80,7 +86,8 @@ def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, 
             winning = card
             win_i = k
             beat = beat_mask(winning, led, t, pam)
-        hands[seat] &= ~(1 << card)
+            trumped = not led_is_trump and is_trump(winning, t, pam)
+        sc[L.SC_HANDS + seat] &= ~(1 << card)
         oi[L.O_SEATS + trick * L.MAX_PLAYERS + k] = seat
         oi[L.O_CARDS + trick * L.MAX_PLAYERS + k] = CARD[card]
     if renounced and mode == L.FIRST_RENOUNCE:
@@ -95,10 +102,9 @@ def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, 
 def play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi):
     """R6, R7: the tricks; the winner of each leads the next. The trumps at the end go into the record."""
     h = ri[L.R_HAND]
-    in_deal = sc[L.SC_IN_DEAL : L.SC_IN_DEAL + L.MAX_PLAYERS]
     leader_i = 0
     for trick in range(h):
-        oi[L.O_LEADER + trick] = in_deal[leader_i]
+        oi[L.O_LEADER + trick] = sc[L.SC_IN_DEAL + leader_i]
         win_i, t = play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi)
         winner = oi[L.O_SEATS + trick * L.MAX_PLAYERS + win_i]
         oi[L.O_WINNER + trick] = winner

@@ -47,7 +47,7 @@ def variant_block(ri, rf, pol, polf, strength, chart, base, seed, session, first
     counts = np.zeros((rows, COUNTS_LEN), dtype=np.int64)
     vals = np.zeros((rows, L.V_VALUES), dtype=np.float64)
     for k in range(first, first + count):
-        prepare_deal(seed, session, k, deck, need, n_max, seat_keys, random_seats)
+        prepare_deal(seed, session, k, deck, need, n_max, seat_keys, random_seats, sc)
         for r in range(rows):
             dealer = k % ri[r, L.R_PLAYERS]
             play_deal(ri[r], rf[r], pol[r], polf[r], strength[r], chart[r], deck, dealer, carried, seat_keys, sc, oi,
