@@ -14,10 +14,12 @@ from numba import njit
 
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.bits import (
+    ACE_BITS,
     CARD,
     PAM_BIT,
     one_suit,
     popcount,
+    trump_mask,
 )
 from loo_sim.kernel.classes import declare_calibrated
 from loo_sim.kernel.krng import shuffle_more
@@ -245,22 +247,37 @@ def settle_uncontested(m, pot_start, sc, oi, of):
 
 @njit(cache=True, inline="always")
 def exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc):
-    """R9: the seats in the deal, in order, throw cards and draw as many from the stock,
-    which is shuffled as far as it is drawn (positions up to SC_SHUFFLED are final)."""
+    """R9: the seats in the deal, in order, throw cards and draw as many from the stock.
+    What a seat throws depends on its hand and the stock left, not on the cards drawn
+    before it, so all throw first; then the stock is shuffled as far as it is drawn
+    (positions up to SC_SHUFFLED are final) and each draws in turn."""
     if not (ri[L.R_EXCHANGE] == 1 and not single and not miss_dealt):
         return
+    pam = ri[L.R_PAM]
+    tm = trump_mask(t, pam)
+    drawn = 0  # cards each seat draws, 4 bits per place in the deal
+    end = stock_pos
     for i in range(m):
         seat = sc[L.SC_IN_DEAL + i]
-        stock = 52 - stock_pos
+        stock = 52 - end
         if stock == 0:
             break
-        thrown = discards(pol[seat, L.P_EXCHANGE], sc[L.SC_HANDS + seat], t, ri[L.R_PAM], stock)
-        sc[L.SC_HANDS + seat] &= ~thrown
-        drawn = popcount(thrown)
-        if stock_pos + drawn > sc[L.SC_SHUFFLED]:
-            shuffle_more(seat_keys[L.DECK_KEY], deck, sc[L.SC_SHUFFLED], stock_pos + drawn)
-            sc[L.SC_SHUFFLED] = shuffled_count(stock_pos + drawn)
-        for _ in range(drawn):
+        hand = sc[L.SC_HANDS + seat]
+        family = pol[seat, L.P_EXCHANGE]
+        if family == L.X_BASIC and popcount(hand & ~tm & ~ACE_BITS) <= stock:
+            thrown = hand & ~tm & ~ACE_BITS  # P2 basic, inline: all but trumps and aces
+        else:
+            thrown = discards(family, hand, t, pam, stock)
+        sc[L.SC_HANDS + seat] = hand & ~thrown
+        count = popcount(thrown)
+        drawn |= count << (4 * i)
+        end += count
+    if end > sc[L.SC_SHUFFLED]:
+        shuffle_more(seat_keys[L.DECK_KEY], deck, sc[L.SC_SHUFFLED], end)
+        sc[L.SC_SHUFFLED] = shuffled_count(end)
+    for i in range(m):
+        seat = sc[L.SC_IN_DEAL + i]
+        for _ in range((drawn >> (4 * i)) & 0xF):
             sc[L.SC_HANDS + seat] |= 1 << deck[stock_pos]
             stock_pos += 1
 
