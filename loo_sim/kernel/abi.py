@@ -95,7 +95,9 @@ SC_IN_DEAL = SC_ORDER + MAX_PLAYERS  # [MAX_PLAYERS] seats in the deal, in order
 SC_DEALT = SC_IN_DEAL + MAX_PLAYERS  # [MAX_PLAYERS + 1] hands as dealt, then the miss
 SC_COUNTERS = SC_DEALT + MAX_PLAYERS + 1  # [MAX_PLAYERS] draws used from each seat's stream
 SC_SHUFFLED = SC_COUNTERS + MAX_PLAYERS  # deck positions shuffled so far (the stock is shuffled as it is drawn)
-SC_LEN = SC_SHUFFLED + 1
+SC_INDICATOR = SC_SHUFFLED + 1  # the indicator's bit position, -1 when none is dealt
+SC_STOCK = SC_INDICATOR + 1  # the deck position where the stock starts
+SC_LEN = SC_STOCK + 1
 DECK_KEY = MAX_PLAYERS  # the deal's seat_keys hold the seats' streams, then the deck's
 
 # ---- aggregates of a block of deals: float vector (kernel/chunks.py) --------------------

@@ -76,7 +76,7 @@ def staged_deal(ri, rf, pol, polf, strength, chart, deck, dealer, seat_keys, sc,
     if stage < ST_DECLARE:
         return
     defender, m = declare_all(ri, rf, pol, polf, strength, chart, dealer, carried, single, mode, miss_dealt,
-                              indicator, t, pot_start, miss, L.NO_FORCING, 0, sc, oi)  # fmt: skip
+                              indicator, t, pot_start, miss, 0, L.NO_FORCING, 0, sc, oi)  # fmt: skip
     if settle_uncontested(m, pot_start, sc, oi, of) or stage < ST_TRICKS:
         return
     exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc)

@@ -9,13 +9,100 @@ from numba import njit, prange
 from loo_sim.game.classes import EARLIER_IN_BINS
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.classes import hand_class
-from loo_sim.kernel.deal import play_deal
+from loo_sim.kernel.deal import NO_REFCOUNT, begin_deal, finish_deal, play_deal, rewind_deal
 from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
 
 
 @njit(cache=True, inline="always")
 def payoff(of, seat):
     return of[L.F_SHARES + seat] - of[L.F_ANTES + seat] - of[L.F_PENALTIES + seat]
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def decision_deals(ri, rf, pol, polf, strength, chart, seed, session, first, last, carried, focal_seats, out, deck,
+                   sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay, pay):  # fmt: skip
+    """decision_blocks' deals first..last-1 into ``out`` [class, position, offer, earlier, CF_*].
+
+    Each deal is shuffled, dealt and played once as the policies play it (the baseline);
+    then every declaration on offer to a focal seat that its policy did not choose is
+    replayed from that seat's decision: the deal is rewound to just before it (the deck,
+    the hands and the earlier declarations stay, as they are the same in every replay)
+    and finished with the seat forced to the other action. One call site of finish_deal
+    serves the baseline (job 0) and the replays, so the deal is inlined once."""
+    n = ri[L.R_PLAYERS]
+    need = deck_cards_needed(ri)
+    random_seats = any_random(pol, n)
+    for k in range(first, last):
+        prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
+        dealer = k % n
+        begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
+        n_jobs = 1
+        j = 0
+        while j < n_jobs:
+            first_i, seat, action = 0, L.NO_FORCING, 0
+            if j > 0:
+                seat, action = jobs[j, 0], jobs[j, 1]
+                first_i = position_of(seat, dealer, n) - 1
+                rewind_deal(ri, first_i, base_decl, base_options, sc, oi, of)
+            finish_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
+                        seat, action)  # fmt: skip
+            if j == 0:  # the baseline: what each seat was offered and chose, and what it got
+                for s in range(n):
+                    base_options[s] = oi[L.O_OPTIONS + s]
+                    base_decl[s] = oi[L.O_DECL + s]
+                    job_pay[s] = payoff(of, s)
+                for f in range(focal_seats.shape[0]):
+                    focal = focal_seats[f]
+                    options = base_options[focal]
+                    if options == 0 or (options & (options - 1)) == 0:
+                        continue  # not reached, or no choice at all
+                    for a in range(L.ACTIONS):
+                        if a != base_decl[focal] and (options >> a) & 1:
+                            jobs[n_jobs, 0], jobs[n_jobs, 1] = focal, a
+                            n_jobs += 1
+            else:
+                job_pay[L.MAX_PLAYERS + j] = payoff(of, seat)
+            j += 1
+        add_decisions(ri, dealer, focal_seats, sc, oi, out, base_options, base_decl, jobs, job_pay, n_jobs, pay)
+
+
+@njit(cache=True, inline="always")
+def add_decisions(ri, dealer, focal_seats, sc, oi, out, base_options, base_decl, jobs, job_pay, n_jobs, pay):
+    """One deal's decisions into their cells: each focal seat's payoff under every action
+    on offer (the baseline's for the action it chose, a replay's for the others; ``pay``
+    is scratch)."""
+    n = ri[L.R_PLAYERS]
+    j = 1
+    for f in range(focal_seats.shape[0]):
+        focal = focal_seats[f]
+        options = base_options[focal]
+        chosen = base_decl[focal]
+        if options == 0 or (options & (options - 1)) == 0:
+            continue
+        cls = hand_class(sc[L.SC_DEALT + focal], oi[L.O_T_DECL], ri[L.R_PAM])
+        position = position_of(focal, dealer, n)
+        offer = 1 if (options >> L.DECL_MISS) & 1 or (options >> L.DECL_DEFEND) & 1 else 0
+        earlier = 0  # the earlier seats declare alike in every replay
+        for i in range(position - 1):
+            earlier += base_decl[sc[L.SC_ORDER + i]] != L.DECL_PASS
+        pay[chosen] = job_pay[focal]
+        while j < n_jobs and jobs[j, 0] == focal:
+            pay[jobs[j, 1]] = job_pay[L.MAX_PLAYERS + j]
+            j += 1
+        cell = out[cls, position, offer, min(earlier, EARLIER_IN_BINS - 1)]
+        cell[L.CF_CHOSEN + chosen] += 1.0
+        for a in range(L.ACTIONS):
+            if (options >> a) & 1:
+                cell[L.CF_N + a] += 1.0
+                cell[L.CF_SUM + a] += pay[a]
+                cell[L.CF_SQ + a] += pay[a] * pay[a]
+        for p in range(len(L.PAIRS)):
+            a, c = L.PAIRS[p]
+            if (options >> a) & 1 and (options >> c) & 1:
+                d = pay[a] - pay[c]
+                cell[L.CF_PAIR_N + p] += 1.0
+                cell[L.CF_PAIR_SUM + p] += d
+                cell[L.CF_PAIR_SQ + p] += d * d
 
 
 @njit(cache=True, parallel=True)
@@ -26,52 +113,18 @@ def decision_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_blo
     every declaration on offer, in the cell of what that seat sees when it declares (its
     hand class, its position, whether the miss is on offer to it, to take or as the dealer
     to defend with, and how many earlier seats came in: 0, 1, 2, 3+)."""
-    n = ri[L.R_PLAYERS]
-    need = deck_cards_needed(ri)
-    random_seats = any_random(pol, n)
     for b in prange(n_blocks):
         out[b] = 0.0
         deck, sc, seat_keys, oi, of = deal_scratch()
+        base_options = np.zeros(L.MAX_PLAYERS, dtype=np.int64)  # per seat, as the policies played the deal
+        base_decl = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+        jobs = np.zeros((1 + L.MAX_PLAYERS * L.ACTIONS, 2), dtype=np.int64)  # replays: seat, action
+        job_pay = np.zeros(L.MAX_PLAYERS + 1 + L.MAX_PLAYERS * L.ACTIONS, dtype=np.float64)
         pay = np.zeros(L.ACTIONS, dtype=np.float64)
         first = (first_block + b) * BLOCK
-        for k in range(first, min(first + BLOCK, total)):
-            prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
-            dealer = k % n
-            for f in range(focal_seats.shape[0]):
-                focal = focal_seats[f]
-                play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
-                          L.NO_FORCING, 0)  # fmt: skip
-                options = oi[L.O_OPTIONS + focal]
-                chosen = oi[L.O_DECL + focal]
-                if options == 0 or (options & (options - 1)) == 0:
-                    continue  # not reached, or no choice at all
-                cls = hand_class(sc[L.SC_DEALT + focal], oi[L.O_T_DECL], ri[L.R_PAM])
-                position = position_of(focal, dealer, n)
-                offer = 1 if (options >> L.DECL_MISS) & 1 or (options >> L.DECL_DEFEND) & 1 else 0
-                earlier = 0  # the earlier seats declare alike in every replay
-                for i in range(position - 1):
-                    if oi[L.O_DECL + (dealer + 1 + i) % n] != L.DECL_PASS:
-                        earlier += 1
-                pay[chosen] = payoff(of, focal)
-                for a in range(L.ACTIONS):
-                    if a != chosen and (options >> a) & 1:
-                        play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
-                                  focal, a)  # fmt: skip
-                        pay[a] = payoff(of, focal)
-                cell = out[b, cls, position, offer, min(earlier, EARLIER_IN_BINS - 1)]
-                cell[L.CF_CHOSEN + chosen] += 1.0
-                for a in range(L.ACTIONS):
-                    if (options >> a) & 1:
-                        cell[L.CF_N + a] += 1.0
-                        cell[L.CF_SUM + a] += pay[a]
-                        cell[L.CF_SQ + a] += pay[a] * pay[a]
-                for p in range(len(L.PAIRS)):
-                    a, c = L.PAIRS[p]
-                    if (options >> a) & 1 and (options >> c) & 1:
-                        d = pay[a] - pay[c]
-                        cell[L.CF_PAIR_N + p] += 1.0
-                        cell[L.CF_PAIR_SUM + p] += d
-                        cell[L.CF_PAIR_SQ + p] += d * d
+        decision_deals(ri, rf, pol, polf, strength, chart, seed, session, first, min(first + BLOCK, total), carried,
+                       focal_seats, out[b], deck, sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay,
+                       pay)  # fmt: skip
 
 
 @njit(cache=True, parallel=True)

@@ -43,24 +43,31 @@ _NO_REFCOUNT = _no_refcount_options()
 
 # ---- the deal, step by step like engine/deal.py (_Deal) ----------------------------------
 @njit(cache=True, inline="always")
-def clear_record(n, sc, oi, of):
-    """Clear the slots a deal may leave unwritten (trick slots are always overwritten)."""
+def clear_play(n, sc, oi, of):
+    """Clear what the declarations' consequences write (trick slots are always overwritten)."""
     for s in range(n):
         sc[L.SC_COUNTERS + s] = 0
-        sc[L.SC_HANDS + s] = 0
-        oi[L.O_DECL + s] = L.DECL_PASS
         oi[L.O_WON + s] = 0
         oi[L.O_LOOED + s] = 0
         oi[L.O_FLUSH_HELD + s] = 0
         of[L.F_SHARES + s] = 0.0
         of[L.F_PENALTIES + s] = 0.0
-        of[L.F_ANTES + s] = 0.0
     oi[L.O_NTRICKS] = 0
     of[L.F_POT_NEXT] = 0.0
     oi[L.O_OUTCOME] = L.OUT_PLAY
     oi[L.O_FLUSH_WINNER] = -1
     oi[L.O_DEFENDER] = -1
     oi[L.O_REVEAL] = -1
+
+
+@njit(cache=True, inline="always")
+def clear_record(n, sc, oi, of):
+    """Clear the slots a deal may leave unwritten."""
+    clear_play(n, sc, oi, of)
+    for s in range(n):
+        sc[L.SC_HANDS + s] = 0
+        oi[L.O_DECL + s] = L.DECL_PASS
+        of[L.F_ANTES + s] = 0.0
     oi[L.O_INDICATOR] = -1
     oi[L.O_TRUMP] = -1
 
@@ -107,6 +114,8 @@ def deal_cards(ri, deck, dealer, mode, miss_dealt, sc, oi):
     for s in range(n):
         sc[L.SC_DEALT + s] = sc[L.SC_HANDS + s]
     sc[L.SC_DEALT + L.MAX_PLAYERS] = miss
+    sc[L.SC_INDICATOR] = indicator
+    sc[L.SC_STOCK] = pos
     return indicator, t, miss, pos
 
 
@@ -184,9 +193,11 @@ def choose_declaration(ri, rf, pol, polf, strength, chart, i, seat, hand, t, may
 
 @njit(cache=True, inline="always")
 def declare_all(ri, rf, pol, polf, strength, chart, dealer, carried, single, mode, miss_dealt, indicator, t,
-                pot_start, miss, forced_seat, forced_action, sc, oi):  # fmt: skip
+                pot_start, miss, first_i, forced_seat, forced_action, sc, oi):  # fmt: skip
     """R4, R5, R8, R9b: every seat declares in turn from the dealer's left; a seat that
-    takes the miss (or defends) plays it. Returns (the defender or -1, seats in the deal)."""
+    takes the miss (or defends) plays it. The seats before the ``first_i``-th keep the
+    declarations already in ``oi`` (a replay from a decision, ``rewind_deal``). Returns
+    (the defender or -1, seats in the deal)."""
     n = ri[L.R_PLAYERS]
     clean = carried == 0.0
     club_law = ri[L.R_CLUB_LAW] == 1 and mode == L.TURN_UP and indicator & 3 == 0
@@ -201,17 +212,20 @@ def declare_all(ri, rf, pol, polf, strength, chart, dealer, carried, single, mod
         seat = sc[L.SC_ORDER + i]
         if i == n - 2:
             early_in = already_in
-        allowed, may_pass, miss_on_offer, dealer_case = declaration_options(
-            ri, i, seat, dealer, single, club_law, clean, defence, miss_dealt and not miss_taken and not club_law,
-            already_in, early_in, last_in, last_decl)  # fmt: skip
-        oi[L.O_OPTIONS + seat] = allowed
-        if dealer_case == 1:  # R8 case 1: the dealer takes the pot without play
-            oi[L.O_DECL + seat] = L.DECL_PLAY
-            break
-        action = choose_declaration(ri, rf, pol, polf, strength, chart, i, seat, sc[L.SC_HANDS + seat], t, may_pass,
-                                    miss_on_offer, dealer_case, already_in, pot_start, forced_seat,
-                                    forced_action)  # fmt: skip
-        oi[L.O_DECL + seat] = action
+        if i < first_i:
+            action = oi[L.O_DECL + seat]  # declared before the replayed decision, as it stands
+        else:
+            allowed, may_pass, miss_on_offer, dealer_case = declaration_options(
+                ri, i, seat, dealer, single, club_law, clean, defence, miss_dealt and not miss_taken and not club_law,
+                already_in, early_in, last_in, last_decl)  # fmt: skip
+            oi[L.O_OPTIONS + seat] = allowed
+            if dealer_case == 1:  # R8 case 1: the dealer takes the pot without play
+                oi[L.O_DECL + seat] = L.DECL_PLAY
+                break
+            action = choose_declaration(ri, rf, pol, polf, strength, chart, i, seat, sc[L.SC_HANDS + seat], t,
+                                        may_pass, miss_on_offer, dealer_case, already_in, pot_start, forced_seat,
+                                        forced_action)  # fmt: skip
+            oi[L.O_DECL + seat] = action
         # selects, not branches: what a seat declares is a coin toss to the processor
         is_in = action != L.DECL_PASS
         already_in += is_in
@@ -339,35 +353,79 @@ def score(ri, m, pot_start, penalty, defender, sc, oi, of):
     of[L.F_POT_NEXT] = penalty * looed + unclaimed
 
 
-def _play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
-              forced_seat, forced_action):  # fmt: skip
-    """Play one deal (docs/rules.md R2-R9); write its record into ``oi``/``of``.
-
-    ``pol``/``polf``: policy codes and threshold parameters per seat; ``strength``
-    [class, seats in deal, tricks] and ``chart`` [class, position, miss on offer, earlier
-    seats in (0, 1, 2, 3+)] feed the calibrated families. ``seat_keys[s]`` is seat s's own
-    stream (play family random). ``sc`` is scratch (``abi.SC_*``). When ``forced_seat``
-    >= 0, that seat declares ``forced_action`` instead of asking its policy
-    (counterfactual replays, P4).
-    The steps are those of engine/deal.py, in its order.
-    """
+@njit(cache=True, inline="always")
+def begin_deal(ri, rf, deck, dealer, carried, sc, oi, of):
+    """The deal up to the declarations: the record cleared, the cards dealt (R2, R6), the
+    antes in (R3)."""
     clear_record(ri[L.R_PLAYERS], sc, oi, of)
     single = ri[L.R_SINGLE_POT] == 1 and carried == 0.0  # R8: a clean pot with single_pot on
     mode = L.FIRST_RENOUNCE if single else ri[L.R_TRUMP]
-    miss_dealt = ri[L.R_MISS] == 1 and not single
     oi[L.O_SINGLE] = single
-    indicator, t, miss, stock_pos = deal_cards(ri, deck, dealer, mode, miss_dealt, sc, oi)
-    pot_start = collect_antes(ri, rf, dealer, carried, of)
+    deal_cards(ri, deck, dealer, mode, ri[L.R_MISS] == 1 and not single, sc, oi)
+    collect_antes(ri, rf, dealer, carried, of)
+
+
+@njit(cache=True, inline="always")
+def finish_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
+                forced_seat, forced_action):  # fmt: skip
+    """The deal from the ``first_i``-th declaration on (R4-R9): what begin_deal dealt is read
+    back from the record and the scratch."""
+    single = oi[L.O_SINGLE] == 1
+    mode = L.FIRST_RENOUNCE if single else ri[L.R_TRUMP]
+    miss_dealt = ri[L.R_MISS] == 1 and not single
+    indicator = sc[L.SC_INDICATOR]
+    t = oi[L.O_T_DECL]
+    miss = sc[L.SC_DEALT + L.MAX_PLAYERS]
+    pot_start = of[L.F_POT_START]
     defender, m = declare_all(ri, rf, pol, polf, strength, chart, dealer, carried, single, mode, miss_dealt,
-                              indicator, t, pot_start, miss, forced_seat, forced_action, sc, oi)  # fmt: skip
+                              indicator, t, pot_start, miss, first_i, forced_seat, forced_action, sc, oi)  # fmt: skip
     if settle_uncontested(m, pot_start, sc, oi, of):
         return
-    exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc)
+    exchange(ri, pol, deck, single, miss_dealt, t, m, sc[L.SC_STOCK], seat_keys, sc)
     penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
     if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         return
     play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi)
     score(ri, m, pot_start, penalty, defender, sc, oi, of)
+
+
+@njit(cache=True, inline="always")
+def rewind_deal(ri, first_i, decls, options, sc, oi, of):
+    """Take a played deal back to just before its ``first_i``-th declaration (P4: a decision
+    replayed, ``finish_deal`` from ``first_i``), the earlier seats having declared
+    ``decls`` with ``options`` on offer (per seat, as the deal first went): the hands as
+    dealt, the miss with a seat that took it before then, later declarations and
+    everything after them cleared. Whatever was played since, replays included."""
+    n = ri[L.R_PLAYERS]
+    clear_play(n, sc, oi, of)
+    for i in range(n):
+        seat = sc[L.SC_ORDER + i]
+        d = decls[seat] if i < first_i else L.DECL_PASS
+        oi[L.O_DECL + seat] = d
+        oi[L.O_OPTIONS + seat] = options[seat]
+        took = d == L.DECL_MISS or d == L.DECL_DEFEND
+        sc[L.SC_HANDS + seat] = sc[L.SC_DEALT + L.MAX_PLAYERS] if took else sc[L.SC_DEALT + seat]
+    oi[L.O_TRUMP] = oi[L.O_T_DECL]  # trumps as the declarations knew them (R6)
+    single = oi[L.O_SINGLE] == 1
+    turned = (L.FIRST_RENOUNCE if single else ri[L.R_TRUMP]) == L.TURN_UP
+    oi[L.O_INDICATOR] = CARD[sc[L.SC_INDICATOR]] if turned else -1
+
+
+def _play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
+               forced_seat, forced_action):  # fmt: skip
+    """Play one deal (docs/rules.md R2-R9); write its record into ``oi``/``of``.
+
+    ``pol``/``polf``: policy codes and threshold parameters per seat; ``strength``
+    [class, seats in deal, tricks] and ``chart`` [class, position, miss on offer, earlier
+    seats in (0, 1, 2, 3+)] feed the calibrated families. ``seat_keys[s]`` is seat s's own
+    stream (play family random), then the deck's. ``sc`` is scratch (``abi.SC_*``). When
+    ``forced_seat`` >= 0, that seat declares ``forced_action`` instead of asking its policy
+    (counterfactual replays, P4).
+    The steps are those of engine/deal.py, in its order.
+    """
+    begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
+    finish_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, 0, forced_seat,
+                forced_action)  # fmt: skip
 
 
 # A deal allocates nothing and every array it touches belongs to its caller, so it is

@@ -7,7 +7,7 @@ from numba import njit, prange
 
 from loo_sim import rng
 from loo_sim.kernel import abi as L
-from loo_sim.kernel.deal import play_deal
+from loo_sim.kernel.deal import NO_REFCOUNT, play_deal_inline
 from loo_sim.kernel.krng import below, stream_key, word
 from loo_sim.kernel.scratch import any_random, deal_scratch, deck_cards_needed, prepare_deal
 
@@ -60,7 +60,7 @@ def grid_index(x, grid, bound):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_REFCOUNT)  # the deal inlined, as in simulate's loop (kernel/deal.py)
 def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, bankroll, share_final, deck, sc,
                      seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal, looed_hist, rec_oi, rec_of,
                      record):  # fmt: skip
@@ -76,19 +76,23 @@ def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, b
     carried = 0.0
     for s in range(n):
         balances[s] = 0.0
-    pots[:] = np.nan
-    looed_by_deal[:] = 0
+    for j in range(deals):
+        pots[j] = np.nan
+        looed_by_deal[j] = 0
     ruined, inexact, overflow = -1, -1, -1
     largest = 0.0
     looed_total = 0
     played = 0
     for j in range(deals):
         prepare_deal(seed, session, j, deck, need, n, seat_keys, random_seats, sc)
-        play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, L.NO_FORCING, 0)
+        play_deal_inline(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
+                         L.NO_FORCING, 0)  # fmt: skip
         played += 1
-        if record:
-            rec_oi[j, :] = oi
-            rec_of[j, :] = of
+        if record:  # element by element: a slice copy may allocate, and this loop runs without the runtime
+            for x in range(L.O_LEN):
+                rec_oi[j, x] = oi[x]
+            for x in range(L.F_LEN):
+                rec_of[j, x] = of[x]
         pot_start = of[L.F_POT_START]
         pot_next = of[L.F_POT_NEXT]
         largest = max(largest, pot_start)
