@@ -1,6 +1,11 @@
 """Benchmarks of loo_sim, reported as ratios measured in one run (never asserted in tests).
 
-For three-card / 5 players / basic and five-card / 5 players / basic it prints:
+First, one thread: the cost of one deal split into its steps (``profile``: shuffle, deal
+into masks, declarations, tricks with the exchange and flushes, scoring, aggregation),
+the kernel beside the yardstick of ../shared/bench (three-card, 5 and 8 players, where
+that folder is there), the decision chart's replays per second (``loo-sim miss``) and the
+deals per second inside sessions (``loo-sim pots``) against ``simulate``'s.
+Then, for three-card / 5 players / basic and five-card / 5 players / basic it prints:
 kernel deals/s on 1 and 2 threads (and the 2/1 ratio), a Dask LocalCluster of two worker
 processes beside them (and how long its first task takes), the reference engine's rate and
 the kernel/reference ratio, the bare-deal rate (shuffle and deal only) and the
@@ -19,11 +24,11 @@ import time
 CONFIGS = [("three-card", "basic"), ("five-card", "basic")]
 
 
-def kernel_rate(preset: str, policy: str, deals: int, threads: int) -> float:
+def kernel_rate(preset: str, policy: str, deals: int, threads: int, players: int = 5) -> float:
     from loo_sim import Rules
     from loo_sim.run.simulate import simulate
 
-    rules = Rules.preset(preset)
+    rules = Rules.preset(preset, players=players)
     simulate(rules, policy, 4096, seed=99, threads=threads)  # compile / warm up
     res = simulate(rules, policy, deals, seed=1, threads=threads)
     return res.deals_done / res.elapsed_s
@@ -124,6 +129,139 @@ def peak_memory_mb(preset: str, deals: int) -> tuple[float, float]:
     return float(out[0]), float(out[1])
 
 
+def profile(preset: str, players: int = 5, deals: int = 2_000_000) -> dict[str, float]:
+    """Nanoseconds per deal of each step (one thread, basic): the staged deal of
+    kernel/bench.py run up to each step in turn, the differences between stages. Its last
+    stage is a whole deal of simulate, compiled as simulate's is."""
+    import numpy as np
+    from numba import set_num_threads
+
+    from loo_sim import Rules
+    from loo_sim.game.policy import parse_table
+    from loo_sim.kernel.bench import STAGES, staged_block
+    from loo_sim.rng import MASK64, NO_SESSION
+    from loo_sim.run.args import kernel_args
+
+    set_num_threads(1)
+    rules = Rules.preset(preset, players=players)
+    a = kernel_args(rules, parse_table("basic", players))
+    args = (a.ri, a.rf, a.pol, a.polf, a.strength, a.chart, np.uint64(1), np.uint64(NO_SESSION & MASK64))
+    cumulative = []
+    for stage in range(len(STAGES)):
+        staged_block(*args, 4096, stage)  # compile / warm up
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            staged_block(*args, deals, stage)
+            best = min(best, time.perf_counter() - start)
+        cumulative.append(best / deals * 1e9)
+    return {name: t - (cumulative[i - 1] if i else 0.0) for i, (name, t) in enumerate(zip(STAGES, cumulative))}
+
+
+def yardstick_ratios(deals: int = 4_000_000) -> dict[str, float] | None:
+    """The kernel (simulate, basic, one thread) over the yardstick of ../shared/bench
+    (a small tuned kernel for a simplified three-card game) at 5 and 8 players, timed
+    interleaved in this process; None where that folder is not beside the checkout."""
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parents[2] / "shared" / "bench"
+    if not (here / "yardstick_kernel.py").exists():
+        return None
+    sys.path.insert(0, str(here))
+    import yardstick_kernel as yk  # noqa: PLC0415 (the shared folder is optional)
+    from numba import set_num_threads
+
+    set_num_threads(1)
+    out = {}
+    for players in (5, 8):
+        yk.full_hand_fast(1000, players, 1)
+        yard, ours = 0.0, 0.0
+        for _ in range(3):  # interleaved, the best of each
+            start = time.perf_counter()
+            yk.full_hand_fast(deals, players, 3)
+            yard = max(yard, deals / (time.perf_counter() - start))
+            ours = max(ours, kernel_rate("three-card", "basic", deals, 1, players))
+        out[f"kernel_over_yardstick_{players}p"] = ours / yard
+        out[f"yardstick_{players}p_deals_per_s"] = yard
+        out[f"kernel_{players}p_deals_per_s"] = ours
+    return out
+
+
+def decision_rate(preset: str, deals: int = 200_000) -> tuple[float, float]:
+    """(decisions replayed per second by the decision chart of ``loo-sim miss``, one thread:
+    every (deal, seat, declaration on offer) evaluated, basic table, clean pot; how many
+    such decisions a deal has on average)."""
+    from numba import set_num_threads
+
+    from loo_sim import Rules
+    from loo_sim.game.policy import parse_table
+    from loo_sim.kernel import abi as L
+    from loo_sim.run.decisions import decisions
+
+    set_num_threads(1)
+    rules = Rules.preset(preset)
+    table = parse_table("basic", rules.players)
+    decisions(rules, table, 4096, 9)  # compile / warm up
+    best = 0.0
+    for _ in range(2):
+        start = time.perf_counter()
+        res = decisions(rules, table, deals, 1)
+        count = res.totals[..., L.CF_N : L.CF_N + L.ACTIONS].sum()
+        best = max(best, count / (time.perf_counter() - start))
+    return best, count / deals
+
+
+def pots_rate(preset: str, sessions: int = 40_000, deals: int = 50) -> float:
+    """Deals per second inside ``run_pots`` (one arm, basic, sessions of ``deals`` deals,
+    one thread)."""
+    from numba import set_num_threads
+
+    from loo_sim import Rules
+    from loo_sim.game.policy import parse_table
+    from loo_sim.kernel import abi as L
+    from loo_sim.run.sessions import make_arms, run_pots
+
+    set_num_threads(1)
+    arms = make_arms(Rules.preset(preset), lambda n: parse_table("basic", n), [])
+    run_pots(arms, 64, deals, 9)  # compile / warm up
+    best = 0.0
+    for _ in range(2):
+        start = time.perf_counter()
+        res = run_pots(arms, sessions, deals, 1)
+        best = max(best, res.scal[0, L.S_DEALS] / (time.perf_counter() - start))
+    return best
+
+
+def one_thread_report(deals: int) -> dict:
+    """The single-thread figures: the profile, the yardstick, decisions and sessions."""
+    report: dict = {}
+    for preset, players in (("three-card", 5), ("three-card", 8), ("five-card", 5)):
+        steps = profile(preset, players)
+        total = sum(steps.values())
+        report[f"profile_{preset}_{players}p_ns"] = steps
+        print(f"one deal of {preset} / {players} players / basic, one thread: {total:.0f} ns "
+              f"({1e3 / total:.2f} M deals/s)")  # fmt: skip
+        for name, ns in steps.items():
+            print(f"  {name:17s} {ns:6.1f} ns  {100 * ns / total:4.0f}%")
+    ratios = yardstick_ratios(deals)
+    if ratios:
+        report["yardstick"] = ratios
+        for p in (5, 8):
+            ratio = ratios[f"kernel_over_yardstick_{p}p"]
+            print(f"kernel / yardstick, three-card {p} players, one thread: {ratio:.2f} "
+                  f"({ratios[f'kernel_{p}p_deals_per_s'] / 1e6:.2f} / "
+                  f"{ratios[f'yardstick_{p}p_deals_per_s'] / 1e6:.2f} M deals/s)")  # fmt: skip
+    for preset in ("three-card", "five-card"):
+        rate, per_deal = decision_rate(preset)
+        sim = kernel_rate(preset, "basic", deals, 1)
+        pots = pots_rate(preset)
+        report[preset + "_decisions_per_s"] = rate
+        report[preset + "_pots_over_simulate"] = pots / sim
+        print(f"{preset}: decision chart {rate / 1e6:.2f} M decisions replayed/s ({per_deal:.1f} per deal); "
+              f"sessions {pots / 1e6:.2f} M deals/s = {pots / sim:.2f}x simulate's {sim / 1e6:.2f}")  # fmt: skip
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller runs (10^7 instead of 10^8 for memory)")
@@ -131,7 +269,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     big = 10**7 if args.quick else 10**8
-    report = {}
+    report = one_thread_report(args.deals)
     for preset, policy in CONFIGS:
         one = kernel_rate(preset, policy, args.deals, 1)
         two = kernel_rate(preset, policy, args.deals, 2)
