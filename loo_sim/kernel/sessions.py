@@ -86,9 +86,11 @@ def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, b
         prepare_deal(seed, session, j, deck, need, n, seat_keys, random_seats)
         play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, L.NO_FORCING, 0)
         played += 1
-        if record:
-            rec_oi[j, :] = oi
-            rec_of[j, :] = of
+        if record:  # slot by slot: a row assignment compiles numba's shape-mismatch message (1 s)
+            for q in range(L.O_LEN):
+                rec_oi[j, q] = oi[q]
+            for q in range(L.F_LEN):
+                rec_of[j, q] = of[q]
         pot_start = of[L.F_POT_START]
         pot_next = of[L.F_POT_NEXT]
         largest = max(largest, pot_start)
