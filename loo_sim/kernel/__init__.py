@@ -30,12 +30,16 @@ import hashlib
 from importlib import import_module
 from pathlib import Path
 
-# the block drivers each kind of run calls (module, function): what it has to compile
+# the kernel functions each kind of run calls from Python (module, function): what it compiles
 DRIVERS = {
-    "simulate": [("chunks", "run_blocks")],  # also the variants study
+    "simulate": [("chunks", "run_block")],
+    "variants": [("variants", "variant_block")],
     "miss": [("counterfactual", "decision_blocks"), ("counterfactual", "heuristic_blocks")],
-    "pots": [("sessions", "session_blocks")],
-    "calibrate": [("calibrate", "calibrate_blocks")],
+    "pots": [
+        ("sessions", name)
+        for name in ("session_block", "count_pots", "count_largest", "count_balances", "fold_balances")
+    ],
+    "calibrate": [("calibrate", "calibrate_block")],
     "play_deals": [("chunks", "play_many")],
 }
 
@@ -58,7 +62,7 @@ _configure_cache()
 
 def kernel_cache_is_warm(*kinds: str) -> bool:
     """Whether numba's on-disk cache holds compiled code for the drivers of these kinds
-    of run (``DRIVERS``: simulate, miss, pots, calibrate, play_deals; all of them when none
+    of run (``DRIVERS``: simulate, variants, miss, pots, calibrate, play_deals; all of them when none
     is named), valid for the current sources, so that running them compiles nothing.
     False means the first call compiles (about 15 s). It reads numba's index files as
     numba does when it loads them; when it cannot tell (numba's internals changed), it

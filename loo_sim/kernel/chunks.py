@@ -110,7 +110,7 @@ def add_deal(agg, ri, oi, of, decl_count, trick_count, dealer):
     agg[L.A_FLUSH_YY] += flush_shown * flush_shown
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried, agg,
               by_class):  # fmt: skip
     """Play deals first..first+count-1 of the run keyed (seed, session) into ``agg``;
