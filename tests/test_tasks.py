@@ -68,3 +68,14 @@ def test_the_drivers_table_names_what_each_kind_runs():
                 continue  # called by analysis.pots, not by the run
             dispatcher = getattr(import_module(f"loo_sim.kernel.{module}"), name)
             assert dispatcher.signatures, (kind, name)  # called (compiled or loaded) in this process
+
+
+def test_the_block_kernels_run_on_threads_release_the_gil():
+    # each_block's threads run in parallel only if each block's kernel drops the GIL
+    from loo_sim.kernel.calibrate import calibrate_block
+    from loo_sim.kernel.chunks import run_block
+    from loo_sim.kernel.sessions import session_block
+    from loo_sim.kernel.variants import variant_block
+
+    for kernel in (run_block, session_block, variant_block, calibrate_block):
+        assert kernel.targetoptions.get("nogil") is True, kernel.py_func.__name__
