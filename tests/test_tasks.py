@@ -47,7 +47,7 @@ def test_each_block_raises_a_blocks_error(two_threads):
 
 def test_the_drivers_table_names_what_each_kind_runs():
     # kernel_cache_is_warm reads the cache of exactly these functions: a run must call them
-    from loo_sim import Rules
+    from loo_sim import Rules, play_deals, shuffled_decks
     from loo_sim.game.policy import parse_table
     from loo_sim.kernel import DRIVERS
     from loo_sim.run.sessions import make_arms, run_pots
@@ -60,6 +60,7 @@ def test_the_drivers_table_names_what_each_kind_runs():
         "simulate": lambda: simulate(rules, "basic", 100),
         "variants": lambda: run_variants([VariantRow("a", rules, parse_table("basic", 5))], deals=100),
         "pots": lambda: run_pots(make_arms(rules, lambda n: parse_table("basic", n), []), 10, 5, 1),
+        "play_deals": lambda: play_deals(rules, shuffled_decks(1, 5), [0] * 5),
     }
     for kind, run in runs.items():
         run()
@@ -73,9 +74,9 @@ def test_the_drivers_table_names_what_each_kind_runs():
 def test_the_block_kernels_run_on_threads_release_the_gil():
     # each_block's threads run in parallel only if each block's kernel drops the GIL
     from loo_sim.kernel.calibrate import calibrate_block
-    from loo_sim.kernel.chunks import run_block
+    from loo_sim.kernel.chunks import play_rows, run_block
     from loo_sim.kernel.sessions import session_block
     from loo_sim.kernel.variants import variant_block
 
-    for kernel in (run_block, session_block, variant_block, calibrate_block):
+    for kernel in (run_block, session_block, variant_block, calibrate_block, play_rows):
         assert kernel.targetoptions.get("nogil") is True, kernel.py_func.__name__

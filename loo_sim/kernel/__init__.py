@@ -40,7 +40,7 @@ DRIVERS = {
         for name in ("session_block", "count_pots", "count_largest", "count_balances", "fold_balances")
     ],
     "calibrate": [("calibrate", "calibrate_block")],
-    "play_deals": [("chunks", "play_many")],
+    "play_deals": [("chunks", "play_rows")],
 }
 
 

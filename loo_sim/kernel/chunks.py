@@ -146,7 +146,7 @@ def run_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_block, n
                       out[b], by_class)  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_rows(ri, rf, pol, polf, strength, chart, decks, dealers, carried, seed, session, first_index, lo, hi,
               oi_out, of_out):  # fmt: skip
     """Deals lo..hi-1 of ``decks``: deal i's record into row i of ``oi_out``/``of_out``, the

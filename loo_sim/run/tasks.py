@@ -4,11 +4,12 @@ functions of arrays and numbers, so a Dask worker can run them (backend.py).
 
 Where the kernel has a serial one-block driver (``chunks.run_block``,
 ``sessions.session_block``, ``variants.variant_block``, ``calibrate.calibrate_block``,
-compiled with ``nogil``), :func:`each_block` runs the blocks on threads of this process.
-A numba ``prange`` driver around the same call does the same work but costs 1.5-3.5 s
-more at its first compile (numba's parallel lowering links and optimizes the whole deal
-kernel into each of four libraries; a serial driver is one), and is no faster once
-compiled. The miss study's drivers (``counterfactual``) and ``chunks.play_many`` still are.
+``chunks.play_rows``, compiled with ``nogil``), :func:`each_block` runs the blocks on
+threads of this process. A numba ``prange`` driver around the same call does the same
+work but costs 1.5-3.5 s more at its first compile (numba's parallel lowering links and
+optimizes the whole deal kernel into each of four libraries; a serial driver is one), and
+is no faster once compiled. The miss study's drivers (``counterfactual``) still are
+``prange`` ones.
 """
 
 from __future__ import annotations
