@@ -80,3 +80,35 @@ def test_the_block_kernels_run_on_threads_release_the_gil():
 
     for kernel in (run_block, session_block, variant_block, calibrate_block, play_rows):
         assert kernel.targetoptions.get("nogil") is True, kernel.py_func.__name__
+
+
+class _Kernel:  # what first_call reads of a numba dispatcher
+    def __init__(self, signatures):
+        self.signatures = signatures
+
+
+def test_first_call_collects_garbage_less_often_only_while_compiling():
+    import gc
+
+    from loo_sim.run.tasks import GC_THRESHOLD, first_call
+
+    before = gc.get_threshold()
+    with first_call(_Kernel([])):
+        assert gc.get_threshold()[0] == max(before[0], GC_THRESHOLD)
+        with first_call(_Kernel([])):  # nested (another thread's first call): restored by the last one out
+            pass
+        assert gc.get_threshold()[0] == max(before[0], GC_THRESHOLD)
+    assert gc.get_threshold() == before
+    with first_call(_Kernel(["(int64,)"])):  # compiled already: nothing changes
+        assert gc.get_threshold() == before
+    with pytest.raises(KeyError), first_call(_Kernel([])):
+        raise KeyError
+    assert gc.get_threshold() == before
+
+
+def test_each_block_runs_a_cold_kernels_first_block_alone(two_threads):
+    from loo_sim.run.tasks import each_block
+
+    order = []
+    each_block(lambda b: order.append((b, threading.current_thread() is threading.main_thread())), 4, _Kernel([]))
+    assert order[0] == (0, True) and sorted(b for b, _ in order) == [0, 1, 2, 3]

@@ -110,7 +110,7 @@ def play_deals_kernel(
         lo = b * BLOCK
         play_rows(*args, decks, dealers, carried, *keys, lo, min(lo + BLOCK, count), oi, of)
 
-    each_block(block, (count + BLOCK - 1) // BLOCK)
+    each_block(block, (count + BLOCK - 1) // BLOCK, play_rows)
     return DealRecords(oi, of, rules.players, dealers, np.arange(count, dtype=np.int64) + first_index)
 
 

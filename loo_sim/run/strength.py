@@ -129,7 +129,7 @@ def _run_calibration(rules: Rules, seats: int, policy: str, deals: int, seed: in
     def block(b: int) -> None:
         calibrate_block(*args, seed_key, session, b, deals, carried, counts[b], entries[b])
 
-    each_block(block, n_blocks)
+    each_block(block, n_blocks, calibrate_block)
     return counts.sum(axis=0), entries.sum(axis=0)
 
 
