@@ -1,5 +1,3 @@
-import sys
+from loo_sim.cli import exit_now, main
 
-from loo_sim.cli import main
-
-sys.exit(main())
+exit_now(main())

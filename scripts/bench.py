@@ -4,8 +4,9 @@ First, one thread: the cost of one deal split into its steps (``profile``: shuff
 into masks, declarations, tricks with the exchange and flushes, scoring, aggregation),
 the kernel beside the yardstick of ../shared/bench (three-card, 5 and 8 players, where
 that folder is there), the decision chart's replays per second (``loo-sim miss``) and the
-deals per second inside sessions (``loo-sim pots``) against ``simulate``'s.
-Then, for three-card / 5 players / basic and five-card / 5 players / basic it prints:
+deals per second inside sessions (``loo-sim pots``) against ``simulate``'s. Then the
+start-up of fresh processes (``start_times``: seconds to the first deal of simulate, miss
+and pots, with an empty and a filled numba cache). Then, for three-card / 5 players / basic and five-card / 5 players / basic it prints:
 kernel deals/s on 1 and 2 threads (and the 2/1 ratio), a Dask LocalCluster of two worker
 processes beside them (and how long its first task takes), the reference engine's rate and
 the kernel/reference ratio, the bare-deal rate (shuffle and deal only) and the
@@ -262,6 +263,52 @@ def one_thread_report(deals: int) -> dict:
     return report
 
 
+def start_times(kinds: tuple[str, ...] = ("simulate", "miss", "pots")) -> dict[str, dict[str, float]]:
+    """Start-up of a fresh process: seconds from its start to its first deal played
+    (three-card, 5 players, basic), ``cold`` with an empty numba cache (a new temporary
+    ``XDG_CACHE_HOME`` for each kind, so no kind reuses another's compiled code), then
+    ``warm``, a second process on the cache the first one filled. The child imports
+    loo_sim, plays one deal with each kernel driver its command uses (miss: the chart's
+    and the heuristics') and prints ``time.perf_counter()``: the system-wide monotonic
+    clock, which the parent read just before starting it."""
+    import os
+    import tempfile
+
+    runs = {  # the tiny run of each kind
+        "simulate": "from loo_sim.run.simulate import simulate\nsimulate(rules, 'basic', 1, seed=1)\n",
+        "miss": (
+            "from loo_sim.game.policy import Policy\n"
+            "from loo_sim.run.decisions import decisions, heuristics\n"
+            "decisions(rules, table, 1, 1)\n"
+            "heuristics(rules, table, 0, [Policy.parse('basic'), Policy.parse('cautious')], ['b', 'c'], 1, 1)\n"
+        ),
+        "pots": (
+            "from loo_sim.run.sessions import make_arms, run_pots\n"
+            "run_pots(make_arms(rules, lambda n: parse_table('basic', n), []), 1, 1, 1)\n"
+        ),
+    }
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "LOO_SIM_CACHE")}
+    times: dict[str, dict[str, float]] = {}
+    for kind in kinds:
+        code = (
+            "import time\n"
+            "from loo_sim import Rules\n"
+            "from loo_sim.game.policy import parse_table\n"
+            "rules = Rules.preset('three-card')\n"
+            "table = parse_table('basic', rules.players)\n"
+            f"{runs[kind]}"
+            "print(time.perf_counter())\n"
+        )
+        times[kind] = {}
+        with tempfile.TemporaryDirectory(prefix="loo-start-") as cache:
+            for state in ("cold", "warm"):
+                start = time.perf_counter()
+                out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                     env={**env, "XDG_CACHE_HOME": cache}).stdout  # fmt: skip
+                times[kind][f"{state}_s"] = float(out.split()[-1]) - start
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller runs (10^7 instead of 10^8 for memory)")
@@ -270,6 +317,11 @@ def main() -> None:
     args = parser.parse_args()
     big = 10**7 if args.quick else 10**8
     report = one_thread_report(args.deals)
+    starts = start_times()
+    report["start_times"] = starts
+    print("start-up, process start to first deal played (numba cache empty / filled):")
+    for kind, t in starts.items():
+        print(f"  {kind:9s} cold {t['cold_s']:5.1f} s   warm {t['warm_s']:5.2f} s")
     for preset, policy in CONFIGS:
         one = kernel_rate(preset, policy, args.deals, 1)
         two = kernel_rate(preset, policy, args.deals, 2)

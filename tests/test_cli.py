@@ -376,6 +376,30 @@ def test_python_dash_m_replay_json(capsys):
     assert len(bad.stderr.splitlines()) == 1 and bad.stderr.startswith("error:")
 
 
+EXIT_NOW = """
+import atexit, sys, threading, time
+from pathlib import Path
+from loo_sim.cli import exit_now
+
+out = Path(sys.argv[1])
+atexit.register(lambda: (out / "atexit").write_text("ran"))
+if sys.argv[2] == "thread":  # a non-daemon thread still working: the normal exit joins it
+    threading.Thread(target=lambda: (time.sleep(0.3), (out / "thread").write_text("done"))).start()
+print("x" * 100_000, end="")  # a buffered stdout is flushed
+exit_now(int(sys.argv[3]))
+"""
+
+
+@pytest.mark.parametrize("mode", ["plain", "thread"])
+def test_exit_now_keeps_the_exit_code_output_atexit_and_threads(tmp_path, mode):
+    proc = run(sys.executable, "-c", EXIT_NOW, str(tmp_path), mode, "3")
+    assert proc.returncode == 3, proc.stderr
+    assert proc.stdout == "x" * 100_000
+    assert (tmp_path / "atexit").read_text() == "ran"
+    if mode == "thread":
+        assert (tmp_path / "thread").read_text() == "done"
+
+
 # ---- library errors name the option; the CLI says the flag ------------------------------
 FLAGGED = [
     (

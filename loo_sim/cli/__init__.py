@@ -96,9 +96,31 @@ def main(argv: list[str] | None = None) -> int:
     return code if isinstance(code, int) else 0
 
 
+def exit_now(code: int) -> None:
+    """End the process with ``code`` once the command is done, without the interpreter's
+    teardown: freeing numba's compiled code, LLVM and the plotting modules module by
+    module took 0.1-0.3 s of a 1 s command. The atexit handlers still run first; every
+    file a command writes is closed before ``main`` returns. Falls back to ``sys.exit``
+    when a non-daemon thread is still running or stdout cannot be flushed (a closed pipe:
+    Python's own exit says so)."""
+    import atexit
+    import os
+    import threading
+
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(code)
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    os._exit(code)
+
+
 def run() -> None:
     """Console-script entry point."""
-    sys.exit(main())
+    exit_now(main())
 
 
-__all__ = ["app", "main", "run"]
+__all__ = ["app", "exit_now", "main", "run"]

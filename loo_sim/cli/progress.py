@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from rich.console import Console
@@ -20,7 +20,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.text import Text
 
 ProgressFn = Callable[[int, int], None]
-COMPILE_NOTICE = "compiling the kernel once, about 15 s (numba caches it for later runs) ..."
+COMPILE_NOTICE = "compiling the kernel once, about {seconds} s (numba caches it for later runs) ..."
+# a cold compile of each kind of run (loo_sim.kernel.DRIVERS), rounded up from the README's
+# figures on a 2-core machine; a second cold kind in the same process reuses the deal kernel
+COMPILE_SECONDS = {"simulate": 10, "variants": 10, "calibrate": 10, "play_deals": 10, "pots": 15, "miss": 20}
+MORE_KIND_SECONDS = 3
+
+
+def compile_seconds(kinds: Sequence[str]) -> int:
+    """About how long compiling the drivers of these (cold) kinds of run takes."""
+    return max(COMPILE_SECONDS[k] for k in kinds) + MORE_KIND_SECONDS * (len(kinds) - 1)
 
 
 def on_terminal(stream: TextIO) -> bool:
@@ -35,11 +44,12 @@ def compile_notice(*kinds: str, stream: TextIO | None = None) -> bool:
     stream = stream or sys.stderr
     if not on_terminal(stream):
         return False
-    from loo_sim.kernel import kernel_cache_is_warm
+    from loo_sim.kernel import DRIVERS, kernel_cache_is_warm
 
-    if kernel_cache_is_warm(*kinds):
+    cold = [kind for kind in kinds or DRIVERS if not kernel_cache_is_warm(kind)]
+    if not cold:
         return False
-    print(COMPILE_NOTICE, file=stream, flush=True)
+    print(COMPILE_NOTICE.format(seconds=compile_seconds(cold)), file=stream, flush=True)
     return True
 
 

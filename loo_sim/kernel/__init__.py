@@ -21,22 +21,30 @@ calls into or the constants it froze from other modules, so a change in ``deal.p
 lives in a directory named by a hash of every kernel and game source and of the
 foundations it reads constants from: any change there starts a fresh cache.
 
-A cold cache costs about 15 s of compiling per process (and again per study kind whose
-driver is not cached yet); :func:`kernel_cache_is_warm` tells a caller beforehand, so the
-CLI can say so on a terminal (the library prints nothing).
+A cold cache costs seconds of compiling in the first process of each kind of run whose
+drivers are not cached yet (``cli.progress.COMPILE_SECONDS``: about 8 s for simulate,
+12 s for pots, 18 s for miss on a 2-core machine; a later kind reuses the deal kernel
+another one cached); :func:`kernel_cache_is_warm` tells a caller beforehand, so the CLI
+can say so on a terminal (the library prints nothing). The drivers are serial one-block
+functions that ``run.tasks.each_block`` runs on threads: numba's parallel lowering
+(``prange``) would compile the whole deal kernel into four more libraries.
 """
 
 import hashlib
 from importlib import import_module
 from pathlib import Path
 
-# the block drivers each kind of run calls (module, function): what it has to compile
+# the kernel functions each kind of run calls from Python (module, function): what it compiles
 DRIVERS = {
-    "simulate": [("chunks", "run_blocks")],  # also the variants study
+    "simulate": [("chunks", "run_block")],
+    "variants": [("variants", "variant_block")],
     "miss": [("counterfactual", "decision_blocks"), ("counterfactual", "heuristic_blocks")],
-    "pots": [("sessions", "session_blocks")],
-    "calibrate": [("calibrate", "calibrate_blocks")],
-    "play_deals": [("chunks", "play_many")],
+    "pots": [
+        ("sessions", name)
+        for name in ("session_block", "count_pots", "count_largest", "count_balances", "fold_balances")
+    ],
+    "calibrate": [("calibrate", "calibrate_block")],
+    "play_deals": [("chunks", "play_rows")],
 }
 
 
@@ -58,11 +66,11 @@ _configure_cache()
 
 def kernel_cache_is_warm(*kinds: str) -> bool:
     """Whether numba's on-disk cache holds compiled code for the drivers of these kinds
-    of run (``DRIVERS``: simulate, miss, pots, calibrate, play_deals; all of them when none
-    is named), valid for the current sources, so that running them compiles nothing.
-    False means the first call compiles (about 15 s). It reads numba's index files as
-    numba does when it loads them; when it cannot tell (numba's internals changed), it
-    answers True."""
+    of run (``DRIVERS``: simulate, variants, miss, pots, calibrate, play_deals; all of
+    them when none is named), valid for the current sources, so that running them
+    compiles nothing. False means the first call compiles (for seconds:
+    ``cli.progress.COMPILE_SECONDS``). It reads numba's index files as numba does when it
+    loads them; when it cannot tell (numba's internals changed), it answers True."""
     for kind in kinds or tuple(DRIVERS):
         for module, name in DRIVERS[kind]:
             dispatcher = getattr(import_module(f"{__name__}.{module}"), name)

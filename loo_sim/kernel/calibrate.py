@@ -1,7 +1,7 @@
 """Strength-table calibration in numba: how many tricks hands of each class win, by the
 number of seats in the deal (docs/policies.md P3, P5), and how often seats enter a deal."""
 
-from numba import njit, prange
+from numba import njit
 
 from loo_sim.game.classes import MISS_ROW
 from loo_sim.kernel import abi as L
@@ -30,20 +30,17 @@ def count_tricks(ri, oi, sc, counts, entries):
             counts[MISS_ROW, m, oi[L.O_WON + s]] += 1
 
 
-@njit(cache=True, parallel=True)
-def calibrate_blocks(ri, rf, pol, polf, strength, chart, seed, session, n_blocks, total, carried, counts, entries):
-    """counts[b] / entries[b]: the trick counts and entries of block b (deals b*BLOCK..).
-    ``ri`` may have fewer players than the rules allow (2 seats: a table where just two
-    hands are in the deal)."""
-    for b in prange(n_blocks):
-        counts[b] = 0
-        entries[b] = 0
-        first = b * BLOCK
-        n = ri[L.R_PLAYERS]
-        deck, sc, seat_keys, oi, of = deal_scratch()
-        need = deck_cards_needed(ri)
-        for k in range(first, min(first + BLOCK, total)):
-            prepare_deal(seed, session, k, deck, need, n, seat_keys, False, sc)  # no seat streams in calibration
-            play_deal(ri, rf, pol, polf, strength, chart, deck, k % n, carried, seat_keys, sc, oi, of,
-                      L.NO_FORCING, 0)  # fmt: skip
-            count_tricks(ri, oi, sc, counts[b], entries[b])
+@njit(cache=True, nogil=True)
+def calibrate_block(ri, rf, pol, polf, strength, chart, seed, session, block, total, carried, counts, entries):
+    """counts / entries: the trick counts and entries of block ``block`` (deals
+    block*BLOCK.., up to ``total``), added into. ``ri`` may have fewer players than the
+    rules allow (2 seats: a table where just two hands are in the deal). Blocks are
+    independent: ``run.strength`` runs them on threads (nogil)."""
+    first = block * BLOCK
+    n = ri[L.R_PLAYERS]
+    deck, sc, seat_keys, oi, of = deal_scratch()
+    need = deck_cards_needed(ri)
+    for k in range(first, min(first + BLOCK, total)):
+        prepare_deal(seed, session, k, deck, need, n, seat_keys, False, sc)  # no seat streams in calibration
+        play_deal(ri, rf, pol, polf, strength, chart, deck, k % n, carried, seat_keys, sc, oi, of, L.NO_FORCING, 0)
+        count_tricks(ri, oi, sc, counts, entries)

@@ -48,7 +48,7 @@ def play_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, 
             add_classes(agg, ri, oi, sc)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried, agg,
               by_class):  # fmt: skip
     """Play deals first..first+count-1 of the run keyed (seed, session) into ``agg``;
@@ -74,7 +74,7 @@ def run_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_block, n
                       out[b], by_class)  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_rows(ri, rf, pol, polf, strength, chart, decks, dealers, carried, seed, session, first_index, lo, hi,
               oi_out, of_out):  # fmt: skip
     """Deals lo..hi-1 of ``decks``: deal i's record into row i of ``oi_out``/``of_out``, the

@@ -3,7 +3,7 @@ a comparison on the same decks (deal j of session i: stream (seed, i, j)), reduc
 aggregates that do not grow with the number of sessions."""
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from loo_sim import rng
 from loo_sim.kernel import abi as L
@@ -88,7 +88,7 @@ def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, b
         play_deal_inline(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
                          L.NO_FORCING, 0)  # fmt: skip
         played += 1
-        if record:  # element by element: a slice copy may allocate, and this loop runs without the runtime
+        if record:  # element by element: a row copy may allocate (this loop runs without the runtime)
             for x in range(L.O_LEN):
                 rec_oi[j, x] = oi[x]
             for x in range(L.F_LEN):
@@ -147,74 +147,75 @@ def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, b
     return played, ruined, inexact, overflow, carried, largest, looed_total
 
 
-@njit(cache=True, parallel=True)
-def session_blocks(ri, rf, pol, polf, strength, chart, bankroll, share_final, seed, first_block, n_blocks, total,
-                   deals, scal, deal_stats, pots, largest, finals, pair):  # fmt: skip
+@njit(cache=True, nogil=True)
+def session_block(ri, rf, pol, polf, strength, chart, bankroll, share_final, seed, block, total, deals, scal,
+                  deal_stats, pots, largest, finals, pair):  # fmt: skip
     """Arms a = 0..A-1 (rules ri[a], policies pol[a], ...) play sessions of ``deals``
-    deals; block b covers sessions (first_block + b) * SESSION_BLOCK + k, k < SESSION_BLOCK.
-    Outputs, per block: scal [arm, S_*], deal_stats [arm, deal, DS_*], pair [x, y, PR_*]
-    (arm x against arm y < x, session by session), and each session's values, NaN where
-    there is none, for the caller to count into its histograms (``count_pots``, ...):
-    pots [arm, k, deal] (the pot at the start of each deal played), largest [arm, k]
-    (the session's largest pot), finals [arm, k, seat] (final net balances)."""
+    deals; block ``block`` covers sessions block * SESSION_BLOCK + k, k < SESSION_BLOCK
+    (the last block stops at ``total``). Outputs, the block's rows: scal [arm, S_*],
+    deal_stats [arm, deal, DS_*], pair [x, y, PR_*] (arm x against arm y < x, session by
+    session), and each session's values, NaN where there is none, for the caller to count
+    into its histograms (``count_pots``, ...): pots [arm, k, deal] (the pot at the start
+    of each deal played), largest [arm, k] (the session's largest pot), finals [arm, k,
+    seat] (final net balances). Blocks are independent: ``run.tasks.pots_task`` runs them
+    on threads (nogil)."""
     arms = ri.shape[0]
-    for b in prange(n_blocks):
-        scal[b] = 0.0
-        deal_stats[b] = 0.0
-        pots[b] = np.nan
-        largest[b] = np.nan
-        finals[b] = np.nan
-        pair[b] = 0.0
-        deck, sc, seat_keys, oi, of = deal_scratch()
-        balances = np.zeros((arms, L.MAX_PLAYERS), dtype=np.float64)
-        looed_by_deal = np.zeros((arms, deals), dtype=np.int64)
-        played = np.zeros(arms, dtype=np.int64)
-        maxlog = np.zeros(arms, dtype=np.float64)
-        ruin = np.zeros(arms, dtype=np.float64)
-        no_rec_i = np.zeros((1, L.O_LEN), dtype=np.int64)
-        no_rec_f = np.zeros((1, L.F_LEN), dtype=np.float64)
-        first = (first_block + b) * L.SESSION_BLOCK
-        for i in range(first, min(first + L.SESSION_BLOCK, total)):
-            k = i - first
-            session = np.uint64(i)
-            for a in range(arms):
-                n = ri[a, L.R_PLAYERS]
-                d, ruined, inexact, overflow, left, big, looed = play_one_session(
-                    ri[a], rf[a], pol[a], polf[a], strength[a], chart[a], seed, session, deals, bankroll[a],
-                    share_final[a], deck, sc, seat_keys, oi, of, balances[a], deal_stats[b, a], pots[b, a, k],
-                    looed_by_deal[a], scal[b, a, L.S_LOOED_HIST : L.S_LOOED_HIST + L.MAX_PLAYERS + 1], no_rec_i,
-                    no_rec_f, False)  # fmt: skip
-                s_row = scal[b, a]
-                s_row[L.S_SESSIONS] += 1.0
-                s_row[L.S_DEALS] += d
-                s_row[L.S_DEALS_SQ] += d * d
-                s_row[L.S_LOOED] += looed
-                s_row[L.S_LOOED_SQ] += looed * looed
-                s_row[L.S_LOOED_DEALS] += looed * d
-                s_row[L.S_RUINED] += ruined >= 0
-                s_row[L.S_OVERFLOW] += overflow >= 0
-                s_row[L.S_INEXACT] += inexact >= 0
-                s_row[L.S_FINAL_POT] += left
-                s_row[L.S_FINAL_POT_SQ] += left * left
-                s_row[L.S_FINAL_POT_DEALS] += left * d
-                played[a] = d
-                maxlog[a] = np.log10(big) if big > 0 else 0.0
-                ruin[a] = 1.0 if ruined >= 0 else 0.0
-                s_row[L.S_MAXLOG] += maxlog[a]
-                s_row[L.S_MAXLOG_SQ] += maxlog[a] * maxlog[a]
-                largest[b, a, k] = big
-                if ruined >= 0:
-                    s_row[L.S_RUINED_SEAT + ruined] += 1.0
-                for s in range(n):
-                    x = balances[a, s]
-                    s_row[L.S_BAL + s] += x
-                    s_row[L.S_BAL_SQ + s] += x * x
-                    finals[b, a, k, s] = x
-            for x in range(1, arms):  # every pair of arms: the same decks, session by session
-                for y in range(x):
-                    pair_session(pair[b, x, y], min(ri[x, L.R_PLAYERS], ri[y, L.R_PLAYERS]), balances[x],
-                                 balances[y], maxlog[x] - maxlog[y], ruin[x] - ruin[y], played[x], played[y],
-                                 looed_by_deal[x], looed_by_deal[y])  # fmt: skip
+    scal[...] = 0.0
+    deal_stats[...] = 0.0
+    pots[...] = np.nan
+    largest[...] = np.nan
+    finals[...] = np.nan
+    pair[...] = 0.0
+    deck, sc, seat_keys, oi, of = deal_scratch()
+    balances = np.zeros((arms, L.MAX_PLAYERS), dtype=np.float64)
+    looed_by_deal = np.zeros((arms, deals), dtype=np.int64)
+    played = np.zeros(arms, dtype=np.int64)
+    maxlog = np.zeros(arms, dtype=np.float64)
+    ruin = np.zeros(arms, dtype=np.float64)
+    no_rec_i = np.zeros((1, L.O_LEN), dtype=np.int64)
+    no_rec_f = np.zeros((1, L.F_LEN), dtype=np.float64)
+    first = block * L.SESSION_BLOCK
+    for i in range(first, min(first + L.SESSION_BLOCK, total)):
+        k = i - first
+        session = np.uint64(i)
+        for a in range(arms):
+            n = ri[a, L.R_PLAYERS]
+            d, ruined, inexact, overflow, left, big, looed = play_one_session(
+                ri[a], rf[a], pol[a], polf[a], strength[a], chart[a], seed, session, deals, bankroll[a],
+                share_final[a], deck, sc, seat_keys, oi, of, balances[a], deal_stats[a], pots[a, k],
+                looed_by_deal[a], scal[a, L.S_LOOED_HIST : L.S_LOOED_HIST + L.MAX_PLAYERS + 1], no_rec_i,
+                no_rec_f, False)  # fmt: skip
+            s_row = scal[a]
+            s_row[L.S_SESSIONS] += 1.0
+            s_row[L.S_DEALS] += d
+            s_row[L.S_DEALS_SQ] += d * d
+            s_row[L.S_LOOED] += looed
+            s_row[L.S_LOOED_SQ] += looed * looed
+            s_row[L.S_LOOED_DEALS] += looed * d
+            s_row[L.S_RUINED] += ruined >= 0
+            s_row[L.S_OVERFLOW] += overflow >= 0
+            s_row[L.S_INEXACT] += inexact >= 0
+            s_row[L.S_FINAL_POT] += left
+            s_row[L.S_FINAL_POT_SQ] += left * left
+            s_row[L.S_FINAL_POT_DEALS] += left * d
+            played[a] = d
+            maxlog[a] = np.log10(big) if big > 0 else 0.0
+            ruin[a] = 1.0 if ruined >= 0 else 0.0
+            s_row[L.S_MAXLOG] += maxlog[a]
+            s_row[L.S_MAXLOG_SQ] += maxlog[a] * maxlog[a]
+            largest[a, k] = big
+            if ruined >= 0:
+                s_row[L.S_RUINED_SEAT + ruined] += 1.0
+            for s in range(n):
+                x = balances[a, s]
+                s_row[L.S_BAL + s] += x
+                s_row[L.S_BAL_SQ + s] += x * x
+                finals[a, k, s] = x
+        for x in range(1, arms):  # every pair of arms: the same decks, session by session
+            for y in range(x):
+                pair_session(pair[x, y], min(ri[x, L.R_PLAYERS], ri[y, L.R_PLAYERS]), balances[x],
+                             balances[y], maxlog[x] - maxlog[y], ruin[x] - ruin[y], played[x], played[y],
+                             looed_by_deal[x], looed_by_deal[y])  # fmt: skip
 
 
 @njit(cache=True)

@@ -5,9 +5,8 @@ and a table of policies, all play deal k of one run on the same shuffled deck (s
 the sums of the deal-by-deal differences from the baseline row (``abi.V_*``)."""
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from loo_sim.config import BLOCK
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.aggregate import COUNTS_LEN, add_deal, add_seat_counts
 from loo_sim.kernel.deal import play_deal
@@ -31,10 +30,12 @@ def deal_values(vals, ri, oi, of, dealer, carried):
     vals[L.V_GROWTH] = of[L.F_POT_NEXT] - carried
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def variant_block(ri, rf, pol, polf, strength, chart, base, seed, session, first, count, carried, agg, pair):
-    """Deals first..first+count-1, every row on each deal's deck: ``agg[r]`` (A_*) and
-    ``pair[r]`` (V_*, row r minus row ``base``)."""
+    """Deals first..first+count-1 (one block of ``BLOCK`` deals, or the last one), every
+    row on each deal's deck: ``agg[r]`` (A_*) and ``pair[r]`` (V_*, row r minus row
+    ``base``), added into (the caller zeroes them). Blocks are independent:
+    ``run.tasks.variants_task`` runs them on threads (nogil)."""
     rows = ri.shape[0]
     need = 0
     n_max = 0
@@ -61,18 +62,3 @@ def variant_block(ri, rf, pol, polf, strength, chart, base, seed, session, first
                 pair[r, L.V_DIFF_SQ + j] += d * d
     for r in range(rows):
         add_seat_counts(agg[r], counts[r], ri[r, L.R_PLAYERS])
-
-
-@njit(cache=True, parallel=True)
-def variant_blocks(ri, rf, pol, polf, strength, chart, base, seed, session, first_block, n_blocks, total, carried,
-                   agg, pair):  # fmt: skip
-    """Blocks first_block.. of a run of ``total`` deals: ``agg[b, r]`` (A_*) and
-    ``pair[b, r]`` (V_*) of block first_block + b."""
-    for b in prange(n_blocks):
-        first = (first_block + b) * BLOCK
-        count = min(BLOCK, total - first)
-        agg[b] = 0.0
-        pair[b] = 0.0
-        if count > 0:
-            variant_block(ri, rf, pol, polf, strength, chart, base, seed, session, first, count, carried, agg[b],
-                          pair[b])  # fmt: skip

@@ -94,15 +94,23 @@ def play_deals_kernel(
 ) -> DealRecords:
     """Play checked decks [N, 52] with the kernel (all numba threads); the records, built
     when read. Seat s's own stream in deal i is keyed (seed, session, first_index + i)."""
-    from loo_sim.kernel.chunks import play_many  # numba compiles on first use
+    from loo_sim.config import BLOCK
+    from loo_sim.kernel.chunks import play_rows  # numba compiles on first use
+    from loo_sim.run.tasks import each_block
 
     args = kernel_args(rules, table, strength, chart)
     count = decks.shape[0]
     oi = np.empty((count, L.O_LEN), dtype=np.int64)
     of = np.empty((count, L.F_LEN), dtype=np.float64)
     u64 = np.uint64
-    play_many(*args, np.ascontiguousarray(decks, dtype=np.int64), dealers, carried, u64(seed & MASK64),
-              u64(session & MASK64), u64(first_index & MASK64), oi, of)  # fmt: skip
+    decks = np.ascontiguousarray(decks, dtype=np.int64)
+    keys = (u64(seed & MASK64), u64(session & MASK64), u64(first_index & MASK64))
+
+    def block(b: int) -> None:  # deals b*BLOCK.. of the batch, each row depending on its deal alone
+        lo = b * BLOCK
+        play_rows(*args, decks, dealers, carried, *keys, lo, min(lo + BLOCK, count), oi, of)
+
+    each_block(block, (count + BLOCK - 1) // BLOCK, play_rows)
     return DealRecords(oi, of, rules.players, dealers, np.arange(count, dtype=np.int64) + first_index)
 
 

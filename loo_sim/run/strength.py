@@ -115,15 +115,21 @@ def calibration_carried(rules: Rules) -> float:
 
 def _run_calibration(rules: Rules, seats: int, policy: str, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     from loo_sim.game.policy import parse_table
-    from loo_sim.kernel.calibrate import calibrate_blocks
+    from loo_sim.kernel.calibrate import calibrate_block
+    from loo_sim.run.tasks import each_block
 
     args = kernel_args(rules, parse_table(policy, seats))  # one policy row per seat; always/basic need no table
     args.ri[L.R_PLAYERS] = seats  # may be 2: a deal with just two hands in it
     n_blocks = (deals + BLOCK - 1) // BLOCK
     counts = np.zeros((n_blocks, *SHAPE), dtype=np.int64)
     entries = np.zeros((n_blocks, 2), dtype=np.int64)
-    calibrate_blocks(*args, np.uint64(seed), np.uint64(CALIBRATION_SESSION + seats), n_blocks, deals,
-                     calibration_carried(rules), counts, entries)  # fmt: skip
+    seed_key, session = np.uint64(seed), np.uint64(CALIBRATION_SESSION + seats)
+    carried = calibration_carried(rules)
+
+    def block(b: int) -> None:
+        calibrate_block(*args, seed_key, session, b, deals, carried, counts[b], entries[b])
+
+    each_block(block, n_blocks, calibrate_block)
     return counts.sum(axis=0), entries.sum(axis=0)
 
 

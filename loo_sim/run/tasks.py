@@ -1,21 +1,104 @@
 """Chunk tasks: one call of a kernel over blocks first..first+count-1, returning the
 aggregate rows of each block (the caller adds them in block order). Plain top-level
-functions of arrays and numbers, so a Dask worker can run them (backend.py)."""
+functions of arrays and numbers, so a Dask worker can run them (backend.py).
+
+Where the kernel has a serial one-block driver (``chunks.run_block``,
+``sessions.session_block``, ``variants.variant_block``, ``calibrate.calibrate_block``,
+``chunks.play_rows``, compiled with ``nogil``), :func:`each_block` runs the blocks on
+threads of this process. A numba ``prange`` driver around the same call does the same
+work but costs 1.5-3.5 s more at its first compile (numba's parallel lowering links and
+optimizes the whole deal kernel into each of four libraries; a serial driver is one), and
+is no faster once compiled. The miss study's drivers (``counterfactual``) still are
+``prange`` ones.
+"""
 
 from __future__ import annotations
 
+import gc
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
 import numpy as np
 
+from loo_sim.config import BLOCK
 from loo_sim.kernel import abi as L
 from loo_sim.rng import HEURISTIC_SESSION, MASK64, MISS_SESSION, NO_SESSION
 
+_gc_lock = threading.Lock()
+_gc_users = 0  # callers inside first_call: the first one raises the threshold, the last one restores it
+_gc_saved = (0, 0, 0)
+GC_THRESHOLD = 100_000  # objects allocated between young collections while numba compiles (Python's: 700)
+
+
+@contextmanager
+def first_call(kernel: Any) -> Iterator[None]:
+    """Around the first call of a kernel function in this process (``kernel.signatures``
+    empty: numba compiles it, or loads it from its cache), the cyclic GC's young
+    collections run 1/140 as often: numba's compiler makes millions of objects, and the
+    collections passing over them took 1.2 s of a 9 s cold compile (for 14 MB more peak
+    memory). Any other call: nothing changes."""
+    global _gc_users, _gc_saved
+    if kernel.signatures:
+        yield
+        return
+    with _gc_lock:
+        if _gc_users == 0:
+            _gc_saved = gc.get_threshold()
+            gc.set_threshold(max(_gc_saved[0], GC_THRESHOLD), *_gc_saved[1:])
+        _gc_users += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_users -= 1
+            if _gc_users == 0:
+                gc.set_threshold(*_gc_saved)
+
+
+def each_block(work: Callable[[int], None], count: int, kernel: Any = None) -> None:
+    """``work(b)`` for b = 0..count-1, on ``numba.get_num_threads()`` threads (the run's
+    ``threads``). Each call is one nogil kernel block writing only its own rows, so the
+    rows do not depend on the threads; an error in a block is raised here. When
+    ``kernel`` (the numba function ``work`` calls) is not compiled in this process yet,
+    block 0 runs first, alone, under :func:`first_call`."""
+    from numba import get_num_threads
+
+    start = 0
+    if kernel is not None and count > 0 and not kernel.signatures:
+        with first_call(kernel):
+            work(0)
+        start = 1
+    threads = min(get_num_threads(), count - start)
+    if threads <= 1:
+        for b in range(start, count):
+            work(b)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="loo-block")
+    try:
+        for future in [pool.submit(work, b) for b in range(start, count)]:
+            future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # Ctrl-C: the blocks running finish, the rest are dropped
+
 
 def simulate_task(ri, rf, pol, polf, strength, chart, seed, total, dealer, rotate, carried, by_class, first, count):
-    from loo_sim.kernel.chunks import run_blocks
+    from loo_sim.kernel.chunks import run_block
 
     rows = np.zeros((count, L.A_LEN), dtype=np.float64)
-    run_blocks(ri, rf, pol, polf, strength, chart, np.uint64(seed), np.uint64(NO_SESSION & MASK64), first, count,
-               total, dealer, rotate, carried, rows, by_class)  # fmt: skip
+    seed, session = np.uint64(seed), np.uint64(NO_SESSION & MASK64)
+
+    def block(b: int) -> None:
+        start = (first + b) * BLOCK
+        deals = min(BLOCK, total - start)
+        if deals > 0:
+            run_block(ri, rf, pol, polf, strength, chart, seed, session, start, deals, dealer, rotate, carried,
+                      rows[b], by_class)  # fmt: skip
+
+    each_block(block, count, run_block)
     return rows
 
 
@@ -30,8 +113,9 @@ def decision_task(ri, rf, pol, polf, strength, chart, seed, total, carried, foca
     from loo_sim.kernel.counterfactual import decision_blocks
 
     rows = np.zeros((count, *decision_shape(int(ri[L.R_PLAYERS]))), dtype=np.float64)
-    decision_blocks(ri, rf, pol, polf, strength, chart, np.uint64(seed), np.uint64(MISS_SESSION), first, count,
-                    total, carried, focal_seats, rows)  # fmt: skip
+    with first_call(decision_blocks):
+        decision_blocks(ri, rf, pol, polf, strength, chart, np.uint64(seed), np.uint64(MISS_SESSION), first, count,
+                        total, carried, focal_seats, rows)  # fmt: skip
     return rows
 
 
@@ -40,13 +124,14 @@ def heuristic_task(ri, rf, pol, polf, strength, chart, seed, total, carried, foc
     from loo_sim.kernel.counterfactual import heuristic_blocks
 
     rows = np.zeros((count, variants.shape[0], L.H_LEN), dtype=np.float64)
-    heuristic_blocks(ri, rf, pol, polf, strength, chart, np.uint64(seed), np.uint64(HEURISTIC_SESSION), first, count,
-                     total, carried, focal, variants, variants_f, rows)  # fmt: skip
+    with first_call(heuristic_blocks):
+        heuristic_blocks(ri, rf, pol, polf, strength, chart, np.uint64(seed), np.uint64(HEURISTIC_SESSION), first,
+                         count, total, carried, focal, variants, variants_f, rows)  # fmt: skip
     return rows
 
 
 def pots_shapes(arms: int, deals: int) -> dict[str, tuple[int, ...]]:
-    """The rows of one block of sessions (``kernel.sessions.session_blocks``): aggregates
+    """The rows of one block of sessions (``kernel.sessions.session_block``): aggregates
     (scal, deal_stats, pair) and each session's pots, largest pot and final balances
     (NaN where none), which the caller counts into its histograms."""
     n, k = L.MAX_PLAYERS, L.SESSION_BLOCK
@@ -61,20 +146,33 @@ def pots_shapes(arms: int, deals: int) -> dict[str, tuple[int, ...]]:
 
 
 def pots_task(ri, rf, pol, polf, strength, chart, bankroll, share, seed, total, deals, first, count):
-    from loo_sim.kernel.sessions import session_blocks
+    from loo_sim.kernel.sessions import session_block
 
     rows = {k: np.zeros((count, *shape), dtype=np.float64) for k, shape in pots_shapes(ri.shape[0], deals).items()}
-    session_blocks(ri, rf, pol, polf, strength, chart, bankroll, share, np.uint64(seed), first, count, total, deals,
-                   *rows.values())  # fmt: skip
+    seed = np.uint64(seed)
+
+    def block(b: int) -> None:
+        session_block(ri, rf, pol, polf, strength, chart, bankroll, share, seed, first + b, total, deals,
+                      *(r[b] for r in rows.values()))  # fmt: skip
+
+    each_block(block, count, session_block)
     return rows
 
 
 def variants_task(ri, rf, pol, polf, strength, chart, base, seed, total, carried, first, count):
-    from loo_sim.kernel.variants import variant_blocks
+    from loo_sim.kernel.variants import variant_block
 
     rows = ri.shape[0]
     agg = np.zeros((count, rows, L.A_LEN), dtype=np.float64)
     pair = np.zeros((count, rows, L.V_LEN), dtype=np.float64)
-    variant_blocks(ri, rf, pol, polf, strength, chart, base, np.uint64(seed), np.uint64(NO_SESSION & MASK64), first,
-                   count, total, carried, agg, pair)  # fmt: skip
+    seed, session = np.uint64(seed), np.uint64(NO_SESSION & MASK64)
+
+    def block(b: int) -> None:
+        start = (first + b) * BLOCK
+        deals = min(BLOCK, total - start)
+        if deals > 0:
+            variant_block(ri, rf, pol, polf, strength, chart, base, seed, session, start, deals, carried, agg[b],
+                          pair[b])  # fmt: skip
+
+    each_block(block, count, variant_block)
     return agg, pair

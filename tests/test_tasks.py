@@ -1,0 +1,114 @@
+"""run/tasks.py: the blocks of a chunk on threads, and the kernel functions each kind of run compiles."""
+
+import threading
+from importlib import import_module
+
+import numba
+import pytest
+
+
+@pytest.fixture
+def two_threads():
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    yield numba.get_num_threads()
+    numba.set_num_threads(before)
+
+
+def test_each_block_runs_every_block_once(two_threads):
+    from loo_sim.run.tasks import each_block
+
+    seen, names = [], set()
+    lock = threading.Lock()
+
+    def work(b):
+        with lock:
+            seen.append(b)
+            names.add(threading.current_thread().name)
+
+    each_block(work, 9)
+    assert sorted(seen) == list(range(9))
+    if two_threads > 1:  # on the pool's threads, not this one
+        assert all(n.startswith("loo-block") for n in names)
+    each_block(work, 0)
+    assert len(seen) == 9
+
+
+def test_each_block_raises_a_blocks_error(two_threads):
+    from loo_sim.run.tasks import each_block
+
+    def work(b):
+        if b == 3:
+            raise ValueError("block 3")
+
+    with pytest.raises(ValueError, match="block 3"):
+        each_block(work, 5)
+
+
+def test_the_drivers_table_names_what_each_kind_runs():
+    # kernel_cache_is_warm reads the cache of exactly these functions: a run must call them
+    from loo_sim import Rules, play_deals, shuffled_decks
+    from loo_sim.game.policy import parse_table
+    from loo_sim.kernel import DRIVERS
+    from loo_sim.run.sessions import make_arms, run_pots
+    from loo_sim.run.simulate import simulate
+    from loo_sim.run.variants import VariantRow, run_variants
+
+    assert {"simulate", "variants", "miss", "pots", "calibrate", "play_deals"} <= set(DRIVERS)
+    rules = Rules.preset("three-card")
+    runs = {
+        "simulate": lambda: simulate(rules, "basic", 100),
+        "variants": lambda: run_variants([VariantRow("a", rules, parse_table("basic", 5))], deals=100),
+        "pots": lambda: run_pots(make_arms(rules, lambda n: parse_table("basic", n), []), 10, 5, 1),
+        "play_deals": lambda: play_deals(rules, shuffled_decks(1, 5), [0] * 5),
+    }
+    for kind, run in runs.items():
+        run()
+        for module, name in DRIVERS[kind]:
+            if kind == "pots" and name == "fold_balances":
+                continue  # called by analysis.pots, not by the run
+            dispatcher = getattr(import_module(f"loo_sim.kernel.{module}"), name)
+            assert dispatcher.signatures, (kind, name)  # called (compiled or loaded) in this process
+
+
+def test_the_block_kernels_run_on_threads_release_the_gil():
+    # each_block's threads run in parallel only if each block's kernel drops the GIL
+    from loo_sim.kernel.calibrate import calibrate_block
+    from loo_sim.kernel.chunks import play_rows, run_block
+    from loo_sim.kernel.sessions import session_block
+    from loo_sim.kernel.variants import variant_block
+
+    for kernel in (run_block, session_block, variant_block, calibrate_block, play_rows):
+        assert kernel.targetoptions.get("nogil") is True, kernel.py_func.__name__
+
+
+class _Kernel:  # what first_call reads of a numba dispatcher
+    def __init__(self, signatures):
+        self.signatures = signatures
+
+
+def test_first_call_collects_garbage_less_often_only_while_compiling():
+    import gc
+
+    from loo_sim.run.tasks import GC_THRESHOLD, first_call
+
+    before = gc.get_threshold()
+    with first_call(_Kernel([])):
+        assert gc.get_threshold()[0] == max(before[0], GC_THRESHOLD)
+        with first_call(_Kernel([])):  # nested (another thread's first call): restored by the last one out
+            pass
+        assert gc.get_threshold()[0] == max(before[0], GC_THRESHOLD)
+    assert gc.get_threshold() == before
+    with first_call(_Kernel(["(int64,)"])):  # compiled already: nothing changes
+        assert gc.get_threshold() == before
+    with pytest.raises(KeyError), first_call(_Kernel([])):
+        raise KeyError
+    assert gc.get_threshold() == before
+
+
+def test_each_block_runs_a_cold_kernels_first_block_alone(two_threads):
+    from loo_sim.run.tasks import each_block
+
+    order = []
+    each_block(lambda b: order.append((b, threading.current_thread() is threading.main_thread())), 4, _Kernel([]))
+    assert order[0] == (0, True) and sorted(b for b, _ in order) == [0, 1, 2, 3]
