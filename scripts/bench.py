@@ -6,7 +6,8 @@ the kernel beside the yardstick of ../shared/bench (three-card, 5 and 8 players,
 that folder is there), the decision chart's replays per second (``loo-sim miss``) and the
 deals per second inside sessions (``loo-sim pots``) against ``simulate``'s. Then the
 start-up of fresh processes (``start_times``: seconds to the first deal of simulate, miss
-and pots, with an empty and a filled numba cache). Then, for three-card / 5 players / basic and five-card / 5 players / basic it prints:
+and pots, with an empty and a filled numba cache). Then, for three-card / 5 players /
+basic and five-card / 5 players / basic it prints:
 kernel deals/s on 1 and 2 threads (and the 2/1 ratio), a Dask LocalCluster of two worker
 processes beside them (and how long its first task takes), the reference engine's rate and
 the kernel/reference ratio, the bare-deal rate (shuffle and deal only) and the

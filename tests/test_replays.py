@@ -32,7 +32,7 @@ def _replay_mismatches(ri, rf, pol, polf, strength, chart, seed, deals, carried)
     """(replays compared, the first deal/seat/action whose records differ, or -1s). Per deal:
     every (seat, declaration on offer) played in full with that declaration forced, then
     the same replayed from the decision, one after another after one baseline, as
-    decision_blocks does."""
+    decision_block does."""
     n = ri[L.R_PLAYERS]
     deck, sc, seat_keys, oi, of = deal_scratch()
     need = deck_cards_needed(ri)

@@ -38,7 +38,7 @@ from pathlib import Path
 DRIVERS = {
     "simulate": [("chunks", "run_block")],
     "variants": [("variants", "variant_block")],
-    "miss": [("counterfactual", "decision_blocks"), ("counterfactual", "heuristic_blocks")],
+    "miss": [("counterfactual", "decision_block"), ("counterfactual", "heuristic_block")],
     "pots": [
         ("sessions", name)
         for name in ("session_block", "count_pots", "count_largest", "count_balances", "fold_balances")

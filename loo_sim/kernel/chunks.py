@@ -1,18 +1,17 @@
 """Many deals in parallel (docs/design.md properties 3-5).
 
-Deals are grouped in fixed blocks of ``BLOCK`` deals; ``prange`` runs over blocks and
-each block reduces its deals to one aggregate row (``abi.A_*``). Blocks never share
-a slot, and the caller adds the rows in block order, so the result is the same bit for
-bit whatever the number of threads or the number of blocks per call.
+Deals are grouped in fixed blocks of ``BLOCK`` deals; ``run_block`` reduces one block's
+deals to one aggregate row (``abi.A_*``), and ``run.tasks`` runs blocks on threads. Blocks
+never share a slot, and the caller adds the rows in block order, so the result is the
+same bit for bit whatever the number of threads or the number of blocks per call.
 
-``play_many`` (``play_deals``) plays given decks instead and keeps every deal's record
+``play_rows`` (``play_deals``) plays given decks instead and keeps every deal's record
 row; ``shuffle_many`` writes the decks of a run (``rng.shuffled_deck`` in bulk).
 """
 
 import numpy as np
 from numba import njit, prange
 
-from loo_sim.config import BLOCK
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.aggregate import add_classes, add_deal, add_seat_counts, seat_counts
 from loo_sim.kernel.bits import POS
@@ -60,20 +59,6 @@ def run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, d
     add_seat_counts(agg, counts, ri[L.R_PLAYERS])
 
 
-@njit(cache=True, parallel=True)
-def run_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_block, n_blocks, total, dealer0, rotate,
-               carried, out, by_class):  # fmt: skip
-    """Blocks first_block.. of a run of ``total`` deals; block b's aggregates in out[b - first_block]."""
-    for b in prange(n_blocks):
-        block = first_block + b
-        first = block * BLOCK
-        count = min(BLOCK, total - first)
-        out[b, :] = 0.0
-        if count > 0:
-            run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried,
-                      out[b], by_class)  # fmt: skip
-
-
 @njit(cache=True, nogil=True)
 def play_rows(ri, rf, pol, polf, strength, chart, decks, dealers, carried, seed, session, first_index, lo, hi,
               oi_out, of_out):  # fmt: skip
@@ -92,21 +77,6 @@ def play_rows(ri, rf, pol, polf, strength, chart, decks, dealers, carried, seed,
                   L.NO_FORCING, 0)  # fmt: skip
         oi_out[i, :] = oi
         of_out[i, :] = of
-
-
-@njit(cache=True, parallel=True)
-def play_many(ri, rf, pol, polf, strength, chart, decks, dealers, carried, seed, session, first_index, oi_out,
-              of_out):  # fmt: skip
-    """Play deal i of ``decks`` [N, 52] (dealt by ``dealers[i]`` with ``carried[i]`` chips
-    in) into row i of ``oi_out``/``of_out``, blocks of ``BLOCK`` deals in parallel; every
-    row depends on its deal alone, so the rows do not depend on the threads."""
-    count = decks.shape[0]
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        lo = b * BLOCK
-        hi = min(lo + BLOCK, count)
-        play_rows(ri, rf, pol, polf, strength, chart, decks, dealers, carried, seed, session, first_index, lo, hi,
-                  oi_out, of_out)  # fmt: skip
 
 
 @njit(cache=True, parallel=True)

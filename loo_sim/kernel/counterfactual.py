@@ -4,7 +4,7 @@ seat; the other seats keep their policies, the deck and every random stream stay
 same, so each comparison is paired deal by deal."""
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from loo_sim.game.classes import EARLIER_IN_BINS
 from loo_sim.kernel import abi as L
@@ -21,7 +21,7 @@ def payoff(of, seat):
 @njit(cache=True, **NO_REFCOUNT)
 def decision_deals(ri, rf, pol, polf, strength, chart, seed, session, first, last, carried, focal_seats, out, deck,
                    sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay, pay):  # fmt: skip
-    """decision_blocks' deals first..last-1 into ``out`` [class, position, offer, earlier, CF_*].
+    """decision_block's deals first..last-1 into ``out`` [class, position, offer, earlier, CF_*].
 
     Each deal is shuffled, dealt and played once as the policies play it (the baseline);
     then every declaration on offer to a focal seat that its policy did not choose is
@@ -105,59 +105,56 @@ def add_decisions(ri, dealer, focal_seats, sc, oi, out, base_options, base_decl,
                 cell[L.CF_PAIR_SQ + p] += d * d
 
 
-@njit(cache=True, parallel=True)
-def decision_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_block, n_blocks, total, carried,
-                    focal_seats, out):  # fmt: skip
-    """out[b, class, position, miss on offer, earlier seats in, CF_*]: for each deal of
-    block first_block + b and each focal seat with a real choice, the focal payoff of
+@njit(cache=True, nogil=True)
+def decision_block(ri, rf, pol, polf, strength, chart, seed, session, block, total, carried, focal_seats, out):
+    """out[class, position, miss on offer, earlier seats in, CF_*], added into: for each
+    deal of block ``block`` and each focal seat with a real choice, the focal payoff of
     every declaration on offer, in the cell of what that seat sees when it declares (its
     hand class, its position, whether the miss is on offer to it, to take or as the dealer
-    to defend with, and how many earlier seats came in: 0, 1, 2, 3+)."""
-    for b in prange(n_blocks):
-        out[b] = 0.0
-        deck, sc, seat_keys, oi, of = deal_scratch()
-        base_options = np.zeros(L.MAX_PLAYERS, dtype=np.int64)  # per seat, as the policies played the deal
-        base_decl = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
-        jobs = np.zeros((1 + L.MAX_PLAYERS * L.ACTIONS, 2), dtype=np.int64)  # replays: seat, action
-        job_pay = np.zeros(L.MAX_PLAYERS + 1 + L.MAX_PLAYERS * L.ACTIONS, dtype=np.float64)
-        pay = np.zeros(L.ACTIONS, dtype=np.float64)
-        first = (first_block + b) * BLOCK
-        decision_deals(ri, rf, pol, polf, strength, chart, seed, session, first, min(first + BLOCK, total), carried,
-                       focal_seats, out[b], deck, sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay,
-                       pay)  # fmt: skip
+    to defend with, and how many earlier seats came in: 0, 1, 2, 3+). Blocks are
+    independent: ``run.tasks.decision_task`` runs them on threads (nogil)."""
+    deck, sc, seat_keys, oi, of = deal_scratch()
+    base_options = np.zeros(L.MAX_PLAYERS, dtype=np.int64)  # per seat, as the policies played the deal
+    base_decl = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    jobs = np.zeros((1 + L.MAX_PLAYERS * L.ACTIONS, 2), dtype=np.int64)  # replays: seat, action
+    job_pay = np.zeros(L.MAX_PLAYERS + 1 + L.MAX_PLAYERS * L.ACTIONS, dtype=np.float64)
+    pay = np.zeros(L.ACTIONS, dtype=np.float64)
+    first = block * BLOCK
+    decision_deals(ri, rf, pol, polf, strength, chart, seed, session, first, min(first + BLOCK, total), carried,
+                   focal_seats, out, deck, sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay,
+                   pay)  # fmt: skip
 
 
-@njit(cache=True, parallel=True)
-def heuristic_blocks(ri, rf, pol, polf, strength, chart, seed, session, first_block, n_blocks, total, carried,
-                     focal, variants, variants_f, out):  # fmt: skip
-    """out[b, h, H_*]: deal by deal, the focal seat plays heuristic h (``variants[h]``
-    policy codes, ``variants_f[h]`` parameters) at the same table; differences are
-    taken against heuristic 0 on the same deal."""
+@njit(cache=True, nogil=True)
+def heuristic_block(ri, rf, pol, polf, strength, chart, seed, session, block, total, carried, focal, variants,
+                    variants_f, out):  # fmt: skip
+    """out[h, H_*], added into: deal by deal of block ``block``, the focal seat plays
+    heuristic h (``variants[h]`` policy codes, ``variants_f[h]`` parameters) at the same
+    table; differences are taken against heuristic 0 on the same deal. Blocks are
+    independent: ``run.tasks.heuristic_task`` runs them on threads (nogil)."""
     n = ri[L.R_PLAYERS]
     need = deck_cards_needed(ri)
     n_h = variants.shape[0]
-    for b in prange(n_blocks):
-        out[b] = 0.0
-        my_pol = pol.copy()
-        my_polf = polf.copy()
-        random_seats = any_random(pol, n) or any_random(variants, n_h)
-        deck, sc, seat_keys, oi, of = deal_scratch()
-        first = (first_block + b) * BLOCK
-        for k in range(first, min(first + BLOCK, total)):
-            prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
-            base = 0.0
-            for h in range(n_h):
-                my_pol[focal, :] = variants[h]
-                my_polf[focal, :] = variants_f[h]
-                play_deal(ri, rf, my_pol, my_polf, strength, chart, deck, k % n, carried, seat_keys, sc, oi, of,
-                          L.NO_FORCING, 0)  # fmt: skip
-                x = payoff(of, focal)
-                if h == 0:
-                    base = x
-                row = out[b, h]
-                row[L.H_SUM] += x
-                row[L.H_SQ] += x * x
-                row[L.H_LOOED] += oi[L.O_LOOED + focal]
-                row[L.H_MISS] += oi[L.O_DECL + focal] == L.DECL_MISS
-                row[L.H_DIFF] += x - base
-                row[L.H_DIFF_SQ] += (x - base) * (x - base)
+    my_pol = pol.copy()
+    my_polf = polf.copy()
+    random_seats = any_random(pol, n) or any_random(variants, n_h)
+    deck, sc, seat_keys, oi, of = deal_scratch()
+    first = block * BLOCK
+    for k in range(first, min(first + BLOCK, total)):
+        prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
+        base = 0.0
+        for h in range(n_h):
+            my_pol[focal, :] = variants[h]
+            my_polf[focal, :] = variants_f[h]
+            play_deal(ri, rf, my_pol, my_polf, strength, chart, deck, k % n, carried, seat_keys, sc, oi, of,
+                      L.NO_FORCING, 0)  # fmt: skip
+            x = payoff(of, focal)
+            if h == 0:
+                base = x
+            row = out[h]
+            row[L.H_SUM] += x
+            row[L.H_SQ] += x * x
+            row[L.H_LOOED] += oi[L.O_LOOED + focal]
+            row[L.H_MISS] += oi[L.O_DECL + focal] == L.DECL_MISS
+            row[L.H_DIFF] += x - base
+            row[L.H_DIFF_SQ] += (x - base) * (x - base)

@@ -4,12 +4,11 @@ functions of arrays and numbers, so a Dask worker can run them (backend.py).
 
 Where the kernel has a serial one-block driver (``chunks.run_block``,
 ``sessions.session_block``, ``variants.variant_block``, ``calibrate.calibrate_block``,
-``chunks.play_rows``, compiled with ``nogil``), :func:`each_block` runs the blocks on
-threads of this process. A numba ``prange`` driver around the same call does the same
-work but costs 1.5-3.5 s more at its first compile (numba's parallel lowering links and
-optimizes the whole deal kernel into each of four libraries; a serial driver is one), and
-is no faster once compiled. The miss study's drivers (``counterfactual``) still are
-``prange`` ones.
+``chunks.play_rows``, ``counterfactual.decision_block`` and ``heuristic_block``,
+compiled with ``nogil``), :func:`each_block` runs the blocks on threads of this process. A
+numba ``prange`` driver around the same call does the same work but costs 1.5-3.5 s more
+at its first compile (numba's parallel lowering links and optimizes the whole deal kernel
+into each of four libraries; a serial driver is one), and is no faster once compiled.
 """
 
 from __future__ import annotations
@@ -110,23 +109,33 @@ def decision_shape(players: int) -> tuple[int, ...]:
 
 
 def decision_task(ri, rf, pol, polf, strength, chart, seed, total, carried, focal_seats, first, count):
-    from loo_sim.kernel.counterfactual import decision_blocks
+    from loo_sim.kernel.counterfactual import decision_block
 
     rows = np.zeros((count, *decision_shape(int(ri[L.R_PLAYERS]))), dtype=np.float64)
-    with first_call(decision_blocks):
-        decision_blocks(ri, rf, pol, polf, strength, chart, np.uint64(seed), np.uint64(MISS_SESSION), first, count,
-                        total, carried, focal_seats, rows)  # fmt: skip
+    seed, session = np.uint64(seed), np.uint64(MISS_SESSION)
+
+    def block(b: int) -> None:
+        if (first + b) * BLOCK < total:
+            decision_block(ri, rf, pol, polf, strength, chart, seed, session, first + b, total, carried, focal_seats,
+                           rows[b])  # fmt: skip
+
+    each_block(block, count, decision_block)
     return rows
 
 
 def heuristic_task(ri, rf, pol, polf, strength, chart, seed, total, carried, focal, variants, variants_f,
                    first, count):  # fmt: skip
-    from loo_sim.kernel.counterfactual import heuristic_blocks
+    from loo_sim.kernel.counterfactual import heuristic_block
 
     rows = np.zeros((count, variants.shape[0], L.H_LEN), dtype=np.float64)
-    with first_call(heuristic_blocks):
-        heuristic_blocks(ri, rf, pol, polf, strength, chart, np.uint64(seed), np.uint64(HEURISTIC_SESSION), first,
-                         count, total, carried, focal, variants, variants_f, rows)  # fmt: skip
+    seed, session = np.uint64(seed), np.uint64(HEURISTIC_SESSION)
+
+    def block(b: int) -> None:
+        if (first + b) * BLOCK < total:
+            heuristic_block(ri, rf, pol, polf, strength, chart, seed, session, first + b, total, carried, focal,
+                            variants, variants_f, rows[b])  # fmt: skip
+
+    each_block(block, count, heuristic_block)
     return rows
 
 
