@@ -5,7 +5,7 @@ before anything imports loo_sim, ``$LOO_SIM_CACHE`` (calibrated strength tables)
 to a temporary folder made for this session and removed after it, and numba's compiled
 kernels go to the checkout's ``.numba_cache/`` (ignored by git), unless
 ``$NUMBA_CACHE_DIR`` already names a folder outside the user's cache. The numba cache is
-kept between runs on purpose: a cold process compiles the kernel for about 15 s, the
+kept between runs on purpose: a cold process compiles the kernel for 7-18 s, the
 suite's subprocesses (CLI runs, Dask workers, a killed report) inherit the variable and
 reuse what the first compile wrote, and a later run of the suite starts warm; on a
 fresh clone (CI) the folder starts empty, so the kernel compiles once for the whole
