@@ -52,7 +52,7 @@ def _replay_mismatches(ri, rf, pol, polf, strength, chart, seed, deals, carried)
                 full_f[seat, action] = of
         begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
         finish_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, 0,
-                    L.NO_FORCING, 0)  # fmt: skip
+                    L.NO_FORCING, L.NO_ACTION)  # fmt: skip
         for s in range(n):
             options[s] = oi[L.O_OPTIONS + s]
             decls[s] = oi[L.O_DECL + s]

@@ -58,6 +58,7 @@ X_BASIC, X_NONE, X_KEEP, X_FLUSH = 0, 1, 2, 3
 # ---- declarations and outcomes ----------------------------------------------------------
 DECL_PASS, DECL_PLAY, DECL_MISS, DECL_DEFEND = (int(d) for d in (Decl.PASS, Decl.PLAY, Decl.MISS, Decl.DEFEND))
 NO_FORCING = -1  # forced_seat when no declaration is forced (counterfactual replays force one)
+NO_ACTION = 0  # forced_action then; a named value, not a literal 0: numba compiles a literal argument apart
 OUT_PLAY, OUT_LONE, OUT_NOBODY, OUT_FLUSH = (int(o) for o in Outcome)
 
 # ---- one deal's record: int vector --------------------------------------------------------

@@ -30,7 +30,7 @@ def seat_counts():
     return np.zeros(COUNTS_LEN, dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def seat_state(d, looed, tricks, flush):
     return ((d * 2 + looed) * TRICK_STATES + tricks) * FLUSH_STATES + flush
 

@@ -9,7 +9,6 @@ from numba import njit, prange
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.aggregate import add_deal, add_seat_counts, seat_counts
 from loo_sim.kernel.deal import (
-    NO_REFCOUNT,
     clear_record,
     collect_antes,
     deal_cards,
@@ -20,6 +19,7 @@ from loo_sim.kernel.deal import (
     settle_uncontested,
     show_flushes,
 )
+from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, prepare_deal
 from loo_sim.kernel.tricks import play_tricks
 
@@ -76,7 +76,7 @@ def staged_deal(ri, rf, pol, polf, strength, chart, deck, dealer, seat_keys, sc,
     if stage < ST_DECLARE:
         return
     defender, m = declare_all(ri, rf, pol, polf, strength, chart, dealer, carried, single, mode, miss_dealt,
-                              indicator, t, pot_start, miss, 0, L.NO_FORCING, 0, sc, oi)  # fmt: skip
+                              indicator, t, pot_start, miss, 0, L.NO_FORCING, L.NO_ACTION, sc, oi)  # fmt: skip
     if settle_uncontested(m, pot_start, sc, oi, of) or stage < ST_TRICKS:
         return
     exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc)

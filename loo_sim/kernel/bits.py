@@ -37,22 +37,22 @@ def popcount(typingctx, x):
     return x(x), codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def msb(m):
     return 63 - leading_zeros(m)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lsb(m):
     return trailing_zeros(m)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def has(m, p):
     return (m >> p) & 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def trump_mask(t, pam):
     """Every trump (Pam counts); 0 while trumps are unknown."""
     if t < 0:
@@ -62,7 +62,7 @@ def trump_mask(t, pam):
     return SUIT_MASK[t]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def follow_mask(s, t, pam):
     """The cards that count as suit ``s`` for following (Pam follows trumps, R1)."""
     if pam == 1:
@@ -72,26 +72,26 @@ def follow_mask(s, t, pam):
     return SUIT_MASK[s]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def is_trump(p, t, pam):
     return t >= 0 and ((p & 3) == t or (pam == 1 and p == PAM))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def eff_suit(p, t, pam):
     if pam == 1 and p == PAM and t >= 0:
         return t
     return p & 3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def trump_order(p, pam):
     if pam == 1 and p == PAM:
         return 13
     return p >> 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def above(p):
     """Every bit position above ``p``."""
     return ~((2 << p) - 1)
@@ -153,7 +153,7 @@ def lowest_power(m, t, pam):
 
 
 # ---- P1 with the masks of one trump state (the trick loop's form of the two above) ------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def power_masks(t, pam):
     """For ``lowest_in``/``highest_in``: (every trump, the cards below every trump (Pam
     never among them), the trumps but Pam, the trump suit); 0 where trumps are unknown."""
@@ -164,7 +164,7 @@ def power_masks(t, pam):
     return tm, ~tm, tm, suit
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lowest_in(m, low_plain, low_trumps):
     """lowest_power(m, t, pam) with the masks of power_masks(t, pam)."""
     plain = m & low_plain
@@ -176,7 +176,7 @@ def lowest_in(m, low_plain, low_trumps):
     return PAM
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def highest_in(m, suit, pam):
     """highest_power(m, t, pam) with the trump suit's mask (power_masks)."""
     if pam == 1 and has(m, PAM):
@@ -187,7 +187,7 @@ def highest_in(m, suit, pam):
     return msb(m & ~suit)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def one_suit(m):
     """Whether every card of mask ``m`` (non-empty) is of one suit."""
     return (m & ~SUIT_MASK[lsb(m) & 3]) == 0

@@ -42,5 +42,6 @@ def calibrate_block(ri, rf, pol, polf, strength, chart, seed, session, block, to
     need = deck_cards_needed(ri)
     for k in range(first, min(first + BLOCK, total)):
         prepare_deal(seed, session, k, deck, need, n, seat_keys, False, sc)  # no seat streams in calibration
-        play_deal(ri, rf, pol, polf, strength, chart, deck, k % n, carried, seat_keys, sc, oi, of, L.NO_FORCING, 0)
+        play_deal(ri, rf, pol, polf, strength, chart, deck, k % n, carried, seat_keys, sc, oi, of, L.NO_FORCING,
+                  L.NO_ACTION)  # fmt: skip
         count_tricks(ri, oi, sc, counts, entries)

@@ -15,8 +15,9 @@ from numba import njit, prange
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.aggregate import add_classes, add_deal, add_seat_counts, seat_counts
 from loo_sim.kernel.bits import POS
-from loo_sim.kernel.deal import NO_REFCOUNT, play_deal, play_deal_inline
+from loo_sim.kernel.deal import play_deal, play_deal_inline
 from loo_sim.kernel.krng import shuffle_prefix, stream_key
+from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.scratch import (
     any_random,
     deal_scratch,

@@ -9,7 +9,8 @@ from numba import njit
 from loo_sim.game.classes import EARLIER_IN_BINS
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.classes import hand_class
-from loo_sim.kernel.deal import NO_REFCOUNT, begin_deal, finish_deal, play_deal, rewind_deal
+from loo_sim.kernel.deal import begin_deal, finish_deal, play_deal, rewind_deal
+from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
 
 
@@ -39,7 +40,7 @@ def decision_deals(ri, rf, pol, polf, strength, chart, seed, session, first, las
         n_jobs = 1
         j = 0
         while j < n_jobs:
-            first_i, seat, action = 0, L.NO_FORCING, 0
+            first_i, seat, action = 0, L.NO_FORCING, L.NO_ACTION
             if j > 0:
                 seat, action = jobs[j, 0], jobs[j, 1]
                 first_i = position_of(seat, dealer, n) - 1
@@ -147,7 +148,7 @@ def heuristic_block(ri, rf, pol, polf, strength, chart, seed, session, block, to
             my_pol[focal, :] = variants[h]
             my_polf[focal, :] = variants_f[h]
             play_deal(ri, rf, my_pol, my_polf, strength, chart, deck, k % n, carried, seat_keys, sc, oi, of,
-                      L.NO_FORCING, 0)  # fmt: skip
+                      L.NO_FORCING, L.NO_ACTION)  # fmt: skip
             x = payoff(of, focal)
             if h == 0:
                 base = x

@@ -24,21 +24,10 @@ from loo_sim.kernel.bits import (
 from loo_sim.kernel.classes import declare_calibrated
 from loo_sim.kernel.krng import shuffle_more
 from loo_sim.kernel.legality import flush_key
+from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.policies import declare, discards
 from loo_sim.kernel.scratch import shuffled_count
 from loo_sim.kernel.tricks import play_tricks
-
-
-def _no_refcount_options() -> dict:
-    try:
-        from numba.core.cpu import CPUTargetOptions
-
-        return {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
-    except ImportError:
-        return {}
-
-
-_NO_REFCOUNT = _no_refcount_options()
 
 
 # ---- the deal, step by step like engine/deal.py (_Deal) ----------------------------------
@@ -428,19 +417,11 @@ def _play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_k
                 forced_action)  # fmt: skip
 
 
-# A deal allocates nothing and every array it touches belongs to its caller, so it is
-# compiled without the numba runtime's reference counting (the ``_nrt`` option): each array
-# bound by an inlined step would otherwise cost an atomic increment and decrement per call,
-# which made the split deal more than twice as slow as the one 289-line function was.
-# ``_nrt`` is a private numba option (0.59-0.68 at least): where it is gone, the deal
-# compiles with reference counting, slower but with the same results.
-#
-# Two compiled forms of the same function: ``play_deal``, called once per deal (a call
-# passes its eleven arrays as some eighty machine words, which costs about a tenth of a
-# three-card deal), and ``play_deal_inline``, inlined into the per-block loops of the hot
-# drivers (simulate, the decision chart, sessions), which are compiled without reference
-# counting too (``NO_REFCOUNT``). The inlined form is never compiled on its own, so it
-# has no cache of its own.
-NO_REFCOUNT = _NO_REFCOUNT
-play_deal = njit(cache=True, **_NO_REFCOUNT)(_play_deal)
+# Two compiled forms of the same function, both without reference counting (kernel/nrt.py):
+# ``play_deal``, called once per deal (a call passes its eleven arrays as some eighty
+# machine words, which costs about a tenth of a three-card deal), and ``play_deal_inline``,
+# inlined into the per-block loops of the hot drivers (simulate, the decision chart,
+# sessions), which are compiled without reference counting too. The inlined form is never
+# compiled on its own, so it has no cache of its own.
+play_deal = njit(cache=True, **NO_REFCOUNT)(_play_deal)
 play_deal_inline = njit(inline="always")(_play_deal)

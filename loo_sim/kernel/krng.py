@@ -36,7 +36,7 @@ def below(u32, n):
     return np.int64((u32 * np.uint64(n)) >> S32)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def swap(deck, i, j):
     tmp = deck[i]
     deck[i] = deck[j]

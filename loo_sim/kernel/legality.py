@@ -76,7 +76,7 @@ def lead_options(hand, t, pam, lead, first, indicator):
     return hand
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def follow_options(hand, same_suit, trumps_mask, beat, trumped, void):
     """R7 followers: follow suit, head the trick, then the void option. ``same_suit``: the
     cards that follow the led suit (follow_mask), ``trumps_mask``: every trump, ``beat``:

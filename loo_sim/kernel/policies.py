@@ -102,7 +102,7 @@ def random_card(legal, key, sc, seat):
     return nth_card(legal, k)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def fixed_card(family, legal, n_played, beat, suit, low_plain, low_trumps, pam):
     """The deterministic families' card (basic, high, low), inlined into the trick loop:
     ``beat`` holds the cards that would win as things stand; the masks are
@@ -116,7 +116,7 @@ def fixed_card(family, legal, n_played, beat, suit, low_plain, low_trumps, pam):
     return lowest_in(legal, low_plain, low_trumps)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def choose_card(family, legal, n_played, beat, suit, low_plain, low_trumps, pam, key, sc, seat):
     """engine.policies.choose_card in masks: the random family draws (a call, it is rare),
     the others decide inline."""

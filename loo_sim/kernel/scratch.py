@@ -29,7 +29,7 @@ def deck_cards_needed(ri):
     return ri[L.R_PLAYERS] * ri[L.R_HAND] + ri[L.R_HAND] * ri[L.R_MISS] + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def shuffled_count(need):
     """Positions final after shuffling ``need``: the last card is placed when the one before is."""
     return need if need < 51 else 52

@@ -7,8 +7,9 @@ from numba import njit
 
 from loo_sim import rng
 from loo_sim.kernel import abi as L
-from loo_sim.kernel.deal import NO_REFCOUNT, play_deal_inline
+from loo_sim.kernel.deal import play_deal_inline
 from loo_sim.kernel.krng import below, stream_key, word
+from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.scratch import any_random, deal_scratch, deck_cards_needed, prepare_deal
 
 NO_DEAL = np.uint64(rng.NO_DEAL)  # the deal part of the first dealer's stream key (-1), as numba's uint64
@@ -86,7 +87,7 @@ def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, b
     for j in range(deals):
         prepare_deal(seed, session, j, deck, need, n, seat_keys, random_seats, sc)
         play_deal_inline(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
-                         L.NO_FORCING, 0)  # fmt: skip
+                         L.NO_FORCING, L.NO_ACTION)  # fmt: skip
         played += 1
         if record:  # element by element: a row copy may allocate (this loop runs without the runtime)
             for x in range(L.O_LEN):

@@ -21,6 +21,7 @@ from loo_sim.kernel.bits import (
     power_masks,
 )
 from loo_sim.kernel.legality import follow_options, lead_options
+from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.policies import choose_card
 
 
@@ -98,7 +99,7 @@ def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, 
     return win_i, t
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **NO_REFCOUNT)  # a call of its own, once a deal: compiled once for every driver
 def play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi):
     """R6, R7: the tricks; the winner of each leads the next. The trumps at the end go into the record."""
     h = ri[L.R_HAND]

@@ -52,7 +52,7 @@ def variant_block(ri, rf, pol, polf, strength, chart, base, seed, session, first
         for r in range(rows):
             dealer = k % ri[r, L.R_PLAYERS]
             play_deal(ri[r], rf[r], pol[r], polf[r], strength[r], chart[r], deck, dealer, carried, seat_keys, sc, oi,
-                      of, L.NO_FORCING, 0)  # fmt: skip
+                      of, L.NO_FORCING, L.NO_ACTION)  # fmt: skip
             add_deal(agg[r], counts[r], ri[r], oi, of, dealer)
             deal_values(vals[r], ri[r], oi, of, dealer, carried)
         for r in range(rows):
