@@ -16,33 +16,45 @@ def two_threads():
 
 
 def test_each_block_runs_every_block_once(two_threads):
+    import time
+
     from loo_sim.run.tasks import each_block
 
     seen, names = [], set()
     lock = threading.Lock()
 
     def work(b):
+        time.sleep(0.02)  # long enough for the helper thread to take blocks too
         with lock:
             seen.append(b)
             names.add(threading.current_thread().name)
 
     each_block(work, 9)
     assert sorted(seen) == list(range(9))
-    if two_threads > 1:  # on the pool's threads, not this one
-        assert all(n.startswith("loo-block") for n in names)
+    if two_threads > 1:  # this thread and a helper share the blocks
+        assert any(n.startswith("loo-block") for n in names)
+        assert all(t.daemon for t in threading.enumerate() if t.name.startswith("loo-block"))
     each_block(work, 0)
     assert len(seen) == 9
 
 
-def test_each_block_raises_a_blocks_error(two_threads):
+def test_each_block_raises_a_blocks_error_and_starts_no_block_after_it(two_threads):
+    import time
+
     from loo_sim.run.tasks import each_block
 
-    def work(b):
-        if b == 3:
-            raise ValueError("block 3")
+    started = []
 
-    with pytest.raises(ValueError, match="block 3"):
-        each_block(work, 5)
+    def work(b):
+        started.append(b)
+        if b == 1:
+            raise ValueError("block 1")
+        time.sleep(0.05)
+
+    with pytest.raises(ValueError, match="block 1"):
+        each_block(work, 40)
+    assert len(started) < 10  # the other blocks were dropped, not run
+    each_block(lambda b: None, 4)  # the helpers are free again for the next call
 
 
 def test_the_drivers_table_names_what_each_kind_runs():

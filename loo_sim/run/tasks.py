@@ -14,6 +14,7 @@ into each of four libraries; a serial driver is one), and is no faster once comp
 from __future__ import annotations
 
 import gc
+import queue
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -56,12 +57,67 @@ def first_call(kernel: Any) -> Iterator[None]:
                 gc.set_threshold(*_gc_saved)
 
 
+class _Job:
+    """One each_block call: its blocks are taken one at a time by whichever thread is free."""
+
+    def __init__(self, work: Callable[[int], None], start: int, count: int, helpers: int) -> None:
+        self.work, self.next, self.count = work, start, count
+        self.lock = threading.Lock()
+        self.finished = threading.Condition(self.lock)
+        self.helpers = helpers  # helper threads still on this job
+        self.stop = False
+        self.error: BaseException | None = None
+
+    def take(self) -> int:
+        with self.lock:
+            if self.stop or self.next >= self.count:
+                return -1
+            self.next += 1
+            return self.next - 1
+
+    def run(self) -> None:
+        try:
+            while (b := self.take()) >= 0:
+                self.work(b)
+        except BaseException as error:  # noqa: BLE001 (raised again by each_block, in its caller's thread)
+            with self.lock:
+                self.stop = True
+                self.error = self.error or error
+
+
+def _helper(jobs: queue.SimpleQueue) -> None:
+    while True:
+        job = jobs.get()
+        job.run()
+        with job.lock:
+            job.helpers -= 1
+            job.finished.notify_all()
+
+
+_helpers: list[queue.SimpleQueue] = []  # one job queue per helper thread, started once per process
+_helpers_lock = threading.Lock()
+
+
+def _helper_queues(count: int) -> list[queue.SimpleQueue]:
+    """The job queues of ``count`` helper threads: daemon threads started at first need and
+    kept (starting threads for every round cost a tenth of a round's time), so they never
+    hold the process open at its exit."""
+    with _helpers_lock:
+        while len(_helpers) < count:
+            jobs: queue.SimpleQueue = queue.SimpleQueue()
+            name = f"loo-block-{len(_helpers) + 1}"
+            threading.Thread(target=_helper, args=(jobs,), name=name, daemon=True).start()
+            _helpers.append(jobs)
+        return _helpers[:count]
+
+
 def each_block(work: Callable[[int], None], count: int, kernel: Any = None) -> None:
     """``work(b)`` for b = 0..count-1, on ``numba.get_num_threads()`` threads (the run's
-    ``threads``). Each call is one nogil kernel block writing only its own rows, so the
-    rows do not depend on the threads; an error in a block is raised here. When
-    ``kernel`` (the numba function ``work`` calls) is not compiled in this process yet,
-    block 0 runs first, alone, under :func:`first_call`."""
+    ``threads``: this one and helper threads). Each call is one nogil kernel block writing
+    only its own rows, so the rows do not depend on the threads; an error in a block is
+    raised here, and so is Ctrl-C, once the blocks already running have finished (no new
+    block starts). When ``kernel`` (the numba function ``work`` calls) is not compiled in
+    this process yet, block 0 runs first, alone, under :func:`first_call`."""
     from numba import get_num_threads
 
     start = 0
@@ -74,14 +130,19 @@ def each_block(work: Callable[[int], None], count: int, kernel: Any = None) -> N
         for b in range(start, count):
             work(b)
         return
-    from concurrent.futures import ThreadPoolExecutor
-
-    pool = ThreadPoolExecutor(threads, thread_name_prefix="loo-block")
+    helpers = _helper_queues(threads - 1)
+    job = _Job(work, start, count, len(helpers))
+    for jobs in helpers:
+        jobs.put(job)
     try:
-        for future in [pool.submit(work, b) for b in range(start, count)]:
-            future.result()
+        job.run()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)  # Ctrl-C: the blocks running finish, the rest are dropped
+        with job.lock:
+            job.stop = True  # Ctrl-C here: the helpers finish their block and take no other
+            while job.helpers:
+                job.finished.wait()
+    if job.error is not None:
+        raise job.error
 
 
 def simulate_task(ri, rf, pol, polf, strength, chart, seed, total, dealer, rotate, carried, by_class, first, count):
