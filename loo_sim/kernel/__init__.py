@@ -22,8 +22,8 @@ lives in a directory named by a hash of every kernel and game source and of the
 foundations it reads constants from: any change there starts a fresh cache.
 
 A cold cache costs seconds of compiling in the first process of each kind of run whose
-drivers are not cached yet (``cli.progress.COMPILE_SECONDS``: about 8 s for simulate,
-12 s for pots, 18 s for miss on a 2-core machine; a later kind reuses the deal kernel
+drivers are not cached yet (``cli.progress.COMPILE_SECONDS``: about 10 s for simulate,
+13 s for pots, 16 s for miss on a 2-core machine; a later kind reuses the deal kernel
 another one cached); :func:`kernel_cache_is_warm` tells a caller beforehand, so the CLI
 can say so on a terminal (the library prints nothing). The drivers are serial one-block
 functions that ``run.tasks.each_block`` runs on threads: numba's parallel lowering
