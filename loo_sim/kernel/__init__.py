@@ -4,15 +4,19 @@
 - ``krng``: the counter-based generator of ``loo_sim.rng`` in numba
 - ``deal``: one deal, one step function per step of ``engine/deal.py`` (deal, antes,
   declare, exchange, flush, tricks, score), written into a record vector (``abi.py``);
-  ``tricks``, ``policies`` and ``legality`` hold the steps' trick play, the policies'
-  decisions and the legal cards, the twins of ``engine/`` and ``game/legality.py``
+  ``begin_deal``/``finish_deal``/``rewind_deal`` split it at a declaration for the
+  decision chart's replays; ``tricks``, ``policies`` and ``legality`` hold the steps'
+  trick play, the policies' decisions and the legal cards, the twins of ``engine/`` and
+  ``game/legality.py``
+- ``nrt``: compiling the deal and the loops that inline it without reference counting
 - ``scratch``: what every block driver needs around a deal (working arrays, streams)
-- ``chunks``: many deals in parallel blocks, each reduced to aggregates; and the batches
-  of ``play_deals`` (every record row kept) and ``shuffled_decks``
+- ``aggregate``: one deal's record reduced into a block's aggregate row
+- ``chunks``: a block of deals reduced to aggregates (simulate); and the batches of
+  ``play_deals`` (every record row kept) and ``shuffled_decks``
 - ``abi``: the named slots of the vectors that cross into the kernel
 - ``classes``, ``counterfactual``, ``sessions``, ``variants``, ``calibrate``: hand classes
   and the block drivers of the studies
-- ``bench``: the bare deal, the baseline of ``scripts/bench.py`` (nothing else uses it)
+- ``bench``: the bare deal and the staged deal of ``scripts/bench.py`` (nothing else uses them)
 
 The kernel imports only the ``game`` layer and the foundations (for constants). numba's
 on-disk cache checks only the source file of the function it compiled, not the files it

@@ -19,6 +19,13 @@ def payoff(of, seat):
     return of[L.F_SHARES + seat] - of[L.F_ANTES + seat] - of[L.F_PENALTIES + seat]
 
 
+@njit(cache=True, inline="always")
+def real_choice(options):
+    """Whether a seat was offered two declarations or more (``options``: bits 1 << DECL_*;
+    0 for a seat not reached)."""
+    return options != 0 and (options & (options - 1)) != 0
+
+
 @njit(cache=True, **NO_REFCOUNT)
 def decision_deals(ri, rf, pol, polf, strength, chart, seed, session, first, last, carried, focal_seats, out, deck,
                    sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay, pay):  # fmt: skip
@@ -55,8 +62,8 @@ def decision_deals(ri, rf, pol, polf, strength, chart, seed, session, first, las
                 for f in range(focal_seats.shape[0]):
                     focal = focal_seats[f]
                     options = base_options[focal]
-                    if options == 0 or (options & (options - 1)) == 0:
-                        continue  # not reached, or no choice at all
+                    if not real_choice(options):
+                        continue
                     for a in range(L.ACTIONS):
                         if a != base_decl[focal] and (options >> a) & 1:
                             jobs[n_jobs, 0], jobs[n_jobs, 1] = focal, a
@@ -78,7 +85,7 @@ def add_decisions(ri, dealer, focal_seats, sc, oi, out, base_options, base_decl,
         focal = focal_seats[f]
         options = base_options[focal]
         chosen = base_decl[focal]
-        if options == 0 or (options & (options - 1)) == 0:
+        if not real_choice(options):
             continue
         cls = hand_class(sc[L.SC_DEALT + focal], oi[L.O_T_DECL], ri[L.R_PAM])
         position = position_of(focal, dealer, n)
