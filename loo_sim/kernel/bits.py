@@ -121,38 +121,7 @@ def beat_mask(w, led, t, pam):
     return trump_mask(t, pam) | (follow_mask(led, t, pam) & above(w))
 
 
-@njit(cache=True)
-def highest_power(m, t, pam):
-    """P1: the card of highest power in mask ``m`` (non-empty)."""
-    if pam == 1 and has(m, PAM):
-        return PAM
-    if t >= 0:
-        tb = m & SUIT_MASK[t]
-        if tb:
-            return msb(tb)
-        return msb(m & ~SUIT_MASK[t])
-    return msb(m)
-
-
-@njit(cache=True)
-def lowest_power(m, t, pam):
-    """P1: the card of lowest power in mask ``m`` (non-empty)."""
-    plain = m
-    if t >= 0:
-        plain &= ~SUIT_MASK[t]
-    if pam == 1:
-        plain &= ~PAM_BIT
-    if plain:
-        return lsb(plain)
-    tb = m & SUIT_MASK[t]
-    if pam == 1:
-        tb &= ~PAM_BIT
-    if tb:
-        return lsb(tb)
-    return PAM
-
-
-# ---- P1 with the masks of one trump state (the trick loop's form of the two above) ------------
+# ---- P1 (card power), with the masks of one trump state: the trick loop computes them once -----
 @njit(cache=True)
 def power_masks(t, pam):
     """For ``lowest_in``/``highest_in``: (every trump, the cards below every trump (Pam
@@ -166,7 +135,7 @@ def power_masks(t, pam):
 
 @njit(cache=True)
 def lowest_in(m, low_plain, low_trumps):
-    """lowest_power(m, t, pam) with the masks of power_masks(t, pam)."""
+    """P1: the card of lowest power in ``m`` (non-empty), with the masks of power_masks(t, pam)."""
     plain = m & low_plain
     if plain:
         return lsb(plain)
@@ -178,7 +147,7 @@ def lowest_in(m, low_plain, low_trumps):
 
 @njit(cache=True)
 def highest_in(m, suit, pam):
-    """highest_power(m, t, pam) with the trump suit's mask (power_masks)."""
+    """P1: the card of highest power in ``m`` (non-empty), with the trump suit's mask (power_masks)."""
     if pam == 1 and has(m, PAM):
         return PAM
     tb = m & suit
@@ -191,6 +160,19 @@ def highest_in(m, suit, pam):
 def one_suit(m):
     """Whether every card of mask ``m`` (non-empty) is of one suit."""
     return (m & ~SUIT_MASK[lsb(m) & 3]) == 0
+
+
+@njit(cache=True)
+def highest_power(m, t, pam):
+    """P1: the card of highest power in mask ``m`` (non-empty)."""
+    return highest_in(m, power_masks(t, pam)[3], pam)
+
+
+@njit(cache=True)
+def lowest_power(m, t, pam):
+    """P1: the card of lowest power in mask ``m`` (non-empty)."""
+    _, low_plain, low_trumps, _ = power_masks(t, pam)
+    return lowest_in(m, low_plain, low_trumps)
 
 
 @njit(cache=True)
