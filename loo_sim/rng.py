@@ -19,8 +19,6 @@ family's, so two kinds of run never read the same decks by accident.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 # ---- the session (and deal) parts of the keys of each kind of run ----------------------------
@@ -76,15 +74,32 @@ def shuffled_deck(seed: int, deal: int, session: int = NO_SESSION) -> list[int]:
     return deck
 
 
-def seat_draws(seed: int, deal: int, seat: int, session: int = NO_SESSION) -> Callable[[int], int]:
-    """A seat's own stream for one deal: each call ``draw(n)`` gives 0..n-1."""
-    key = stream_key(seed, session, deal, PURPOSE_SEAT + seat)
-    counter = 0
+DECLARE_DRAW = 1 << 32  # the word a declaration table's mixed row draws (kernel.abi.DECLARE_DRAW)
 
-    def draw(n: int) -> int:
-        nonlocal counter
-        w = word(key, counter)
-        counter += 1
+
+class SeatStream:
+    """A seat's own stream for one deal: each call ``stream(n)`` gives 0..n-1 (card play,
+    counting up from word 0); ``declaration_uniform()`` is the one uniform draw in [0, 1)
+    of a mixed declaration table, from a word card play never reaches."""
+
+    def __init__(self, key: int) -> None:
+        self.key = key
+        self.counter = 0
+
+    def __call__(self, n: int) -> int:
+        w = word(self.key, self.counter)
+        self.counter += 1
         return below(w >> 32, n)
 
-    return draw
+    def declaration_uniform(self) -> float:
+        return (word(self.key, DECLARE_DRAW) >> 11) * 2.0**-53
+
+
+def seat_draws(seed: int, deal: int, seat: int, session: int = NO_SESSION) -> SeatStream:
+    """A seat's own stream for one deal: (seed, session, deal, PURPOSE_SEAT + seat)."""
+    return SeatStream(stream_key(seed, session, deal, PURPOSE_SEAT + seat))
+
+
+def seat_streams(seed: int, deal: int, policies, session: int = NO_SESSION) -> list[SeatStream | None]:
+    """Each seat's stream for one deal where its policy draws (``Policy.needs_stream``), else None."""
+    return [seat_draws(seed, deal, s, session) if p.needs_stream else None for s, p in enumerate(policies)]

@@ -9,6 +9,7 @@ import numpy as np
 
 from loo_sim import LooError, Rules
 from loo_sim.game.cards import PAM, make_card
+from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.policy import DECLARE_FAMILIES, EXCHANGE_FAMILIES, PLAY_FAMILIES, Policy
 from loo_sim.kernel import abi as L
 from loo_sim.run.strength import SHAPE, StrengthTable
@@ -32,6 +33,7 @@ OVERRIDE_CHOICES = {
     "flush": [True, False],
 }
 CARRIED = [0.0, 0.0, 3.0, 6.0, 12.0, 30.0, 7.5]
+SYNTHETIC_TABLE = "synthetic-table.csv"  # the path name table seats of the spread read (dealgen.TABLES)
 
 
 def random_rules(rng: random.Random, preset: str) -> tuple[dict, Rules]:
@@ -48,7 +50,7 @@ def random_rules(rng: random.Random, preset: str) -> tuple[dict, Rules]:
             continue
 
 
-WRITTEN_FAMILIES = tuple(f for f in DECLARE_FAMILIES if f != "chart")  # chart seats: random_policy's 8%
+WRITTEN_FAMILIES = tuple(f for f in DECLARE_FAMILIES if f not in ("chart", "table"))  # random_policy adds them
 
 
 def random_declare(rng: random.Random) -> str:
@@ -84,6 +86,25 @@ def synthetic_chart(seed: int) -> np.ndarray:
     between them only if one of them keys the cell wrongly)."""
     gen = np.random.default_rng(seed + 1)
     return gen.integers(-1, 4, size=L.CHART_SHAPE).astype(np.int64)
+
+
+def synthetic_table(seed: int) -> np.ndarray:
+    """A random but valid strategy table [information set, action] (P6): a third of the
+    rows unknown (NaN: basic decides), a third pure, a third mixed, with probability only
+    on the actions on offer in the row's situation."""
+    gen = np.random.default_rng(seed + 2)
+    table = np.full((N_INFOSETS, ACTIONS), np.nan)
+    situation = np.array([infoset_parts(i)[3] for i in range(N_INFOSETS)])
+    kind = gen.integers(0, 3, size=N_INFOSETS)
+    for i in np.flatnonzero(kind > 0):
+        offered = [a for a in range(ACTIONS) if (SITUATION_MASKS[situation[i]] >> a) & 1]
+        row = np.zeros(ACTIONS)
+        if kind[i] == 1:
+            row[gen.choice(offered)] = 1.0
+        else:
+            row[offered] = gen.dirichlet(np.ones(len(offered)))
+        table[i] = row
+    return table
 
 
 def deal_positions(rules: Rules, dealer: int, carried: float) -> list[str | int]:
@@ -155,6 +176,7 @@ def ace_turned_deck(rng: random.Random, rules: Rules, dealer: int, carried: floa
 
 STRENGTH = synthetic_strength(5)
 CHART = synthetic_chart(5)
+TABLES = {SYNTHETIC_TABLE: synthetic_table(5)}
 
 
 def random_deal(rng: random.Random, rules: Rules, preset: str = "", overrides: dict | None = None) -> dict:
@@ -174,7 +196,7 @@ def random_deal(rng: random.Random, rules: Rules, preset: str = "", overrides: d
         random_policy(rng, rules.players) if rng.random() < 0.7 else [rng.choice(["basic", "always"])] * rules.players
     )
     return dict(preset=preset, overrides=overrides or {}, rules=rules, deck=deck, dealer=dealer, carried=carried,
-                policy=policy, seed=rng.randrange(2**31), strength=STRENGTH, chart=CHART)  # fmt: skip
+                policy=policy, seed=rng.randrange(2**31), strength=STRENGTH, chart=CHART, tables=TABLES)  # fmt: skip
 
 
 def random_deals(seed: int, preset: str, count: int) -> list[dict]:
@@ -185,6 +207,19 @@ def random_deals(seed: int, preset: str, count: int) -> list[dict]:
         overrides, rules = random_rules(rng, preset)
         deals.append(random_deal(rng, rules, preset, overrides))
     return deals
+
+
+def with_table_seats(deals: list[dict], seed: int, share: float = 0.6) -> list[dict]:
+    """The same deals with about ``share`` of the seats declaring from the synthetic strategy
+    table (P6; their play and exchange families kept), drawn from a stream of their own."""
+    rng = random.Random(f"tables-{seed}")
+    out = []
+    for d in deals:
+        policy = [Policy.parse(p) for p in d["policy"]]
+        policy = [Policy("table", p.play, p.exchange, table=SYNTHETIC_TABLE) if rng.random() < share else p
+                  for p in policy]  # fmt: skip
+        out.append(d | dict(policy=policy))
+    return out
 
 
 def deals_for(rules: Rules, seed: int, count: int) -> list[dict]:

@@ -23,7 +23,8 @@ def play(deal: dict, engine: str, rules: Rules | None = None) -> DealRecord:
     stands in for the deal's own."""
     rules = deal["rules"] if rules is None else rules
     return play_deals(rules, [deal["deck"]], [deal["dealer"]], [deal["carried"]], deal["policy"], engine=engine,
-                      seed=deal["seed"], strength=deal["strength"], chart=deal["chart"])[0]  # fmt: skip
+                      seed=deal["seed"], strength=deal["strength"], chart=deal["chart"],
+                      tables=deal.get("tables"))[0]  # fmt: skip
 
 
 def reference_paths(deals: Iterable[dict], rules: Rules | None = None) -> Counter:

@@ -16,7 +16,7 @@ from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS, ROW_NONE, ROW_ONE_
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.ranking import TrumpState
 from loo_sim.kernel import abi as L
-from loo_sim.rng import HEURISTIC_SESSION, MISS_SESSION, seat_draws, shuffled_deck
+from loo_sim.rng import HEURISTIC_SESSION, MISS_SESSION, seat_streams, shuffled_deck
 from loo_sim.run.args import empty_chart
 from loo_sim.run.decisions import decisions, heuristics
 from loo_sim.run.simulate import simulate
@@ -26,7 +26,7 @@ ACTIONS = L.DECL_NAMES
 
 
 def _draws(seed, k, table, session):
-    return [seat_draws(seed, k, s, session) if p.play == "random" else None for s, p in enumerate(table)]
+    return seat_streams(seed, k, table, session)
 
 
 def test_p4_both_arms_see_the_same_deck_and_other_seats_cards():

@@ -55,13 +55,34 @@ def test_parse_accepts_a_policy_and_spaces():
 def test_every_family_round_trips_through_its_written_form_chart_too():
     # C7: `chart` (a miss run's best actions) is a declaration family like the others,
     # so str() of any policy parses back to the same policy.
-    written = [f for f in DECLARE_FAMILIES if f != "threshold"] + ["threshold:play=0.6,miss=0.25"]
+    written = [f for f in DECLARE_FAMILIES if f not in ("threshold", "table")]
+    written += ["threshold:play=0.6,miss=0.25", "table:Some Dir/solve/strategy.csv"]
     for declare in written:
         for play in PLAY_FAMILIES:
             p = Policy.parse(f"{declare}/{play}/keep-trumps")
             assert Policy.parse(str(p)) == p
     assert Policy.parse(str(Policy("chart"))) == Policy("chart") and str(Policy("chart")) == "chart/basic/basic"
     assert set(CALIBRATED) <= set(DECLARE_FAMILIES)
+
+
+def test_table_family_keeps_its_path_with_slashes_and_case_p6():
+    p = Policy.parse("table:Reports/Solve 5/strategy.CSV/high/none")
+    assert (p.declare, p.table, p.play, p.exchange) == ("table", "Reports/Solve 5/strategy.CSV", "high", "none")
+    assert p.needs_stream and not Policy.parse("basic").needs_stream and Policy.parse("basic/random").needs_stream
+
+
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("table:strategy", "expected table:PATH.csv"),
+        ("table:.csv", "needs the path of a strategy table"),
+        ("table:a.csvx", "after the path"),
+        ("table:a.csv/fast", "unknown play family 'fast'"),
+    ],
+)
+def test_bad_table_policies_say_what_is_wrong_p6(text, says):
+    with pytest.raises(LooError, match=says):
+        Policy.parse(text)
 
 
 @pytest.mark.parametrize(

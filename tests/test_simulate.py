@@ -16,7 +16,7 @@ from loo_sim.engine.deal import play_deal_reference
 from loo_sim.game.policy import parse_table
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.krng import shuffle_prefix, stream_key
-from loo_sim.rng import NO_SESSION, seat_draws, shuffled_deck
+from loo_sim.rng import NO_SESSION, seat_streams, shuffled_deck
 from loo_sim.run.simulate import simulate
 
 
@@ -59,7 +59,7 @@ def test_aggregates_match_the_reference_engine_deal_by_deal(preset, overrides, p
     outcomes = np.zeros(4)
     by_position = np.zeros((L.MAX_PLAYERS + 1, 3))  # net, looed, in the deal
     for k in range(deals):
-        draws = [seat_draws(seed, k, s) if p.play == "random" else None for s, p in enumerate(table)]
+        draws = seat_streams(seed, k, table)
         rec = play_deal_reference(rules, shuffled_deck(seed, k), k % n, carried, table, draws)
         outcomes[L.OUTCOME_NAMES.index(rec.trace.outcome)] += 1
         for s in range(n):

@@ -33,7 +33,7 @@ class _Deal:
     """The state of one deal while it is played."""
 
     def __init__(self, rules: Rules, deck: Sequence[int], dealer: int, carried: float, policies: Sequence[Policy],
-                 draws: Sequence[Draw | None], strength=None, chart=None) -> None:  # fmt: skip
+                 draws: Sequence[Draw | None], strength=None, chart=None, tables=None) -> None:  # fmt: skip
         self.rules = rules
         self.n = rules.players
         self.h = rules.hand_size
@@ -43,6 +43,7 @@ class _Deal:
         self.draws = draws
         self.strength = strength  # for threshold / ev seats (run.strength.StrengthTable)
         self.chart = chart  # for the chart family: [class, position, miss on offer, earlier in] best declaration
+        self.tables = tables or {}  # for table seats: path -> [information set, action] probabilities (P6)
         self.forced: tuple[int, str] | None = None  # (seat, declaration) in counterfactual replays
         # R8: a clean pot with single_pot on is a single pot: no miss, nobody passes,
         # no exchange, trumps at the first renounce.
@@ -172,10 +173,12 @@ class _Deal:
             return self.forced[1]
         n = self.n
         already_in = sum(1 for s in self.order[:i] if self.declarations[s] != PASS)
+        policy, stream = self.policies[seat], self.draws[seat]
         ctx = DeclareContext(position=i + 1, already_in=already_in, later=n - 1 - i, players=n,
                              pot=self.pot_start, hand_size=self.h, penalty=self.loo_penalty(),
-                             strength=self.strength, chart=self.chart)  # fmt: skip
-        return declare(self.policies[seat], self.hands[seat], self.ts, choice, ctx)
+                             strength=self.strength, chart=self.chart, table=self.tables.get(policy.table),
+                             uniform=getattr(stream, "declaration_uniform", None))  # fmt: skip
+        return declare(policy, self.hands[seat], self.ts, choice, ctx)
 
     def apply_declaration(self, seat: int, choice: DeclareChoice, action: str) -> None:
         """Record ``action``, which must be on offer; a seat that takes the miss (or
@@ -350,14 +353,16 @@ def play_deal_reference(
     strength=None,
     chart=None,
     forced: tuple[int, str] | None = None,
+    tables=None,
 ) -> DealRecord:
     """Play one deal by the rules; ``deck`` is 52 card ints in canonical deal order (R2).
 
     ``draws[seat]`` is the seat's own random stream (only the play family ``random``
-    uses it); ``strength`` and ``chart`` feed the calibrated declaration families;
+    and a mixed strategy table use it); ``strength``, ``chart`` and ``tables`` (path ->
+    probabilities, for ``table:PATH`` seats) feed the calibrated declaration families;
     ``forced = (seat, declaration)`` makes that seat declare as given (P4 replays).
     """
-    deal = _Deal(rules, deck, dealer, carried, policies, draws or [None] * rules.players, strength, chart)
+    deal = _Deal(rules, deck, dealer, carried, policies, draws or [None] * rules.players, strength, chart, tables)
     deal.forced = forced
     deal.deal_cards(deck)
     deal.collect_antes()

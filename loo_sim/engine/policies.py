@@ -6,12 +6,14 @@ the cards played so far.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from loo_sim.errors import LooError
 from loo_sim.game.cards import ACE, JACK, QUEEN, rank_of
 from loo_sim.game.decl import DECL_NAMES, DEFEND, MISS, PASS, PLAY
+from loo_sim.game.infosets import seat_infoset
 from loo_sim.game.policy import CALIBRATED, Policy
 from loo_sim.game.ranking import TrumpState
 
@@ -73,6 +75,8 @@ class DeclareContext:
     penalty: float  # what a loo costs here: the pot (unlimited) or penalty_amount
     strength: object = None  # run.strength.StrengthTable
     chart: object = None  # [class, position, miss on offer, earlier seats in (bin)] best declaration, -1 unknown
+    table: object = None  # table family: [information set, action] probabilities (P6), NaN rows unknown
+    uniform: Callable[[], float] | None = None  # table family: the seat's one uniform draw (a mixed row)
 
 
 def seats_expected(ctx: DeclareContext, p_in: float) -> int:
@@ -88,12 +92,41 @@ def expected_chips(probs, pot: float, hand_size: int, penalty: float) -> float:
     return pot * tricks / hand_size - probs[0] * penalty
 
 
+def table_declaration(row, uniform: Callable[[], float] | None) -> str | None:
+    """P6: a strategy table's row [p_pass, p_play, p_miss, p_defend] decides: a pure row
+    (one action of probability 1) without a draw; a mixed row draws one uniform u from
+    the seat's stream and takes the first action whose running sum of probabilities, in
+    code order, exceeds u. None where the table does not know the information set."""
+    if row is None or math.isnan(row[0]):
+        return None
+    for code, p in enumerate(row):
+        if p == 1.0:
+            return DECL_NAMES[code]
+    if uniform is None:
+        raise LooError("a mixed strategy table needs the seat's random stream")
+    u = uniform()
+    total, last = 0.0, None
+    for code, p in enumerate(row):
+        if p > 0.0:
+            last = DECL_NAMES[code]
+            total += float(p)
+            if u < total:
+                return last
+    return last
+
+
 def declare_calibrated(policy: Policy, hand: Sequence[int], ts: TrumpState, choice: DeclareChoice,
                        ctx: DeclareContext) -> str | None:  # fmt: skip
-    """threshold, ev and chart (P3); None where chart's best action is not on offer."""
+    """threshold, ev, chart and table (P3, P6); None where chart's best action is not on
+    offer or the table does not know the information set."""
     from loo_sim.game.classes import MISS_ROW, earlier_in_bin, hand_class
 
     cls = hand_class(hand, ts)
+    if policy.declare == "table":
+        mask = sum(1 << DECL_NAMES.index(name) for name in choice.allowed)
+        key = seat_infoset(cls, ctx.position, ctx.already_in, mask, ctx.pot, ctx.penalty)
+        row = None if key < 0 or ctx.table is None else ctx.table[key]  # type: ignore[index]
+        return table_declaration(row, ctx.uniform)
     if policy.declare == "chart":  # the cell of what this seat sees (P4): the miss on offer, to take or defend with
         offer = int(choice.miss_on_offer or choice.dealer_case == 2)
         best = int(ctx.chart[cls, ctx.position, offer, earlier_in_bin(ctx.already_in)])  # type: ignore[index]

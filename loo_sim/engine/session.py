@@ -10,7 +10,7 @@ from loo_sim.errors import LooError
 from loo_sim.game.policy import parse_table
 from loo_sim.game.record import EXACT_LIMIT, OVERFLOW_LIMIT, DealRecord
 from loo_sim.game.rules import FinalPot, Rules
-from loo_sim.rng import PURPOSE_DECK, below, seat_draws, shuffled_deck, stream_key, word
+from loo_sim.rng import PURPOSE_DECK, below, seat_streams, shuffled_deck, stream_key, word
 
 
 @dataclass
@@ -57,7 +57,7 @@ def play_session(
     result = SessionResult(deals=[], dealers=[], balances=balances, final_pot=0.0)
     for j in range(deals):
         deck = shuffled_deck(seed, j, session)
-        draws = [seat_draws(seed, j, s, session) if p.play == "random" else None for s, p in enumerate(table)]
+        draws = seat_streams(seed, j, table, session)
         rec = play_deal_reference(rules, deck, seat, carried, table, draws, strength)
         result.deals.append(rec)
         result.dealers.append(seat)

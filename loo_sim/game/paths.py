@@ -1,4 +1,4 @@
-"""The one set of rule-path names (docs/rules.md R4-R9b, docs/policies.md P3).
+"""The one set of rule-path names (docs/rules.md R4-R9b, docs/policies.md P3, P6).
 
 The reference engine counts each special rule branch it takes under one of these
 names (``DealTrace.paths``), and the differential test requires its spread of deals to
@@ -73,6 +73,11 @@ class RulePath(StrEnum):
     P3_CHART_PASS = "P3 chart pass"
     P3_CHART_MISS = "P3 chart miss"
     P3_CHART_DEFEND = "P3 chart defend"
+    # P6: a strategy table's declaration (table:PATH), one per action
+    P6_TABLE_PLAY = "P6 table play"
+    P6_TABLE_PASS = "P6 table pass"
+    P6_TABLE_MISS = "P6 table miss"
+    P6_TABLE_DEFEND = "P6 table defend"
 
 
 def dealer_case_path(case: int, action: str) -> RulePath:
@@ -81,5 +86,5 @@ def dealer_case_path(case: int, action: str) -> RulePath:
 
 
 def calibrated_path(family: str, action: str) -> RulePath:
-    """P3: a calibrated family's declaration; ValueError for a pair that has no path."""
-    return RulePath(f"P3 {family} {action}")
+    """P3 (P6 for table): a calibrated family's declaration; ValueError for a pair that has no path."""
+    return RulePath(f"{'P6' if family == 'table' else 'P3'} {family} {action}")

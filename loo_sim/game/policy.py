@@ -11,9 +11,11 @@ from typing import Any
 from loo_sim.errors import LooError
 
 # ``chart`` plays a decision chart's best action (a miss run's ``analysis.miss.best_actions``);
-# a run with a chart seat must be given that chart.
-DECLARE_FAMILIES = ("always", "basic", "cautious", "nothing-takes-miss", "threshold", "ev", "chart")
-CALIBRATED = ("threshold", "ev", "chart")  # families that read strength tables or a chart
+# a run with a chart seat must be given that chart. ``table:PATH`` plays a strategy table
+# (P6: a CSV of information set -> probability of each action, e.g. a solve's strategy.csv).
+DECLARE_FAMILIES = ("always", "basic", "cautious", "nothing-takes-miss", "threshold", "ev", "chart", "table")
+CALIBRATED = ("threshold", "ev", "chart", "table")  # families that read strength tables, a chart or a table
+TABLE_PREFIX = "table:"
 PLAY_FAMILIES = ("basic", "high", "low", "random")
 EXCHANGE_FAMILIES = ("basic", "none", "keep-trumps", "flush-chase")
 
@@ -27,12 +29,22 @@ class Policy:
     exchange: str = "basic"
     play_at: float = 0.0  # threshold: play when P(at least one trick) >= play_at
     miss_below: float = 0.0  # threshold: take the miss when P(at least one trick) < miss_below
+    table: str = ""  # table: the strategy table's path, as given
+
+    @property
+    def needs_stream(self) -> bool:
+        """Whether the seat draws from its own random stream: random card play, or a
+        declaration table (whose rows may be mixed)."""
+        return self.play == "random" or self.declare == "table"
 
     @classmethod
     def parse(cls, text: str | Policy) -> Policy:
         if isinstance(text, Policy):
             return text
-        parts = [p.strip().lower() for p in str(text).strip().split("/")]
+        stripped = str(text).strip()
+        if stripped.lower().startswith(TABLE_PREFIX):
+            return cls._parse_table(text, stripped)
+        parts = [p.strip().lower() for p in stripped.split("/")]
         if len(parts) > 3 or not parts[0]:
             raise LooError(f"policy {text!r}: expected DECLARE[/PLAY[/EXCHANGE]], e.g. cautious/high/keep-trumps")
         parts += ["basic"] * (3 - len(parts))
@@ -50,8 +62,31 @@ class Policy:
             raise LooError(f"policy {text!r}: only threshold takes parameters (threshold:play=P,miss=M)")
         return cls(*parts)
 
+    @classmethod
+    def _parse_table(cls, text: object, stripped: str) -> Policy:
+        """``table:PATH[/PLAY[/EXCHANGE]]``: the path (which may hold slashes) runs to its
+        ``.csv``; the case of the path is kept."""
+        end = stripped.lower().find(".csv")
+        if end < 0:
+            raise LooError(f"policy {text!r}: expected table:PATH.csv[/PLAY[/EXCHANGE]], e.g. table:solve/strategy.csv")
+        path, rest = stripped[len(TABLE_PREFIX) : end + 4].strip(), stripped[end + 4 :].strip()
+        if not path[:-4].strip():
+            raise LooError(f"policy {text!r}: table: needs the path of a strategy table, e.g. table:solve/strategy.csv")
+        if rest and not rest.startswith("/"):
+            raise LooError(f"policy {text!r}: expected table:PATH.csv[/PLAY[/EXCHANGE]] after the path")
+        parts = [p.strip() for p in rest.lower().split("/")[1:]]
+        if len(parts) > 2:
+            raise LooError(f"policy {text!r}: expected table:PATH.csv[/PLAY[/EXCHANGE]]")
+        parts += ["basic"] * (2 - len(parts))
+        for part, allowed, what in zip(parts, (PLAY_FAMILIES, EXCHANGE_FAMILIES), ("play", "exchange")):
+            if part not in allowed:
+                raise LooError(f"policy {text!r}: unknown {what} family {part!r}; allowed {', '.join(allowed)}")
+        return cls("table", parts[0], parts[1], table=path)
+
     def __str__(self) -> str:
         declare = self.declare
+        if declare == "table":
+            declare = f"table:{self.table}"
         if declare == "threshold":
             declare = f"threshold:play={self.play_at:g},miss={self.miss_below:g}"
         return f"{declare}/{self.play}/{self.exchange}"

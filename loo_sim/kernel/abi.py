@@ -46,8 +46,12 @@ VOID_MUST, VOID_TO_WIN = (VOID_CODES[m] for m in (Void.MUST_TRUMP, Void.TRUMP_TO
 
 # ---- policies: int matrix [seat, part] --------------------------------------------------
 P_DECLARE, P_PLAY, P_EXCHANGE = 0, 1, 2
-DECLARE_CODES = {"always": 0, "basic": 1, "cautious": 2, "nothing-takes-miss": 3, "threshold": 4, "ev": 5, "chart": 6}
-D_ALWAYS, D_BASIC, D_CAUTIOUS, D_NOTHING, D_THRESHOLD, D_EV, D_CHART = 0, 1, 2, 3, 4, 5, 6
+P_TABLE = 3  # chart and table seats: which of the run's declaration tables the seat reads
+P_LEN = 4
+DECLARE_CODES = {
+    "always": 0, "basic": 1, "cautious": 2, "nothing-takes-miss": 3, "threshold": 4, "ev": 5, "chart": 6, "table": 7,
+}  # fmt: skip
+D_ALWAYS, D_BASIC, D_CAUTIOUS, D_NOTHING, D_THRESHOLD, D_EV, D_CHART, D_TABLE = range(8)
 PF_PLAY_AT, PF_MISS_BELOW = 0, 1  # policy floats [seat, slot] (threshold)
 PF_LEN = 2
 PLAY_CODES = {"basic": 0, "high": 1, "low": 2, "random": 3}
@@ -140,6 +144,13 @@ A_LEN = A_POS + (MAX_PLAYERS + 1) * POS_LEN
 OFFER_BINS = 2
 CHART_SHAPE = (N_CLASSES, MAX_PLAYERS + 1, OFFER_BINS, EARLIER_IN_BINS)
 ACTIONS = 4  # DECL_PASS, DECL_PLAY, DECL_MISS, DECL_DEFEND
+
+# ---- declaration tables (P6): [table, information set, action] probabilities ---------------
+# the chart family reads a chart turned into a pure table (run/args.py), the table family
+# a strategy table; a row of NaN is an information set the table does not know (basic).
+# A mixed row draws word DECLARE_DRAW of the seat's own stream, which card play never
+# reaches (it counts up from 0), so a replay's draws do not depend on the declaration's.
+DECLARE_DRAW = 1 << 32
 PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))  # action pairs (a, b), a < b
 CF_N = 0  # [ACTIONS] deals where the action was on offer
 CF_SUM = CF_N + ACTIONS  # [ACTIONS] focal payoff

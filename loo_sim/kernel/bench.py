@@ -62,7 +62,7 @@ def bare_blocks(ri, seed, session, n_blocks, total, out):
 
 
 @njit(cache=True, inline="always")
-def staged_deal(ri, rf, pol, polf, strength, chart, deck, dealer, seat_keys, sc, oi, of, stage):
+def staged_deal(ri, rf, pol, polf, strength, tables, deck, dealer, seat_keys, sc, oi, of, stage):
     """play_deal from a clean pot, stopping after step ``stage`` (ST_DEAL ... ST_SCORE); the
     steps are play_deal's, so the full stage costs what play_deal costs."""
     clear_record(ri[L.R_PLAYERS], sc, oi, of)
@@ -75,7 +75,7 @@ def staged_deal(ri, rf, pol, polf, strength, chart, deck, dealer, seat_keys, sc,
     pot_start = collect_antes(ri, rf, dealer, carried, of)
     if stage < ST_DECLARE:
         return
-    defender, m = declare_all(ri, rf, pol, polf, strength, chart, dealer, carried, single, mode, miss_dealt,
+    defender, m = declare_all(ri, rf, pol, polf, strength, tables, dealer, carried, single, mode, miss_dealt,
                               indicator, t, pot_start, miss, 0, L.NO_FORCING, L.NO_ACTION, sc, oi)  # fmt: skip
     if settle_uncontested(m, pot_start, sc, oi, of) or stage < ST_TRICKS:
         return
@@ -90,7 +90,7 @@ def staged_deal(ri, rf, pol, polf, strength, chart, deck, dealer, seat_keys, sc,
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def staged_loop(ri, rf, pol, polf, strength, chart, seed, session, total, stage, deck, sc, seat_keys, oi, of, row,
+def staged_loop(ri, rf, pol, polf, strength, tables, seed, session, total, stage, deck, sc, seat_keys, oi, of, row,
                 counts):  # fmt: skip
     """The deals of staged_block, compiled as the hot drivers' loops are (the deal inlined,
     no reference counting), so that the last stage costs what a deal of simulate costs."""
@@ -103,7 +103,7 @@ def staged_loop(ri, rf, pol, polf, strength, chart, seed, session, total, stage,
         if stage == ST_SHUFFLE:
             check += deck[need - 1]
             continue
-        staged_deal(ri, rf, pol, polf, strength, chart, deck, k % n, seat_keys, sc, oi, of, stage)
+        staged_deal(ri, rf, pol, polf, strength, tables, deck, k % n, seat_keys, sc, oi, of, stage)
         if stage == ST_AGGREGATE:
             add_deal(row, counts, ri, oi, of, k % n)
         check += oi[L.O_OUTCOME] + oi[L.O_DECL] + sc[L.SC_HANDS] + oi[L.O_WON] + int(of[L.F_POT_NEXT])
@@ -111,7 +111,7 @@ def staged_loop(ri, rf, pol, polf, strength, chart, seed, session, total, stage,
 
 
 @njit(cache=True)
-def staged_block(ri, rf, pol, polf, strength, chart, seed, session, total, stage):
+def staged_block(ri, rf, pol, polf, strength, tables, seed, session, total, stage):
     """Deals 0..total-1 (one thread), each up to step ``stage`` (``STAGES``); returns a
     checksum so that no stage can be optimised away."""
     deck, sc, seat_keys, oi, of = deal_scratch()
@@ -119,7 +119,7 @@ def staged_block(ri, rf, pol, polf, strength, chart, seed, session, total, stage
     counts = seat_counts()
     check = 0
     for first in range(0, total, BLOCK):
-        check += staged_loop(ri, rf, pol, polf, strength, chart, seed, session, min(BLOCK, total - first), stage,
+        check += staged_loop(ri, rf, pol, polf, strength, tables, seed, session, min(BLOCK, total - first), stage,
                              deck, sc, seat_keys, oi, of, row, counts)  # fmt: skip
         add_seat_counts(row, counts, ri[L.R_PLAYERS])
     return check + int(row[L.A_DEALS])

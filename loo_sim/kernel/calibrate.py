@@ -31,7 +31,7 @@ def count_tricks(ri, oi, sc, counts, entries):
 
 
 @njit(cache=True, nogil=True)
-def calibrate_block(ri, rf, pol, polf, strength, chart, seed, session, block, total, carried, counts, entries):
+def calibrate_block(ri, rf, pol, polf, strength, tables, seed, session, block, total, carried, counts, entries):
     """counts / entries: the trick counts and entries of block ``block`` (deals
     block*BLOCK.., up to ``total``), added into. ``ri`` may have fewer players than the
     rules allow (2 seats: a table where just two hands are in the deal). Blocks are
@@ -42,6 +42,6 @@ def calibrate_block(ri, rf, pol, polf, strength, chart, seed, session, block, to
     need = deck_cards_needed(ri)
     for k in range(first, min(first + BLOCK, total)):
         prepare_deal(seed, session, k, deck, need, n, seat_keys, False, sc)  # no seat streams in calibration
-        play_deal(ri, rf, pol, polf, strength, chart, deck, k % n, carried, seat_keys, sc, oi, of, L.NO_FORCING,
+        play_deal(ri, rf, pol, polf, strength, tables, deck, k % n, carried, seat_keys, sc, oi, of, L.NO_FORCING,
                   L.NO_ACTION)  # fmt: skip
         count_tricks(ri, oi, sc, counts, entries)

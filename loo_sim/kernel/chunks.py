@@ -30,7 +30,7 @@ CARD_NUMBERS = np.arange(52, dtype=np.int64)  # the canonical deck as card numbe
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def play_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried, agg,
+def play_block(ri, rf, pol, polf, strength, tables, seed, session, first, count, dealer0, rotate, carried, agg,
                by_class, deck, sc, seat_keys, oi, of, counts):  # fmt: skip
     """run_block's deals, with the deal inlined (kernel/deal.py: why without reference counting)."""
     n = ri[L.R_PLAYERS]
@@ -41,7 +41,7 @@ def play_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, 
         dealer = dealer0
         if rotate:
             dealer = (dealer0 + k) % n
-        play_deal_inline(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
+        play_deal_inline(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of,
                          L.NO_FORCING, 0)  # fmt: skip
         add_deal(agg, counts, ri, oi, of, dealer)
         if by_class:
@@ -49,19 +49,19 @@ def play_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, 
 
 
 @njit(cache=True, nogil=True)
-def run_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried, agg,
+def run_block(ri, rf, pol, polf, strength, tables, seed, session, first, count, dealer0, rotate, carried, agg,
               by_class):  # fmt: skip
     """Play deals first..first+count-1 of the run keyed (seed, session) into ``agg``;
     ``by_class`` adds the hands played and looed by hand class."""
     deck, sc, seat_keys, oi, of = deal_scratch()
     counts = seat_counts()
-    play_block(ri, rf, pol, polf, strength, chart, seed, session, first, count, dealer0, rotate, carried, agg,
+    play_block(ri, rf, pol, polf, strength, tables, seed, session, first, count, dealer0, rotate, carried, agg,
                by_class, deck, sc, seat_keys, oi, of, counts)  # fmt: skip
     add_seat_counts(agg, counts, ri[L.R_PLAYERS])
 
 
 @njit(cache=True, nogil=True)
-def play_rows(ri, rf, pol, polf, strength, chart, decks, dealers, carried, seed, session, first_index, lo, hi,
+def play_rows(ri, rf, pol, polf, strength, tables, decks, dealers, carried, seed, session, first_index, lo, hi,
               oi_out, of_out):  # fmt: skip
     """Deals lo..hi-1 of ``decks``: deal i's record into row i of ``oi_out``/``of_out``, the
     seats' own streams keyed (seed, session, first_index + i)."""
@@ -74,7 +74,7 @@ def play_rows(ri, rf, pol, polf, strength, chart, decks, dealers, carried, seed,
         for c in range(52):  # card numbers to the bit positions play_deal reads
             deck[c] = POS[decks[i, c]]
         sc[L.SC_SHUFFLED] = 52  # a given deck is final throughout
-        play_deal(ri, rf, pol, polf, strength, chart, deck, dealers[i], carried[i], seat_keys, sc, oi, of,
+        play_deal(ri, rf, pol, polf, strength, tables, deck, dealers[i], carried[i], seat_keys, sc, oi, of,
                   L.NO_FORCING, 0)  # fmt: skip
         oi_out[i, :] = oi
         of_out[i, :] = of

@@ -1,12 +1,11 @@
-"""Hand classes (docs/policies.md P5) and the calibrated declarations (P3 threshold, ev, and
-the decision chart's best-action policy) in numba; mirrors ``classes.py`` and
-``policies.py``."""
+"""Hand classes (docs/policies.md P5) and the calibrated declarations (P3 threshold and ev)
+in numba; mirrors ``classes.py`` and ``policies.py`` (the chart and table families read a
+declaration table: ``kernel/infosets.py``)."""
 
 from numba import njit
 
 from loo_sim.game.classes import (
     COL_NONE,
-    EARLIER_IN_BINS,
     MISS_ROW,
     N_COLS,
     ROW_NONE,
@@ -81,23 +80,10 @@ def expected_chips(probs, pot, h, penalty):
 
 
 @njit(cache=True)
-def declare_calibrated(family, seat, hand, t, pam, may_pass, miss_on_offer, dealer_case, polf, strength, chart,
-                       position, already_in, later, players, pot, h, penalty, p_in):  # fmt: skip
-    """engine.policies.declare for threshold, ev and chart: returns a DECL_* code, or -1 for
-    "decide as basic" (chart, where its best action is not on offer)."""
+def declare_calibrated(family, seat, hand, t, pam, may_pass, miss_on_offer, dealer_case, polf, strength, position,
+                       already_in, later, players, pot, h, penalty, p_in):  # fmt: skip
+    """engine.policies.declare for threshold and ev: returns a DECL_* code."""
     cls = hand_class(hand, t, pam)
-    if family == L.D_CHART:  # the cell of what this seat sees (P4): the miss on offer, to take or defend with
-        offer = 1 if (miss_on_offer or dealer_case == 2) else 0
-        best = chart[cls, position, offer, min(already_in, EARLIER_IN_BINS - 1)]
-        if best == L.DECL_PLAY:
-            return L.DECL_PLAY
-        if best == L.DECL_PASS and may_pass and dealer_case != 2:
-            return L.DECL_PASS
-        if best == L.DECL_MISS and miss_on_offer:
-            return L.DECL_MISS
-        if best == L.DECL_DEFEND and dealer_case == 2:
-            return L.DECL_DEFEND
-        return -1
     m = seats_expected(already_in, later, players, p_in)
     if family == L.D_THRESHOLD:
         q = 1.0 - strength[cls, m, 0]

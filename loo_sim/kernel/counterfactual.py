@@ -10,6 +10,7 @@ from loo_sim.game.classes import EARLIER_IN_BINS
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.classes import hand_class
 from loo_sim.kernel.deal import begin_deal, finish_deal, play_deal, rewind_deal
+from loo_sim.kernel.infosets import infoset_index
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
 
@@ -26,17 +27,83 @@ def real_choice(options):
     return options != 0 and (options & (options - 1)) != 0
 
 
-@njit(cache=True, **NO_REFCOUNT)
-def decision_deals(ri, rf, pol, polf, strength, chart, seed, session, first, last, carried, focal_seats, out, deck,
-                   sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay, pay):  # fmt: skip
-    """decision_block's deals first..last-1 into ``out`` [class, position, offer, earlier, CF_*].
+@njit(cache=True, inline="always")
+def play_with_replays(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of,
+                      focal_seats, br, base_options, base_decl, jobs, job_pay):  # fmt: skip
+    """One dealt deal (begin_deal done) played as the policies play it (job 0, the
+    baseline: what each seat was offered, chose and got into base_options, base_decl,
+    job_pay[seat]), then replayed from each focal seat's decision once per job (seat,
+    action) into job_pay[MAX_PLAYERS + j]: the deal is rewound to just before that
+    decision (the deck, the hands and the earlier declarations stay, as they are the same
+    in every replay) and finished with the seat forced to the action. The jobs: every
+    declaration on offer that the seat did not choose (``br`` empty), or the one of the
+    response ``br`` [information set] -> action where it differs from the choice (-1:
+    none). One call site of finish_deal serves the baseline and the replays, so the deal
+    is inlined once. Returns the number of jobs, the baseline included."""
+    n = ri[L.R_PLAYERS]
+    n_jobs = 1
+    j = 0
+    while j < n_jobs:
+        first_i, seat, action = 0, L.NO_FORCING, L.NO_ACTION
+        if j > 0:
+            seat, action = jobs[j, 0], jobs[j, 1]
+            first_i = position_of(seat, dealer, n) - 1
+            rewind_deal(ri, first_i, base_decl, base_options, sc, oi, of)
+        finish_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
+                    seat, action)  # fmt: skip
+        if j == 0:
+            for s in range(n):
+                base_options[s] = oi[L.O_OPTIONS + s]
+                base_decl[s] = oi[L.O_DECL + s]
+                job_pay[s] = payoff(of, s)
+            for f in range(focal_seats.shape[0]):
+                focal = focal_seats[f]
+                options = base_options[focal]
+                if not real_choice(options):
+                    continue
+                if br.shape[0] == 0:
+                    for a in range(L.ACTIONS):
+                        if a != base_decl[focal] and (options >> a) & 1:
+                            jobs[n_jobs, 0], jobs[n_jobs, 1] = focal, a
+                            n_jobs += 1
+                else:
+                    a = br[seat_infoset(ri, rf, dealer, focal, sc, oi, of, base_decl)]
+                    if a >= 0 and a != base_decl[focal] and (options >> a) & 1:
+                        jobs[n_jobs, 0], jobs[n_jobs, 1] = focal, a
+                        n_jobs += 1
+        else:
+            job_pay[L.MAX_PLAYERS + j] = payoff(of, seat)
+        j += 1
+    return n_jobs
 
-    Each deal is shuffled, dealt and played once as the policies play it (the baseline);
-    then every declaration on offer to a focal seat that its policy did not choose is
-    replayed from that seat's decision: the deal is rewound to just before it (the deck,
-    the hands and the earlier declarations stay, as they are the same in every replay)
-    and finished with the seat forced to the other action. One call site of finish_deal
-    serves the baseline (job 0) and the replays, so the deal is inlined once."""
+
+@njit(cache=True, inline="always")
+def earlier_in(position, sc, base_decl):
+    """Seats before ``position`` that came in (they declare alike in every replay)."""
+    earlier = 0
+    for i in range(position - 1):
+        earlier += base_decl[sc[L.SC_ORDER + i]] != L.DECL_PASS
+    return earlier
+
+
+@njit(cache=True, inline="always")
+def seat_infoset(ri, rf, dealer, seat, sc, oi, of, base_decl):
+    """The information set (P6) a seat declared at, in the baseline."""
+    n = ri[L.R_PLAYERS]
+    position = position_of(seat, dealer, n)
+    pot_start = of[L.F_POT_START]
+    penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
+    cls = hand_class(sc[L.SC_DEALT + seat], oi[L.O_T_DECL], ri[L.R_PAM])
+    return infoset_index(cls, position, earlier_in(position, sc, base_decl), oi[L.O_OPTIONS + seat], pot_start,
+                         penalty)  # fmt: skip
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def decision_deals(ri, rf, pol, polf, strength, tables, seed, session, first, last, carried, focal_seats, out, deck,
+                   sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay, pay, no_br):  # fmt: skip
+    """decision_block's deals first..last-1 into ``out`` [class, position, offer, earlier, CF_*]:
+    each deal played once as the policies play it, then replayed from each focal seat's
+    decision once per other declaration on offer (play_with_replays)."""
     n = ri[L.R_PLAYERS]
     need = deck_cards_needed(ri)
     random_seats = any_random(pol, n)
@@ -44,41 +111,46 @@ def decision_deals(ri, rf, pol, polf, strength, chart, seed, session, first, las
         prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
         dealer = k % n
         begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
-        n_jobs = 1
-        j = 0
-        while j < n_jobs:
-            first_i, seat, action = 0, L.NO_FORCING, L.NO_ACTION
-            if j > 0:
-                seat, action = jobs[j, 0], jobs[j, 1]
-                first_i = position_of(seat, dealer, n) - 1
-                rewind_deal(ri, first_i, base_decl, base_options, sc, oi, of)
-            finish_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
-                        seat, action)  # fmt: skip
-            if j == 0:  # the baseline: what each seat was offered and chose, and what it got
-                for s in range(n):
-                    base_options[s] = oi[L.O_OPTIONS + s]
-                    base_decl[s] = oi[L.O_DECL + s]
-                    job_pay[s] = payoff(of, s)
-                for f in range(focal_seats.shape[0]):
-                    focal = focal_seats[f]
-                    options = base_options[focal]
-                    if not real_choice(options):
-                        continue
-                    for a in range(L.ACTIONS):
-                        if a != base_decl[focal] and (options >> a) & 1:
-                            jobs[n_jobs, 0], jobs[n_jobs, 1] = focal, a
-                            n_jobs += 1
-            else:
-                job_pay[L.MAX_PLAYERS + j] = payoff(of, seat)
-            j += 1
+        n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of,
+                                   focal_seats, no_br, base_options, base_decl, jobs, job_pay)  # fmt: skip
         add_decisions(ri, dealer, focal_seats, sc, oi, out, base_options, base_decl, jobs, job_pay, n_jobs, pay)
 
 
 @njit(cache=True, inline="always")
+def focal_pays(focal, chosen, options, jobs, job_pay, j, n_jobs, pay):
+    """The focal seat's payoff under each action on offer into ``pay``: the baseline's for
+    the action it chose, its replays' (jobs j.. of this seat) for the others. Returns the
+    next job."""
+    pay[chosen] = job_pay[focal]
+    while j < n_jobs and jobs[j, 0] == focal:
+        pay[jobs[j, 1]] = job_pay[L.MAX_PLAYERS + j]
+        j += 1
+    return j
+
+
+@njit(cache=True, inline="always")
+def add_cell(cell, options, chosen, pay):
+    """One decision into its cell (CF_*): the payoff of each action on offer, its square,
+    the paired differences of every pair on offer, and what was chosen."""
+    cell[L.CF_CHOSEN + chosen] += 1.0
+    for a in range(L.ACTIONS):
+        if (options >> a) & 1:
+            cell[L.CF_N + a] += 1.0
+            cell[L.CF_SUM + a] += pay[a]
+            cell[L.CF_SQ + a] += pay[a] * pay[a]
+    for p in range(len(L.PAIRS)):
+        a, c = L.PAIRS[p]
+        if (options >> a) & 1 and (options >> c) & 1:
+            d = pay[a] - pay[c]
+            cell[L.CF_PAIR_N + p] += 1.0
+            cell[L.CF_PAIR_SUM + p] += d
+            cell[L.CF_PAIR_SQ + p] += d * d
+
+
+@njit(cache=True, inline="always")
 def add_decisions(ri, dealer, focal_seats, sc, oi, out, base_options, base_decl, jobs, job_pay, n_jobs, pay):
-    """One deal's decisions into their cells: each focal seat's payoff under every action
-    on offer (the baseline's for the action it chose, a replay's for the others; ``pay``
-    is scratch)."""
+    """One deal's decisions into their chart cells [class, position, offer, earlier]: each
+    focal seat's payoff under every action on offer (``pay`` is scratch)."""
     n = ri[L.R_PLAYERS]
     j = 1
     for f in range(focal_seats.shape[0]):
@@ -90,31 +162,13 @@ def add_decisions(ri, dealer, focal_seats, sc, oi, out, base_options, base_decl,
         cls = hand_class(sc[L.SC_DEALT + focal], oi[L.O_T_DECL], ri[L.R_PAM])
         position = position_of(focal, dealer, n)
         offer = 1 if (options >> L.DECL_MISS) & 1 or (options >> L.DECL_DEFEND) & 1 else 0
-        earlier = 0  # the earlier seats declare alike in every replay
-        for i in range(position - 1):
-            earlier += base_decl[sc[L.SC_ORDER + i]] != L.DECL_PASS
-        pay[chosen] = job_pay[focal]
-        while j < n_jobs and jobs[j, 0] == focal:
-            pay[jobs[j, 1]] = job_pay[L.MAX_PLAYERS + j]
-            j += 1
-        cell = out[cls, position, offer, min(earlier, EARLIER_IN_BINS - 1)]
-        cell[L.CF_CHOSEN + chosen] += 1.0
-        for a in range(L.ACTIONS):
-            if (options >> a) & 1:
-                cell[L.CF_N + a] += 1.0
-                cell[L.CF_SUM + a] += pay[a]
-                cell[L.CF_SQ + a] += pay[a] * pay[a]
-        for p in range(len(L.PAIRS)):
-            a, c = L.PAIRS[p]
-            if (options >> a) & 1 and (options >> c) & 1:
-                d = pay[a] - pay[c]
-                cell[L.CF_PAIR_N + p] += 1.0
-                cell[L.CF_PAIR_SUM + p] += d
-                cell[L.CF_PAIR_SQ + p] += d * d
+        earlier = earlier_in(position, sc, base_decl)
+        j = focal_pays(focal, chosen, options, jobs, job_pay, j, n_jobs, pay)
+        add_cell(out[cls, position, offer, min(earlier, EARLIER_IN_BINS - 1)], options, chosen, pay)
 
 
 @njit(cache=True, nogil=True)
-def decision_block(ri, rf, pol, polf, strength, chart, seed, session, block, total, carried, focal_seats, out):
+def decision_block(ri, rf, pol, polf, strength, tables, seed, session, block, total, carried, focal_seats, out):
     """out[class, position, miss on offer, earlier seats in, CF_*], added into: for each
     deal of block ``block`` and each focal seat with a real choice, the focal payoff of
     every declaration on offer, in the cell of what that seat sees when it declares (its
@@ -127,14 +181,15 @@ def decision_block(ri, rf, pol, polf, strength, chart, seed, session, block, tot
     jobs = np.zeros((1 + L.MAX_PLAYERS * L.ACTIONS, 2), dtype=np.int64)  # replays: seat, action
     job_pay = np.zeros(L.MAX_PLAYERS + 1 + L.MAX_PLAYERS * L.ACTIONS, dtype=np.float64)
     pay = np.zeros(L.ACTIONS, dtype=np.float64)
+    no_br = np.zeros(0, dtype=np.int64)
     first = block * BLOCK
-    decision_deals(ri, rf, pol, polf, strength, chart, seed, session, first, min(first + BLOCK, total), carried,
-                   focal_seats, out, deck, sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay,
-                   pay)  # fmt: skip
+    decision_deals(ri, rf, pol, polf, strength, tables, seed, session, first, min(first + BLOCK, total), carried,
+                   focal_seats, out, deck, sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay, pay,
+                   no_br)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
-def heuristic_block(ri, rf, pol, polf, strength, chart, seed, session, block, total, carried, focal, variants,
+def heuristic_block(ri, rf, pol, polf, strength, tables, seed, session, block, total, carried, focal, variants,
                     variants_f, out):  # fmt: skip
     """out[h, H_*], added into: deal by deal of block ``block``, the focal seat plays
     heuristic h (``variants[h]`` policy codes, ``variants_f[h]`` parameters) at the same
@@ -154,7 +209,7 @@ def heuristic_block(ri, rf, pol, polf, strength, chart, seed, session, block, to
         for h in range(n_h):
             my_pol[focal, :] = variants[h]
             my_polf[focal, :] = variants_f[h]
-            play_deal(ri, rf, my_pol, my_polf, strength, chart, deck, k % n, carried, seat_keys, sc, oi, of,
+            play_deal(ri, rf, my_pol, my_polf, strength, tables, deck, k % n, carried, seat_keys, sc, oi, of,
                       L.NO_FORCING, L.NO_ACTION)  # fmt: skip
             x = payoff(of, focal)
             if h == 0:

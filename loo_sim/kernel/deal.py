@@ -21,7 +21,8 @@ from loo_sim.kernel.bits import (
     popcount,
     trump_mask,
 )
-from loo_sim.kernel.classes import declare_calibrated
+from loo_sim.kernel.classes import declare_calibrated, hand_class
+from loo_sim.kernel.infosets import infoset_index, table_declaration
 from loo_sim.kernel.krng import shuffle_more
 from loo_sim.kernel.legality import flush_key
 from loo_sim.kernel.nrt import NO_REFCOUNT
@@ -159,10 +160,11 @@ def declaration_options(ri, i, seat, dealer, single, club_law, clean, defence, m
 
 
 @njit(cache=True, inline="always")
-def choose_declaration(ri, rf, pol, polf, strength, chart, i, seat, hand, t, may_pass, miss_on_offer, dealer_case,
-                       already_in, pot_start, forced_seat, forced_action):  # fmt: skip
+def choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, hand, t, allowed, may_pass, miss_on_offer,
+                       dealer_case, already_in, pot_start, forced_seat, forced_action, seat_keys):  # fmt: skip
     """The seat's declaration: the forced one in a counterfactual replay (P4), else its
-    policy's (P2, P3; a calibrated family without an answer falls back to basic)."""
+    policy's (P2, P3; a chart or table seat reads its declaration table, P6; one without
+    an answer falls back to basic)."""
     n = ri[L.R_PLAYERS]
     family = pol[seat, L.P_DECLARE]
     action = -1
@@ -170,9 +172,14 @@ def choose_declaration(ri, rf, pol, polf, strength, chart, i, seat, hand, t, may
         action = forced_action
     elif family >= L.D_THRESHOLD:
         penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
-        action = declare_calibrated(family, seat, hand, t, ri[L.R_PAM], may_pass, miss_on_offer, dealer_case, polf,
-                                    strength, chart, i + 1, already_in, n - 1 - i, n, pot_start, ri[L.R_HAND],
-                                    penalty, rf[L.RF_P_IN])  # fmt: skip
+        if family >= L.D_CHART:
+            cls = hand_class(hand, t, ri[L.R_PAM])
+            index = infoset_index(cls, i + 1, already_in, allowed, pot_start, penalty)
+            action = table_declaration(tables, pol[seat, L.P_TABLE], index, seat_keys[seat])
+        else:
+            action = declare_calibrated(family, seat, hand, t, ri[L.R_PAM], may_pass, miss_on_offer, dealer_case,
+                                        polf, strength, i + 1, already_in, n - 1 - i, n, pot_start, ri[L.R_HAND],
+                                        penalty, rf[L.RF_P_IN])  # fmt: skip
         if action < 0:
             family = L.D_BASIC
     if action < 0:
@@ -181,8 +188,8 @@ def choose_declaration(ri, rf, pol, polf, strength, chart, i, seat, hand, t, may
 
 
 @njit(cache=True, inline="always")
-def declare_all(ri, rf, pol, polf, strength, chart, dealer, carried, single, mode, miss_dealt, indicator, t,
-                pot_start, miss, first_i, forced_seat, forced_action, sc, oi):  # fmt: skip
+def declare_all(ri, rf, pol, polf, strength, tables, dealer, carried, single, mode, miss_dealt, indicator, t,
+                pot_start, miss, first_i, forced_seat, forced_action, seat_keys, sc, oi):  # fmt: skip
     """R4, R5, R8, R9b: every seat declares in turn from the dealer's left; a seat that
     takes the miss (or defends) plays it. The seats before the ``first_i``-th keep the
     declarations already in ``oi`` (a replay from a decision, ``rewind_deal``). Returns
@@ -211,9 +218,9 @@ def declare_all(ri, rf, pol, polf, strength, chart, dealer, carried, single, mod
             if dealer_case == 1:  # R8 case 1: the dealer takes the pot without play
                 oi[L.O_DECL + seat] = L.DECL_PLAY
                 break
-            action = choose_declaration(ri, rf, pol, polf, strength, chart, i, seat, sc[L.SC_HANDS + seat], t,
-                                        may_pass, miss_on_offer, dealer_case, already_in, pot_start, forced_seat,
-                                        forced_action)  # fmt: skip
+            action = choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, sc[L.SC_HANDS + seat], t,
+                                        allowed, may_pass, miss_on_offer, dealer_case, already_in, pot_start,
+                                        forced_seat, forced_action, seat_keys)  # fmt: skip
             oi[L.O_DECL + seat] = action
         # selects, not branches: what a seat declares is a coin toss to the processor
         is_in = action != L.DECL_PASS
@@ -355,7 +362,7 @@ def begin_deal(ri, rf, deck, dealer, carried, sc, oi, of):
 
 
 @njit(cache=True, inline="always")
-def finish_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
+def finish_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
                 forced_seat, forced_action):  # fmt: skip
     """The deal from the ``first_i``-th declaration on (R4-R9): what begin_deal dealt is read
     back from the record and the scratch."""
@@ -366,8 +373,9 @@ def finish_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_
     t = oi[L.O_T_DECL]
     miss = sc[L.SC_DEALT + L.MAX_PLAYERS]
     pot_start = of[L.F_POT_START]
-    defender, m = declare_all(ri, rf, pol, polf, strength, chart, dealer, carried, single, mode, miss_dealt,
-                              indicator, t, pot_start, miss, first_i, forced_seat, forced_action, sc, oi)  # fmt: skip
+    defender, m = declare_all(ri, rf, pol, polf, strength, tables, dealer, carried, single, mode, miss_dealt,
+                              indicator, t, pot_start, miss, first_i, forced_seat, forced_action, seat_keys, sc,
+                              oi)  # fmt: skip
     if settle_uncontested(m, pot_start, sc, oi, of):
         return
     exchange(ri, pol, deck, single, miss_dealt, t, m, sc[L.SC_STOCK], seat_keys, sc)
@@ -400,20 +408,20 @@ def rewind_deal(ri, first_i, decls, options, sc, oi, of):
     oi[L.O_INDICATOR] = CARD[sc[L.SC_INDICATOR]] if turned else -1
 
 
-def _play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
+def _play_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of,
                forced_seat, forced_action):  # fmt: skip
     """Play one deal (docs/rules.md R2-R9); write its record into ``oi``/``of``.
 
     ``pol``/``polf``: policy codes and threshold parameters per seat; ``strength``
-    [class, seats in deal, tricks] and ``chart`` [class, position, miss on offer, earlier
-    seats in (0, 1, 2, 3+)] feed the calibrated families. ``seat_keys[s]`` is seat s's own
-    stream (play family random), then the deck's. ``sc`` is scratch (``abi.SC_*``). When
+    [class, seats in deal, tricks] feeds threshold and ev, ``tables`` [table, information
+    set, action] the chart and table families (P6). ``seat_keys[s]`` is seat s's own
+    stream (play family random, a mixed table's draws), then the deck's. ``sc`` is scratch (``abi.SC_*``). When
     ``forced_seat`` >= 0, that seat declares ``forced_action`` instead of asking its policy
     (counterfactual replays, P4).
     The steps are those of engine/deal.py, in its order.
     """
     begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
-    finish_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, 0, forced_seat,
+    finish_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, 0, forced_seat,
                 forced_action)  # fmt: skip
 
 

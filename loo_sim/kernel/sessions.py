@@ -62,7 +62,7 @@ def grid_index(x, grid, bound):
 
 
 @njit(cache=True, **NO_REFCOUNT)  # the deal inlined, as in simulate's loop (kernel/deal.py)
-def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, bankroll, share_final, deck, sc,
+def play_one_session(ri, rf, pol, polf, strength, tables, seed, session, deals, bankroll, share_final, deck, sc,
                      seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal, looed_hist, rec_oi, rec_of,
                      record):  # fmt: skip
     """Play session ``session``; per-deal aggregates go into deal_stats, the pot at the
@@ -86,7 +86,7 @@ def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, b
     played = 0
     for j in range(deals):
         prepare_deal(seed, session, j, deck, need, n, seat_keys, random_seats, sc)
-        play_deal_inline(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of,
+        play_deal_inline(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of,
                          L.NO_FORCING, L.NO_ACTION)  # fmt: skip
         played += 1
         if record:  # element by element: a row copy may allocate (this loop runs without the runtime)
@@ -149,7 +149,7 @@ def play_one_session(ri, rf, pol, polf, strength, chart, seed, session, deals, b
 
 
 @njit(cache=True, nogil=True)
-def session_block(ri, rf, pol, polf, strength, chart, bankroll, share_final, seed, block, total, deals, scal,
+def session_block(ri, rf, pol, polf, strength, tables, bankroll, share_final, seed, block, total, deals, scal,
                   deal_stats, pots, largest, finals, pair):  # fmt: skip
     """Arms a = 0..A-1 (rules ri[a], policies pol[a], ...) play sessions of ``deals``
     deals; block ``block`` covers sessions block * SESSION_BLOCK + k, k < SESSION_BLOCK
@@ -182,7 +182,7 @@ def session_block(ri, rf, pol, polf, strength, chart, bankroll, share_final, see
         for a in range(arms):
             n = ri[a, L.R_PLAYERS]
             d, ruined, inexact, overflow, left, big, looed = play_one_session(
-                ri[a], rf[a], pol[a], polf[a], strength[a], chart[a], seed, session, deals, bankroll[a],
+                ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], seed, session, deals, bankroll[a],
                 share_final[a], deck, sc, seat_keys, oi, of, balances[a], deal_stats[a], pots[a, k],
                 looed_by_deal[a], scal[a, L.S_LOOED_HIST : L.S_LOOED_HIST + L.MAX_PLAYERS + 1], no_rec_i,
                 no_rec_f, False)  # fmt: skip
@@ -328,7 +328,7 @@ def fold_balances(exact, grid, hist, sums):
 
 
 @njit(cache=True)
-def record_session(ri, rf, pol, polf, strength, chart, bankroll, share_final, seed, session, deals, rec_oi, rec_of,
+def record_session(ri, rf, pol, polf, strength, tables, bankroll, share_final, seed, session, deals, rec_oi, rec_of,
                    balances):  # fmt: skip
     """One session with every deal's record (tests, replays): returns its summary tuple."""
     deck, sc, seat_keys, oi, of = deal_scratch()
@@ -336,6 +336,6 @@ def record_session(ri, rf, pol, polf, strength, chart, bankroll, share_final, se
     pots = np.zeros(deals, dtype=np.float64)
     looed_by_deal = np.zeros(deals, dtype=np.int64)
     looed_hist = np.zeros(L.MAX_PLAYERS + 1, dtype=np.float64)
-    return play_one_session(ri, rf, pol, polf, strength, chart, seed, np.uint64(session), deals, bankroll,
+    return play_one_session(ri, rf, pol, polf, strength, tables, seed, np.uint64(session), deals, bankroll,
                             share_final, deck, sc, seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal,
                             looed_hist, rec_oi, rec_of, True)  # fmt: skip

@@ -31,7 +31,7 @@ def deal_values(vals, ri, oi, of, dealer, carried):
 
 
 @njit(cache=True, nogil=True)
-def variant_block(ri, rf, pol, polf, strength, chart, base, seed, session, first, count, carried, agg, pair):
+def variant_block(ri, rf, pol, polf, strength, tables, base, seed, session, first, count, carried, agg, pair):
     """Deals first..first+count-1 (one block of ``BLOCK`` deals, or the last one), every
     row on each deal's deck: ``agg[r]`` (A_*) and ``pair[r]`` (V_*, row r minus row
     ``base``), added into (the caller zeroes them). Blocks are independent:
@@ -51,7 +51,7 @@ def variant_block(ri, rf, pol, polf, strength, chart, base, seed, session, first
         prepare_deal(seed, session, k, deck, need, n_max, seat_keys, random_seats, sc)
         for r in range(rows):
             dealer = k % ri[r, L.R_PLAYERS]
-            play_deal(ri[r], rf[r], pol[r], polf[r], strength[r], chart[r], deck, dealer, carried, seat_keys, sc, oi,
+            play_deal(ri[r], rf[r], pol[r], polf[r], strength[r], tables[r], deck, dealer, carried, seat_keys, sc, oi,
                       of, L.NO_FORCING, L.NO_ACTION)  # fmt: skip
             add_deal(agg[r], counts[r], ri[r], oi, of, dealer)
             deal_values(vals[r], ri[r], oi, of, dealer, carried)

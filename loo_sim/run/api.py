@@ -13,7 +13,7 @@ from loo_sim.errors import LooError
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.record import DealRecord
 from loo_sim.game.rules import Rules
-from loo_sim.rng import NO_SESSION, seat_draws
+from loo_sim.rng import NO_SESSION, seat_streams
 from loo_sim.run.args import check_chart
 from loo_sim.run.records import (
     DealRecords,
@@ -25,6 +25,7 @@ from loo_sim.run.records import (
     shuffled_decks,
 )
 from loo_sim.run.strength import resolve_strength
+from loo_sim.run.tables import resolve_tables
 
 __all__ = ["DealRecords", "play_deal", "play_deals", "play_session", "records_frame", "shuffled_decks"]
 
@@ -79,6 +80,7 @@ def play_deals(
     session: int = NO_SESSION,
     strength=None,
     chart=None,
+    tables=None,
     as_frame: bool = False,
 ):
     """Play many independent deals; deal ``i`` uses random streams keyed by
@@ -94,6 +96,8 @@ def play_deals(
     ``trace`` of hands, miss and exchanges) returns a list. Both hold the same records.
     ``as_frame=True`` returns ``records_frame(...)`` instead: a pandas DataFrame with one
     row per deal and seat (see ``loo_sim.run.records.records_frame`` for its columns).
+    ``tables`` (path -> [information set, action] probabilities) stands in for the files
+    of ``table:PATH`` seats; by default they are read.
     """
     if not isinstance(rules, Rules):
         raise LooError("rules: expected a Rules object, e.g. Rules.preset('three-card')")
@@ -113,14 +117,16 @@ def play_deals(
         raise LooError("policy family 'chart' needs a decision chart (from loo-sim miss)")
     if chart is not None:
         chart = check_chart(chart)
+    tables = resolve_tables(rules, table) if tables is None else tables
     if engine == "kernel":
-        records = play_deals_kernel(rules, cards, seats, pots, table, seed, first_index, session, strength, chart)
+        records = play_deals_kernel(rules, cards, seats, pots, table, seed, first_index, session, strength, chart,
+                                    tables)  # fmt: skip
         return records_frame(records) if as_frame else records
     out = []
     for i, deck in enumerate(cards.tolist()):
-        draws = [seat_draws(seed, first_index + i, s, session) if p.play == "random" else None
-                 for s, p in enumerate(table)]  # fmt: skip
-        out.append(play_deal_reference(rules, deck, int(seats[i]), float(pots[i]), table, draws, strength, chart))
+        draws = seat_streams(seed, first_index + i, table, session)
+        out.append(play_deal_reference(rules, deck, int(seats[i]), float(pots[i]), table, draws, strength, chart,
+                                       tables=tables))  # fmt: skip
     return records_frame(out, seats, first_index) if as_frame else out
 
 

@@ -1,19 +1,21 @@
 """Everything the kernel needs, as arrays (docs/design.md property 2): the rules, each seat's
 policy codes and parameters, and — for the calibrated families — the strength table
-and the decision chart."""
+and the declaration tables (a decision chart, turned into one, and strategy tables)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
 
 from loo_sim.errors import LooError
 from loo_sim.game.classes import N_CLASSES
+from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import AntePayer, Penalty, Rules
 from loo_sim.kernel import abi as L
+from loo_sim.run.tables import resolve_tables
 
 
 class KernelArgs(NamedTuple):
@@ -22,7 +24,7 @@ class KernelArgs(NamedTuple):
     pol: np.ndarray  # [seat, declare/play/exchange] family codes
     polf: np.ndarray  # [seat, PF_*] threshold parameters
     strength: np.ndarray  # [class, seats in deal, tricks] probabilities
-    chart: np.ndarray  # [class, position, miss on offer, earlier in] best declaration (DECL_*), -1 unknown
+    tables: np.ndarray  # [table, information set, action] probabilities (P6), NaN rows unknown
 
 
 def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
@@ -69,12 +71,75 @@ def check_chart(chart) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.int64)
 
 
-def kernel_args(rules: Rules, table: Sequence[Policy], strength=None, chart: np.ndarray | None = None) -> KernelArgs:
-    """Arrays for the kernel (no I/O). ``strength`` is the resolved strength table
+_INFOSET_PARTS = np.array([infoset_parts(i) for i in range(N_INFOSETS)], dtype=np.int64)
+
+
+def chart_as_table(chart: np.ndarray) -> np.ndarray:
+    """A decision chart as the pure declaration table the kernel reads: at each information
+    set, the chart's best action of its cell (hand class, position, miss on offer to take
+    or defend with, earlier seats in) where that action is on offer; elsewhere NaN (the
+    chart has no answer there: basic decides)."""
+    cls, position, earlier, situation, _ = _INFOSET_PARTS.T
+    masks = np.array(SITUATION_MASKS, dtype=np.int64)[situation]
+    offer = ((masks >> L.DECL_MISS) & 1) | ((masks >> L.DECL_DEFEND) & 1)
+    best = chart[cls, position, offer, earlier]
+    ok = (best >= 0) & ((masks >> np.maximum(best, 0)) & 1 == 1)
+    table = np.full((N_INFOSETS, ACTIONS), np.nan)
+    table[ok] = 0.0
+    table[np.flatnonzero(ok), best[ok]] = 1.0
+    return table
+
+
+def declaration_tables(table: Sequence[Policy], chart: np.ndarray | None,
+                       tables: Mapping[str, np.ndarray] | None) -> tuple[np.ndarray, list[int]]:  # fmt: skip
+    """The run's declaration tables [table, information set, action] and each seat's index
+    into them (0 where the seat reads none). Without chart or table seats, one row of
+    NaN: the array keeps its type (one compiled kernel) at almost no size."""
+    stack: list[np.ndarray] = []
+    index: dict[str, int] = {}
+    seat_index = []
+    for p in table:
+        name = "chart" if p.declare == "chart" else p.table if p.declare == "table" else None
+        if name is not None and name not in index:
+            index[name] = len(stack)
+            if p.declare == "chart":
+                stack.append(chart_as_table(check_chart(chart)))
+            elif tables is None or p.table not in tables:
+                raise LooError(f"policy {p}: its strategy table was not read (run.tables.resolve_tables)")
+            else:
+                stack.append(np.asarray(tables[p.table], dtype=np.float64))
+        seat_index.append(index.get(name, 0) if name is not None else 0)
+    if not stack:
+        return np.full((1, 1, ACTIONS), np.nan), seat_index
+    return np.ascontiguousarray(np.stack(stack)), seat_index
+
+
+def stack_tables(parts: Sequence[np.ndarray]) -> np.ndarray:
+    """Several runs' declaration tables as one array [run, table, information set, action]
+    (the variants and sessions kernels take one run per arm): padded with NaN rows."""
+    shape = tuple(max(t.shape[i] for t in parts) for i in range(3))
+    out = np.full((len(parts), *shape), np.nan)
+    for r, t in enumerate(parts):
+        out[r, : t.shape[0], : t.shape[1]] = t
+    return out
+
+
+def stack_args(args: Sequence[KernelArgs]) -> KernelArgs:
+    """Several runs' arrays stacked along a first axis, one run per arm (variants, sessions)."""
+    ri, rf, pol, polf, strength = (np.stack(part) for part in list(zip(*args))[:5])
+    return KernelArgs(ri, rf, pol, polf, strength, stack_tables([a.tables for a in args]))
+
+
+def kernel_args(rules: Rules, table: Sequence[Policy], strength=None, chart: np.ndarray | None = None,
+                tables: Mapping[str, np.ndarray] | None = None) -> KernelArgs:  # fmt: skip
+    """Arrays for the kernel. ``strength`` is the resolved strength table
     (``run.strength.resolve_strength``); a table with ``threshold`` or ``ev`` seats needs
-    one, and a table with ``chart`` seats needs ``chart``."""
+    one, a table with ``chart`` seats needs ``chart``, and ``table:PATH`` seats their
+    tables (``tables``: path -> probabilities; read from disk here when None)."""
     ri, rf = rules_arrays(rules)
-    pol = np.zeros((len(table), 3), dtype=np.int64)
+    if tables is None and any(p.declare == "table" for p in table):
+        tables = resolve_tables(rules, table)
+    pol = np.zeros((len(table), L.P_LEN), dtype=np.int64)
     polf = np.zeros((len(table), L.PF_LEN), dtype=np.float64)
     for seat, p in enumerate(table):
         pol[seat, L.P_DECLARE] = L.DECLARE_CODES[p.declare]
@@ -93,5 +158,6 @@ def kernel_args(rules: Rules, table: Sequence[Policy], strength=None, chart: np.
         charted = next((p for p in table if p.declare == "chart"), None)
         if charted is not None:
             raise LooError(f"policy {charted}: the chart family needs a decision chart (best_actions of a miss run)")
-        chart = empty_chart()
-    return KernelArgs(ri, rf, pol, polf, np.ascontiguousarray(probs), check_chart(chart))
+    decl_tables, seat_index = declaration_tables(table, chart, tables)
+    pol[:, L.P_TABLE] = seat_index
+    return KernelArgs(ri, rf, pol, polf, np.ascontiguousarray(probs), decl_tables)

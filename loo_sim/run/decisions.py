@@ -107,8 +107,12 @@ def heuristics(
     if not 0 <= focal < rules.players:
         raise LooError(f"focal seat {focal} does not exist; allowed 0..{rules.players - 1}")
     strength = resolve_strength(rules, [*table, *candidates], strength)
-    args = kernel_args(rules, list(table), strength, chart)
-    cand = kernel_args(rules, list(candidates), strength, chart)
+    # one call for the table and the candidates, so a candidate's declaration table
+    # indexes the same stack as the table's seats
+    joint = kernel_args(rules, [*table, *candidates], strength, chart)
+    n = len(table)
+    args = joint._replace(pol=joint.pol[:n], polf=joint.polf[:n])
+    cand = joint._replace(pol=joint.pol[n:], polf=joint.polf[n:])
     totals = np.zeros((len(candidates), L.H_LEN), dtype=np.float64)
 
     def reduce(first: int, count: int, rows: np.ndarray) -> None:

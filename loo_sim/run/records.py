@@ -91,14 +91,16 @@ def play_deals_kernel(
     session: int,
     strength=None,
     chart: np.ndarray | None = None,
+    tables=None,
 ) -> DealRecords:
     """Play checked decks [N, 52] with the kernel (all numba threads); the records, built
-    when read. Seat s's own stream in deal i is keyed (seed, session, first_index + i)."""
+    when read. Seat s's own stream in deal i is keyed (seed, session, first_index + i).
+    ``tables``: the strategy tables of table seats (path -> probabilities; read when None)."""
     from loo_sim.config import BLOCK
     from loo_sim.kernel.chunks import play_rows  # numba compiles on first use
     from loo_sim.run.tasks import each_block
 
-    args = kernel_args(rules, table, strength, chart)
+    args = kernel_args(rules, table, strength, chart, tables)
     count = decks.shape[0]
     oi = np.empty((count, L.O_LEN), dtype=np.int64)
     of = np.empty((count, L.F_LEN), dtype=np.float64)

@@ -17,7 +17,7 @@ from loo_sim.config import SESSION_BLOCK
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.rules import FinalPot, Rules
 from loo_sim.kernel import abi as L
-from loo_sim.run.args import KernelArgs, kernel_args
+from loo_sim.run.args import KernelArgs, kernel_args, stack_args
 from loo_sim.run.backend import LocalBackend
 from loo_sim.run.rounds import ProgressFn, run_rounds
 from loo_sim.run.strength import resolve_strength
@@ -105,7 +105,7 @@ def arm_args(arm: Arm) -> KernelArgs:
     """The kernel's arrays for one arm, the policy rows padded to MAX_PLAYERS seats (the
     session kernel takes every arm's policies as one [arm, seat] block)."""
     x = kernel_args(arm.rules, arm.policies, resolve_strength(arm.rules, arm.policies))
-    pol = np.zeros((L.MAX_PLAYERS, 3), dtype=np.int64)
+    pol = np.zeros((L.MAX_PLAYERS, L.P_LEN), dtype=np.int64)
     polf = np.zeros((L.MAX_PLAYERS, L.PF_LEN), dtype=np.float64)
     pol[: len(x.pol)], polf[: len(x.polf)] = x.pol, x.polf
     return x._replace(pol=pol, polf=polf)
@@ -125,10 +125,10 @@ def run_pots(arms: Sequence[Arm], sessions: int, deals: int, seed: int, progress
 
     sessions, deals = checks.sessions(sessions), checks.session_deals(deals)
     args = [arm_args(a) for a in arms]
-    ri, rf, pol, polf, strength, chart = (np.stack(part) for part in zip(*args))
+    ri, rf, pol, polf, strength, tables = stack_args(args)
     bankroll = np.array([bankroll_of(a.rules) for a in arms], dtype=np.float64)
     share = np.array([a.rules.final_pot is FinalPot.SHARE for a in arms], dtype=np.bool_)
-    static = (ri, rf, pol, polf, strength, chart, bankroll, share, seed, sessions, deals)
+    static = (ri, rf, pol, polf, strength, tables, bankroll, share, seed, sessions, deals)
     a, n, nb, e = len(arms), L.MAX_PLAYERS, L.NB_POT, L.EXACT_CHIPS
     shapes = {
         "scal": (a, L.S_LEN),

@@ -41,7 +41,6 @@ import numpy as np
 from loo_sim import config
 from loo_sim.config import BLOCK, DEFAULT_DEALS, DEFAULT_SEED, MIN_OBS
 from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS
-from loo_sim.game.policy import CALIBRATED
 from loo_sim.game.rules import Rules
 from loo_sim.kernel import abi as L
 from loo_sim.rng import CALIBRATION_SESSION
@@ -240,7 +239,7 @@ def strength_for(rules: Rules, force: bool = False, deals: int = DEFAULT_DEALS, 
 
 def needs_strength(policies) -> bool:
     """Whether any of these policies decides from a strength table (threshold, ev)."""
-    return any(p.declare in CALIBRATED and p.declare != "chart" for p in policies)
+    return any(p.declare in ("threshold", "ev") for p in policies)
 
 
 def resolve_strength(rules: Rules, policies, given: StrengthTable | None = None) -> StrengthTable | None:

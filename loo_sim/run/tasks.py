@@ -145,7 +145,7 @@ def each_block(work: Callable[[int], None], count: int, kernel: Any = None) -> N
         raise job.error
 
 
-def simulate_task(ri, rf, pol, polf, strength, chart, seed, total, dealer, rotate, carried, by_class, first, count):
+def simulate_task(ri, rf, pol, polf, strength, tables, seed, total, dealer, rotate, carried, by_class, first, count):
     from loo_sim.kernel.chunks import run_block
 
     rows = np.zeros((count, L.A_LEN), dtype=np.float64)
@@ -155,7 +155,7 @@ def simulate_task(ri, rf, pol, polf, strength, chart, seed, total, dealer, rotat
         start = (first + b) * BLOCK
         deals = min(BLOCK, total - start)
         if deals > 0:
-            run_block(ri, rf, pol, polf, strength, chart, seed, session, start, deals, dealer, rotate, carried,
+            run_block(ri, rf, pol, polf, strength, tables, seed, session, start, deals, dealer, rotate, carried,
                       rows[b], by_class)  # fmt: skip
 
     each_block(block, count, run_block)
@@ -169,7 +169,7 @@ def decision_shape(players: int) -> tuple[int, ...]:
     return n_classes, players + 1, offers, earlier, L.CF_LEN
 
 
-def decision_task(ri, rf, pol, polf, strength, chart, seed, total, carried, focal_seats, first, count):
+def decision_task(ri, rf, pol, polf, strength, tables, seed, total, carried, focal_seats, first, count):
     from loo_sim.kernel.counterfactual import decision_block
 
     rows = np.zeros((count, *decision_shape(int(ri[L.R_PLAYERS]))), dtype=np.float64)
@@ -177,14 +177,14 @@ def decision_task(ri, rf, pol, polf, strength, chart, seed, total, carried, foca
 
     def block(b: int) -> None:
         if (first + b) * BLOCK < total:
-            decision_block(ri, rf, pol, polf, strength, chart, seed, session, first + b, total, carried, focal_seats,
+            decision_block(ri, rf, pol, polf, strength, tables, seed, session, first + b, total, carried, focal_seats,
                            rows[b])  # fmt: skip
 
     each_block(block, count, decision_block)
     return rows
 
 
-def heuristic_task(ri, rf, pol, polf, strength, chart, seed, total, carried, focal, variants, variants_f,
+def heuristic_task(ri, rf, pol, polf, strength, tables, seed, total, carried, focal, variants, variants_f,
                    first, count):  # fmt: skip
     from loo_sim.kernel.counterfactual import heuristic_block
 
@@ -193,7 +193,7 @@ def heuristic_task(ri, rf, pol, polf, strength, chart, seed, total, carried, foc
 
     def block(b: int) -> None:
         if (first + b) * BLOCK < total:
-            heuristic_block(ri, rf, pol, polf, strength, chart, seed, session, first + b, total, carried, focal,
+            heuristic_block(ri, rf, pol, polf, strength, tables, seed, session, first + b, total, carried, focal,
                             variants, variants_f, rows[b])  # fmt: skip
 
     each_block(block, count, heuristic_block)
@@ -215,21 +215,21 @@ def pots_shapes(arms: int, deals: int) -> dict[str, tuple[int, ...]]:
     }
 
 
-def pots_task(ri, rf, pol, polf, strength, chart, bankroll, share, seed, total, deals, first, count):
+def pots_task(ri, rf, pol, polf, strength, tables, bankroll, share, seed, total, deals, first, count):
     from loo_sim.kernel.sessions import session_block
 
     rows = {k: np.zeros((count, *shape), dtype=np.float64) for k, shape in pots_shapes(ri.shape[0], deals).items()}
     seed = np.uint64(seed)
 
     def block(b: int) -> None:
-        session_block(ri, rf, pol, polf, strength, chart, bankroll, share, seed, first + b, total, deals,
+        session_block(ri, rf, pol, polf, strength, tables, bankroll, share, seed, first + b, total, deals,
                       *(r[b] for r in rows.values()))  # fmt: skip
 
     each_block(block, count, session_block)
     return rows
 
 
-def variants_task(ri, rf, pol, polf, strength, chart, base, seed, total, carried, first, count):
+def variants_task(ri, rf, pol, polf, strength, tables, base, seed, total, carried, first, count):
     from loo_sim.kernel.variants import variant_block
 
     rows = ri.shape[0]
@@ -241,7 +241,7 @@ def variants_task(ri, rf, pol, polf, strength, chart, base, seed, total, carried
         start = (first + b) * BLOCK
         deals = min(BLOCK, total - start)
         if deals > 0:
-            variant_block(ri, rf, pol, polf, strength, chart, base, seed, session, start, deals, carried, agg[b],
+            variant_block(ri, rf, pol, polf, strength, tables, base, seed, session, start, deals, carried, agg[b],
                           pair[b])  # fmt: skip
 
     each_block(block, count, variant_block)

@@ -21,6 +21,7 @@ from loo_sim.errors import LooError
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
 from loo_sim.kernel import abi as L
+from loo_sim.run.args import stack_args
 from loo_sim.run.backend import LocalBackend
 from loo_sim.run.rounds import ProgressFn, run_rounds
 from loo_sim.run.sessions import Arm, arm_args
@@ -82,7 +83,7 @@ def run_variants(
     threads = checks.threads(threads)
     carried = checks.chips("carried", carried)
     args = [arm_args(Arm(r.name, r.rules, list(r.policies))) for r in rows]
-    ri, rf, pol, polf, strength, chart = (np.stack(part) for part in zip(*args))
+    ri, rf, pol, polf, strength, tables = stack_args(args)
     base = names.index(baseline)
     set_num_threads(threads)
     backend = backend or LocalBackend()
@@ -103,7 +104,7 @@ def run_variants(
             pair[...] += pairs[b]
 
     start = time.perf_counter()
-    static = (ri, rf, pol, polf, strength, chart, base, seed, deals, carried)
+    static = (ri, rf, pol, polf, strength, tables, base, seed, deals, carried)
     rounds = run_rounds(variants_task, static, deals, BLOCK, per_call, reduce, progress=progress, backend=backend)
     elapsed = time.perf_counter() - start
     for res in results:
