@@ -1,0 +1,471 @@
+"""Plots of what ``loo-sim solve`` finds: the equilibrium's declaration table (a heatmap of
+action probabilities by hand class and position), the convergence of fictitious play
+(NashConv by iteration) and the exploitability of fixed profiles (bars).
+
+Like :mod:`loo_sim.plots.decisions`, every function draws onto an Axes or Figure the caller
+made and returns what it drew on; none creates a window or writes a file, and only the
+object API of matplotlib is used (no ``pyplot``). Hand classes are those of docs/policies.md
+P5; the declarations (play, pass, miss, and the dealer's defence) those of R4, R5 and R8.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+
+import numpy as np
+import pandas as pd
+from matplotlib import patheffects
+from matplotlib.axes import Axes
+from matplotlib.colors import to_rgb
+from matplotlib.figure import Figure, SubFigure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
+from matplotlib.patches import Patch, Rectangle
+
+from loo_sim.errors import LooError
+from loo_sim.game.classes import class_label, earlier_in_label
+from loo_sim.game.decl import Decl
+from loo_sim.plots._common import DECL_COLOURS, figure_legend, require
+
+ACTIONS: tuple[str, ...] = ("pass", "play", "miss", "defend")
+"""The declarations in :class:`Decl` order; column ``p_{action}`` of a strategy table."""
+PROB_COLUMNS: tuple[str, ...] = tuple(f"p_{a}" for a in ACTIONS)
+ACTION_ABBREV: dict[str, str] = {"pass": "pa", "play": "pl", "miss": "mi", "defend": "de"}
+"""How a cell of the heatmap names its most likely action."""
+
+GID_STRATEGY_IMAGE = "strategy-cells"
+GID_NOT_REACHED = "not-reached"
+SUBCELLS = 100
+"""Each heatmap cell is this many image columns wide: the bar of its probabilities is drawn
+to the nearest 1/SUBCELLS (largest remainder, so the segments fill the cell exactly)."""
+PANELS_PER_ROW = 4
+CELL_WIDTH, CELL_HEIGHT = 0.46, 0.19
+"""Inches per position and per hand class in :func:`strategy_heatmap_size`."""
+NO_INFOSET_COLOUR = "0.96"
+
+_STRATEGY_COLUMNS = ("class", "position", "earlier_in", "miss_on_offer", *PROB_COLUMNS, "reach")
+_CONVERGENCE_COLUMNS = ("iteration", "deals", "nashconv", "nashconv_lo", "nashconv_hi")
+_EXPLOIT_COLUMNS = ("profile", "seat", "nashconv", "lo", "hi", "share_of_ante_pool")
+HEATMAP_KEY = (
+    "columns: positions, 1 = the dealer's left, D = the dealer; "
+    "each cell: a bar of the declaration probabilities, left to right pass, play, miss, defend, "
+    "each as wide as its probability (reach-weighted over the options and pot buckets in the cell); "
+    "text: the most likely action (pa, pl, mi, de) and its probability to 2 decimals. "
+    "'Miss on offer' includes the dealer's defence."
+)
+
+
+def _as_bool(values: pd.Series) -> np.ndarray:
+    """Booleans that may have come back from a CSV as text ("True"/"False") or 0/1."""
+    if values.dtype == bool:
+        return values.to_numpy()
+    text = values.astype(str).str.strip().str.lower()
+    return text.isin(("true", "1", "1.0", "yes")).to_numpy()
+
+
+def _numeric(df: pd.DataFrame, column: str, what: str, *, nonnegative: bool = False, unit: bool = False) -> np.ndarray:
+    """Column ``column`` as finite floats (else :class:`LooError` naming it); optionally >= 0
+    or within [0, 1] (with a little slack for rounding)."""
+    try:
+        values = pd.to_numeric(df[column]).to_numpy(dtype=float)
+    except (TypeError, ValueError) as err:
+        raise LooError(f"{what} table column {column} is not numeric ({err})") from None
+    if not np.isfinite(values).all():
+        raise LooError(f"{what} table column {column} has missing or infinite values")
+    if (nonnegative or unit) and (values < 0).any():
+        raise LooError(f"{what} table column {column} has negative values (min {values.min():g})")
+    if unit and (values > 1 + 1e-9).any():
+        raise LooError(f"{what} table column {column} has values above 1 (max {values.max():g})")
+    return values
+
+
+# ---- the strategy heatmap --------------------------------------------------------------------
+def strategy_cells(strategy: pd.DataFrame) -> pd.DataFrame:
+    """The strategy table averaged to the heatmap's cells.
+
+    Parameters
+    ----------
+    strategy : pandas.DataFrame
+        The solver's strategy table (one row per information set) with at least the
+        columns ``class``, ``position``, ``earlier_in``, ``miss_on_offer``, ``p_pass``,
+        ``p_play``, ``p_miss``, ``p_defend`` and ``reach``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (``earlier_in``, ``miss_on_offer``, ``class``, ``position``) with the
+        probabilities averaged over the rows of the cell (other options, pot buckets)
+        with ``reach`` as weights; where the cell's total ``reach`` is 0 the plain mean,
+        and ``reached`` False. Columns: the four keys, ``p_pass`` … ``p_defend``, ``reach``
+        (the cell's total) and ``reached``.
+
+    Raises
+    ------
+    LooError
+        If a column is missing or not numeric, the table is empty, a probability is
+        outside [0, 1] or a reach is negative.
+    """
+    require(strategy, _STRATEGY_COLUMNS, "strategy")
+    data = pd.DataFrame(
+        {
+            "earlier_in": _numeric(strategy, "earlier_in", "strategy").astype(int),
+            "miss_on_offer": _as_bool(strategy["miss_on_offer"]),
+            "class": _numeric(strategy, "class", "strategy").astype(int),
+            "position": _numeric(strategy, "position", "strategy").astype(int),
+            "reach": _numeric(strategy, "reach", "strategy", nonnegative=True),
+        }
+    )
+    for col in PROB_COLUMNS:
+        data[col] = _numeric(strategy, col, "strategy", unit=True)
+        data[f"_w{col}"] = data[col] * data["reach"]
+    keys = ["earlier_in", "miss_on_offer", "class", "position"]
+    grouped = data.groupby(keys, sort=True)
+    sums = grouped.sum()
+    means = grouped[list(PROB_COLUMNS)].mean()
+    reached = sums["reach"].to_numpy() > 0
+    out = pd.DataFrame(index=sums.index)
+    for col in PROB_COLUMNS:
+        weighted = sums[f"_w{col}"].to_numpy() / np.where(reached, sums["reach"].to_numpy(), 1.0)
+        out[col] = np.where(reached, weighted, means[col].to_numpy())
+    out["reach"] = sums["reach"].to_numpy()
+    out["reached"] = reached
+    return out.reset_index()
+
+
+def strategy_heatmap_size(n_classes: int, n_positions: int, n_panels: int = 1) -> tuple[float, float]:
+    """Figure size (inches) that keeps :func:`strategy_heatmap` readable.
+
+    Parameters
+    ----------
+    n_classes : int
+        Hand-class rows per panel (up to 78).
+    n_positions : int
+        Position columns per panel (up to 8).
+    n_panels : int, default 1
+        Panels: (earlier seats in, miss on offer) combinations; they are laid out
+        :data:`PANELS_PER_ROW` to a row.
+
+    Returns
+    -------
+    tuple of float
+        ``(width, height)`` for ``Figure(figsize=..., layout="constrained")``: about 0.42 in
+        per position, 0.19 in per class (the cells' text is 6 pt), 2.8 in for the class
+        labels, and room for the titles and the legend.
+    """
+    n_panels = max(n_panels, 1)
+    across = min(n_panels, PANELS_PER_ROW)
+    down = math.ceil(n_panels / PANELS_PER_ROW)
+    width = 2.8 + across * (CELL_WIDTH * max(n_positions, 1) + 0.35)
+    height = 2.0 + down * (CELL_HEIGHT * max(n_classes, 1) + 1.1)
+    return max(width, 6.5), height
+
+
+def strategy_heatmap(fig: Figure | SubFigure, strategy: pd.DataFrame, title: str | None = None) -> list[Axes]:
+    """Small multiples of the equilibrium's declaration probabilities by hand class and position.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure or SubFigure
+        Figure to add the panels to (it should be empty). Make it with
+        ``figsize=strategy_heatmap_size(...)`` and ``layout="constrained"`` so that 78
+        classes and 8 positions stay readable.
+    strategy : pandas.DataFrame
+        The solver's strategy table: one row per information set with columns ``class``,
+        ``position`` (1 = the dealer's left, the highest = the dealer), ``earlier_in``
+        (0..3, 3 = three or more), ``miss_on_offer``, ``p_pass``, ``p_play``, ``p_miss``,
+        ``p_defend`` and ``reach``; ``hand`` (the class label) is used where present.
+    title : str, optional
+        Figure title; default ``"Equilibrium declarations by hand class and position"``.
+
+    Returns
+    -------
+    list of matplotlib.axes.Axes
+        One panel per (``earlier_in``, ``miss_on_offer``) combination present, miss on
+        offer first, then by earlier seats in; titled in words ("0 earlier seats in, miss
+        on offer"). Rows are the hand classes present in the table (in class order, the
+        same in every panel), columns the positions. Each cell is a horizontal bar of the
+        four probabilities (pass, play, miss, defend, in that order, each as wide as its
+        probability, in :data:`DECL_COLOURS`) drawn as one image (gid
+        ``"strategy-cells"``), with the most likely action and its probability written
+        on it ("pl .83"). The rows of the table that fall in one cell are averaged with
+        ``reach`` as weights (:func:`strategy_cells`); a cell whose total reach is 0
+        shows the plain mean, hatched (a patch with gid ``"not-reached"``). Cells with
+        no information set are left pale and empty. The figure has one legend.
+
+    Raises
+    ------
+    LooError
+        If a column is missing or not numeric, the table is empty, a probability is
+        outside [0, 1] or a reach is negative.
+    """
+    cells = strategy_cells(strategy)
+    labels = _class_labels(strategy)
+    classes = sorted(pd.unique(cells["class"]))
+    positions = sorted(pd.unique(cells["position"]))
+    players = max(positions)
+    row_of = {c: i for i, c in enumerate(classes)}
+    col_of = {p: j for j, p in enumerate(positions)}
+    panels = sorted(
+        {(int(e), bool(m)) for e, m in zip(cells["earlier_in"], cells["miss_on_offer"])},
+        key=lambda k: (not k[1], k[0]),
+    )
+    across = min(len(panels), PANELS_PER_ROW)
+    down = math.ceil(len(panels) / PANELS_PER_ROW)
+    grid = fig.add_gridspec(down, across)
+    axes: list[Axes] = []
+    for k, (earlier, offer) in enumerate(panels):
+        r, c = divmod(k, PANELS_PER_ROW)
+        ax = fig.add_subplot(grid[r, c], sharey=axes[0] if axes else None)
+        panel = cells[(cells["earlier_in"] == earlier) & (cells["miss_on_offer"] == offer)]
+        _draw_panel(ax, panel, row_of, col_of)
+        ax.set_xticks(range(len(positions)), labels=[_position_label(p, players) for p in positions])
+        ax.set_yticks(range(len(classes)), labels=[labels[c] for c in classes])
+        ax.tick_params(axis="y", labelsize=7, labelleft=c == 0)
+        ax.tick_params(axis="x", labelsize="small", labeltop=True, labelbottom=len(classes) > 20)
+        ax.set_title(_panel_title(earlier, offer, players, one_line=len(positions) >= 6), fontsize="medium")
+        axes.append(ax)
+    handles = [Patch(facecolor=DECL_COLOURS[Decl[a.upper()]], label=f"{a} ({ACTION_ABBREV[a]})") for a in ACTIONS]
+    handles.append(Patch(facecolor="white", edgecolor="0.2", hatch="////", label="not reached (plain mean)"))
+    handles.append(Patch(facecolor=NO_INFOSET_COLOUR, edgecolor="0.6", label="no such information set"))
+    fig.suptitle(title if title is not None else "Equilibrium declarations by hand class and position")
+    _legend(fig, handles)
+    return axes
+
+
+def _legend(fig: Figure | SubFigure, handles: list[Patch]) -> None:
+    """The key under the panels: :func:`figure_legend` (one row) on a wide figure; on a
+    narrow one (under 11 in) the same in three columns, the key wrapped to the width."""
+    width = fig.bbox.width / fig.dpi
+    key = "\n".join(textwrap.wrap(HEATMAP_KEY, max(50, int(width * 12))))
+    engine = fig.get_layout_engine() if isinstance(fig, Figure) else None
+    if width >= 11 or not isinstance(engine, ConstrainedLayoutEngine):
+        figure_legend(fig, handles, title=key, bottom=0.08, top=0.95)
+        return
+    fig.legend(handles=handles, loc="outside lower center", ncol=3, title=key, fontsize="small",
+               title_fontsize="small")  # fmt: skip
+
+
+def _class_labels(strategy: pd.DataFrame) -> dict[int, str]:
+    """Label of each class: the table's ``hand`` column where present, else
+    :func:`~loo_sim.game.classes.class_label`."""
+    classes = pd.to_numeric(strategy["class"]).astype(int)
+    if "hand" in strategy.columns:
+        return {int(c): str(h) for c, h in zip(classes, strategy["hand"])}
+    return {int(c): class_label(int(c)) for c in classes}
+
+
+def _position_label(position: int, players: int) -> str:
+    return "D" if position == players else str(position)
+
+
+def _panel_title(earlier: int, offer: bool, players: int, *, one_line: bool = True) -> str:
+    """ "0 earlier seats in, miss on offer"; on two lines (after the comma) for a narrow panel."""
+    n = earlier_in_label(earlier, players)
+    seats = "seat" if n == "1" else "seats"
+    return f"{n} earlier {seats} in,{' ' if one_line else chr(10)}miss {'on offer' if offer else 'not on offer'}"
+
+
+def _segments(probs: np.ndarray) -> np.ndarray:
+    """How many of the :data:`SUBCELLS` image columns each action gets (largest remainder)."""
+    total = probs.sum()
+    share = probs / total if total > 0 else np.full(len(probs), 1.0 / len(probs))
+    exact = share * SUBCELLS
+    counts = np.floor(exact).astype(int)
+    for i in np.argsort(-(exact - counts), kind="stable")[: SUBCELLS - counts.sum()]:
+        counts[i] += 1
+    return counts
+
+
+def _draw_panel(ax: Axes, panel: pd.DataFrame, row_of: dict, col_of: dict) -> None:
+    """One panel: the cells as an RGB image of probability bars, the not-reached cells
+    hatched, the most likely action written on each cell, white lines between cells."""
+    n_rows, n_cols = len(row_of), len(col_of)
+    image = np.empty((n_rows, n_cols * SUBCELLS, 3))
+    image[:] = to_rgb(NO_INFOSET_COLOUR)
+    colours = np.array([to_rgb(DECL_COLOURS[Decl[a.upper()]]) for a in ACTIONS])
+    halo = [patheffects.withStroke(linewidth=1.6, foreground="white")]
+    for rec in panel.itertuples(index=False):
+        i, j = row_of[rec[2]], col_of[rec[3]]
+        probs = np.array([getattr(rec, c) for c in PROB_COLUMNS])
+        start = j * SUBCELLS
+        for colour, count in zip(colours, _segments(probs)):
+            image[i, start : start + count] = colour
+            start += count
+        best = int(np.argmax(probs))  # ties: the first in pass, play, miss, defend order
+        text = f"{ACTION_ABBREV[ACTIONS[best]]} {_prob_text(probs[best])}"
+        ax.text(j, i, text, ha="center", va="center", fontsize=6, color="black", path_effects=halo,
+                in_layout=False, clip_on=True)  # fmt: skip
+        if not rec.reached:
+            ax.add_patch(_hatch(i, j))
+    ax.imshow(
+        image,
+        aspect="auto",
+        interpolation="nearest",
+        extent=(-0.5, n_cols - 0.5, n_rows - 0.5, -0.5),
+        gid=GID_STRATEGY_IMAGE,
+    )
+    ax.set_xticks(np.arange(-0.5, n_cols), minor=True)
+    ax.set_yticks(np.arange(-0.5, n_rows), minor=True)
+    ax.grid(which="minor", color="white", linewidth=0.8)
+    ax.grid(which="major", visible=False)
+    ax.tick_params(which="both", length=0)
+    ax.xaxis.tick_top()
+    ax.xaxis.set_label_position("bottom")
+    ax.set_xlim(-0.5, n_cols - 0.5)
+    ax.set_ylim(n_rows - 0.5, -0.5)
+
+
+def _hatch(i: int, j: int) -> Rectangle:
+    return Rectangle((j - 0.5, i - 0.5), 1.0, 1.0, fill=False, hatch="////", edgecolor="0.15", linewidth=0.0,
+                     gid=GID_NOT_REACHED, zorder=2)  # fmt: skip
+
+
+def _prob_text(p: float) -> str:
+    """A probability to 2 decimals without the leading zero: 1, .8, .83, 0."""
+    text = f"{p:.2f}".rstrip("0").rstrip(".")
+    return text[1:] if text.startswith("0.") else text
+
+
+# ---- convergence -------------------------------------------------------------------------------
+def convergence_plot(
+    ax: Axes,
+    convergence: pd.DataFrame,
+    target: float | None = None,
+    *,
+    x: str = "iteration",
+    title: str | None = None,
+) -> Axes:
+    """NashConv of fictitious play's average profile by iteration, with its 95% band.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes to draw on.
+    convergence : pandas.DataFrame
+        One row per iteration: ``iteration``, ``deals`` (cumulative deals played),
+        ``nashconv``, ``nashconv_lo``, ``nashconv_hi`` (chips per deal, 95% interval) and,
+        optionally, ``ante_pool`` (chips) to put the target in proportion.
+    target : float, optional
+        A horizontal line at this many chips per deal, labelled with its share of the
+        ante pool where the table has one ("target 0.12 chips per deal = 1% of the ante
+        pool").
+    x : {"iteration", "deals"}, default "iteration"
+        What the x axis counts.
+    title : str, optional
+        Axes title; default ``"Convergence of fictitious play"``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``: the NashConv line (``ax.lines[0]``), its band (a collection) and the target
+        line. The y axis is logarithmic where every value drawn is above 0, else linear,
+        which its label says.
+
+    Raises
+    ------
+    LooError
+        If a column is missing or not numeric, the table is empty, or ``x`` is neither
+        ``"iteration"`` nor ``"deals"``.
+    """
+    require(convergence, _CONVERGENCE_COLUMNS, "convergence")
+    if x not in ("iteration", "deals"):
+        raise LooError(f"convergence plot: x must be 'iteration' or 'deals', not {x!r}")
+    order = np.argsort(_numeric(convergence, x, "convergence"), kind="stable")
+    xs = _numeric(convergence, x, "convergence")[order]
+    nc, lo, hi = (_numeric(convergence, c, "convergence")[order] for c in _CONVERGENCE_COLUMNS[2:])
+    last = f"last {nc[-1]:.3g} [{lo[-1]:.3g}, {hi[-1]:.3g}]"
+    ax.fill_between(xs, lo, hi, color="tab:blue", alpha=0.25, linewidth=0, label="95% interval")
+    ax.plot(xs, nc, color="tab:blue", marker="o" if len(xs) <= 30 else None, markersize=3,
+            label=f"NashConv ({last})")  # fmt: skip
+    drawn = np.concatenate([nc, lo, hi] + ([np.array([float(target)])] if target is not None else []))
+    log = bool((drawn > 0).all())
+    if target is not None:
+        ax.axhline(target, color="tab:red", linestyle="--", linewidth=1.2, label=_target_label(convergence, target))
+    if log:
+        ax.set_yscale("log")
+        ax.set_ylim(drawn.min() / 1.6, drawn.max() * 1.6)  # the target line clear of the frame
+    scale = "log scale" if log else "linear scale: some values are 0 or below"
+    ax.set_ylabel(f"NashConv, chips per deal ({scale})")
+    ax.set_xlabel("iteration" if x == "iteration" else "deals played (cumulative)")
+    ax.set_title(title if title is not None else "Convergence of fictitious play")
+    ax.legend(loc="best", fontsize="small")
+    ax.grid(alpha=0.3, which="both" if log else "major")
+    return ax
+
+
+def _target_label(convergence: pd.DataFrame, target: float) -> str:
+    text = f"target {target:.3g} chips per deal"
+    if "ante_pool" not in convergence.columns:
+        return text
+    pool = pd.to_numeric(convergence["ante_pool"], errors="coerce").dropna()
+    if pool.empty or float(pool.iloc[0]) <= 0:
+        return text
+    return f"{text} = {_share_text(target / float(pool.iloc[0]))} of the ante pool"
+
+
+def _share_text(share: float) -> str:
+    """A share as a percentage with enough digits to be nonzero: 1%, 0.5%, 0.03%."""
+    if share == 0 or not np.isfinite(share):
+        return f"{share:.0%}"
+    digits = max(0, min(4, -math.floor(math.log10(abs(share) * 100))))
+    return f"{share * 100:.{digits}f}%"
+
+
+# ---- exploitability ---------------------------------------------------------------------------
+def exploitability_bars(ax: Axes, exploitability: pd.DataFrame, title: str | None = None) -> Axes:
+    """Horizontal bars of each profile's NashConv over all seats, with its 95% interval.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes to draw on.
+    exploitability : pandas.DataFrame
+        Columns ``profile``, ``seat`` ("0" … or "all"; only the "all" rows are drawn),
+        ``nashconv``, ``lo``, ``hi`` (chips per deal, 95% interval) and
+        ``share_of_ante_pool``.
+    title : str, optional
+        Axes title; default ``"Exploitability of each profile"``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``, whose ``patches`` are the bars, least exploitable at the top; each is
+        labelled with its NashConv and, as a second label, its share of the ante pool.
+        The profile named ``"equilibrium"`` is drawn in blue, others grey.
+
+    Raises
+    ------
+    LooError
+        If a column is missing, the table is empty or has no ``seat == "all"`` rows.
+    """
+    require(exploitability, _EXPLOIT_COLUMNS, "exploitability")
+    rows = exploitability[exploitability["seat"].astype(str).str.strip() == "all"]
+    if rows.empty:
+        have = ", ".join(dict.fromkeys(exploitability["seat"].astype(str)))
+        raise LooError(f"exploitability table has no rows with seat 'all'; seats present: {have}")
+    nc = _numeric(rows, "nashconv", "exploitability")
+    order = np.argsort(nc, kind="stable")
+    names = [str(p) for p in rows["profile"].to_numpy()[order]]
+    nc = nc[order]
+    lo = _numeric(rows, "lo", "exploitability")[order]
+    hi = _numeric(rows, "hi", "exploitability")[order]
+    share = pd.to_numeric(rows["share_of_ante_pool"], errors="coerce").to_numpy(dtype=float)[order]
+    y = np.arange(len(names))
+    xerr = np.vstack([np.clip(nc - lo, 0, None), np.clip(hi - nc, 0, None)])
+    colours = ["tab:blue" if n == "equilibrium" else "0.55" for n in names]
+    ax.barh(y, nc, xerr=xerr, color=colours, height=0.6, error_kw={"ecolor": "black", "capsize": 3, "lw": 1})
+    ax.set_yticks(y, labels=names)
+    ax.set_ylim(len(names) - 0.5, -0.5)
+    right = float(np.max(np.maximum(hi, nc)))
+    left = float(min(0.0, np.min(np.minimum(lo, nc))))
+    span = right - left if right > left else 1.0
+    ax.set_xlim(left - 0.02 * span, right + 0.55 * span)
+    for yi, v, b, s in zip(y, nc, np.maximum(hi, nc), share):
+        pool = f"{_share_text(s)} of the ante pool" if np.isfinite(s) else "share n/a"
+        ax.annotate(f"{v:.3g}  ({pool})", xy=(b, yi), xytext=(4, 0), textcoords="offset points", ha="left",
+                    va="center", fontsize="small")  # fmt: skip
+    ax.axvline(0.0, color="black", linewidth=0.8)
+    ax.set_xlabel("NashConv, chips per deal (all seats, 95% CI)")
+    ax.set_title(title if title is not None else "Exploitability of each profile")
+    ax.grid(axis="x", alpha=0.3)
+    return ax
