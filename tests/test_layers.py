@@ -1,6 +1,6 @@
 """The package's layers (README, design): imports go one way only, down the stack
-foundations <- game <- engine | kernel <- run <- analysis <- plots <- report <- cli, and
-the import graph (module-level and function-local imports alike) has no cycle. The
+foundations <- game <- engine | kernel <- run <- solve <- analysis <- plots <- report <- cli,
+and the import graph (module-level and function-local imports alike) has no cycle. The
 library below ``cli`` never imports the CLI framework."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "loo_sim"
 FOUNDATIONS = ("errors", "checks", "rng", "atomic", "version", "config", "stats")
 # package -> rank; engine and kernel share a rank and may not import each other
-STACK = {"game": 1, "engine": 2, "kernel": 2, "run": 3, "analysis": 4, "plots": 5, "report": 6, "cli": 7}
+STACK = {"game": 1, "engine": 2, "kernel": 2, "run": 3, "solve": 4, "analysis": 5, "plots": 6, "report": 7, "cli": 8}
 LAYERS = {**{f"loo_sim.{m}": 0 for m in FOUNDATIONS}, **{f"loo_sim.{m}": rank for m, rank in STACK.items()}}
 FACADE = ("loo_sim", "loo_sim.__main__", "loo_sim.simulate")  # the public API, `python -m loo_sim`: on top
 UI_LIBRARIES = ("typer", "click", "rich")

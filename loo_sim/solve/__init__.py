@@ -1,0 +1,1 @@
+"""Equilibrium solving: the game-independent numerics of fictitious play (fictitious.py)."""
