@@ -19,7 +19,7 @@ from pathlib import Path
 import typer
 
 from loo_sim.cli.app import app
-from loo_sim.cli.commands import calibrate, miss, pots, replay, report, rules, simulate
+from loo_sim.cli.commands import calibrate, miss, pots, replay, report, rules, simulate, solve
 from loo_sim.cli.params import flag_message
 from loo_sim.errors import Interrupted, LooError
 
@@ -30,6 +30,7 @@ for name, fn in [
     ("calibrate", calibrate.calibrate_cmd),
     ("miss", miss.miss_cmd),
     ("pots", pots.pots_cmd),
+    ("solve", solve.solve_cmd),
     ("report", report.report_cmd),
 ]:
     app.command(name)(fn)

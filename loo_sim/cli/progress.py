@@ -23,7 +23,15 @@ ProgressFn = Callable[[int, int], None]
 COMPILE_NOTICE = "compiling the kernel once, about {seconds} s (numba caches it for later runs) ..."
 # a cold compile of each kind of run (loo_sim.kernel.DRIVERS), rounded up from the README's
 # figures on a 2-core machine; a second cold kind in the same process reuses the deal kernel
-COMPILE_SECONDS = {"simulate": 11, "variants": 11, "calibrate": 11, "play_deals": 11, "pots": 13, "miss": 17}
+COMPILE_SECONDS = {
+    "simulate": 11,
+    "variants": 11,
+    "calibrate": 11,
+    "play_deals": 11,
+    "pots": 13,
+    "miss": 17,
+    "solve": 25,
+}
 MORE_KIND_SECONDS = 3
 
 

@@ -17,7 +17,7 @@ from loo_sim.report.runners import StudyOutput, run_study, write_study
 from loo_sim.report.study import Study
 
 # the kernel drivers (loo_sim.kernel.DRIVERS) each study kind runs
-KIND_DRIVERS = {"simulate": "simulate", "variants": "variants", "miss": "miss", "pots": "pots"}
+KIND_DRIVERS = {"simulate": "simulate", "variants": "variants", "miss": "miss", "pots": "pots", "solve": "solve"}
 
 
 def set_threads(threads: int | None) -> int:

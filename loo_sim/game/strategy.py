@@ -8,7 +8,8 @@ for any other. Each row is an information set: ``class`` (P5; ``hand`` is its la
 must match), ``position``, ``earlier_in`` (0..3, 3 meaning 3 or more), ``options`` (what
 was on offer, e.g. ``play/pass/miss``), ``pot`` (the pot bucket's label) and ``p_pass``,
 ``p_play``, ``p_miss``, ``p_defend``, which must sum to 1 and be 0 for actions not on
-offer. Other columns (``reach``, ``decisions``, values) are kept for people and ignored.
+offer. Other columns (``miss_on_offer``, ``reach``, ``decisions``, the actions' mean
+payoffs ``ev_*``) are for people and ignored when read.
 No file I/O here: ``run/tables.py`` reads and writes the files.
 """
 
@@ -22,7 +23,7 @@ import pandas as pd
 
 from loo_sim.errors import LooError
 from loo_sim.game.classes import EARLIER_IN_BINS, N_CLASSES, class_label
-from loo_sim.game.decl import DECL_NAMES
+from loo_sim.game.decl import DECL_NAMES, Decl
 from loo_sim.game.infosets import (
     ACTIONS,
     N_INFOSETS,
@@ -39,6 +40,7 @@ HEADER_PREFIX = "# loo_sim strategy table;"
 PROB_COLUMNS = tuple(f"p_{name}" for name in DECL_NAMES)  # p_pass, p_play, p_miss, p_defend: column = code
 REQUIRED = ("class", "hand", "position", "earlier_in", "options", "pot", *PROB_COLUMNS)
 SESSION_OPTIONS = ("bankroll", "final_pot")  # not part of a deal: they do not change a table
+MISS_OR_DEFEND = (1 << int(Decl.MISS)) | (1 << int(Decl.DEFEND))  # the miss on offer, to take or defend with
 TOLERANCE = 1e-6  # probabilities of a row must sum to 1 within this (a CSV rounds them)
 
 
@@ -91,6 +93,7 @@ def table_frame(probs: np.ndarray, rows: np.ndarray, extra: dict[str, np.ndarray
             "position": [p[1] for p in parts],
             "earlier_in": [p[2] for p in parts],
             "options": [SITUATION_LABELS[p[3]] for p in parts],
+            "miss_on_offer": [bool(SITUATION_MASKS[p[3]] & MISS_OR_DEFEND) for p in parts],
             "pot": [POT_LABELS[p[4]] for p in parts],
         }
     )

@@ -49,6 +49,7 @@ DRIVERS = {
     ],
     "calibrate": [("calibrate", "calibrate_block")],
     "play_deals": [("chunks", "play_rows")],
+    "solve": [("equilibrium", "infoset_lane"), ("equilibrium", "exploit_lane"), ("counterfactual", "heuristic_block")],
 }
 
 

@@ -67,7 +67,7 @@ def play_with_replays(ri, rf, pol, polf, strength, tables, deck, dealer, carried
                             jobs[n_jobs, 0], jobs[n_jobs, 1] = focal, a
                             n_jobs += 1
                 else:
-                    a = br[seat_infoset(ri, rf, dealer, focal, sc, oi, of, base_decl)]
+                    a = br[seat_infoset(ri, rf, dealer, focal, options, sc, oi, of, base_decl)]
                     if a >= 0 and a != base_decl[focal] and (options >> a) & 1:
                         jobs[n_jobs, 0], jobs[n_jobs, 1] = focal, a
                         n_jobs += 1
@@ -87,15 +87,15 @@ def earlier_in(position, sc, base_decl):
 
 
 @njit(cache=True, inline="always")
-def seat_infoset(ri, rf, dealer, seat, sc, oi, of, base_decl):
-    """The information set (P6) a seat declared at, in the baseline."""
+def seat_infoset(ri, rf, dealer, seat, options, sc, oi, of, base_decl):
+    """The information set (P6) a seat declared at in the baseline, where ``options`` were on
+    offer to it (base_options: the record's own may be a replay's by now)."""
     n = ri[L.R_PLAYERS]
     position = position_of(seat, dealer, n)
     pot_start = of[L.F_POT_START]
     penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
     cls = hand_class(sc[L.SC_DEALT + seat], oi[L.O_T_DECL], ri[L.R_PAM])
-    return infoset_index(cls, position, earlier_in(position, sc, base_decl), oi[L.O_OPTIONS + seat], pot_start,
-                         penalty)  # fmt: skip
+    return infoset_index(cls, position, earlier_in(position, sc, base_decl), options, pot_start, penalty)
 
 
 @njit(cache=True, **NO_REFCOUNT)

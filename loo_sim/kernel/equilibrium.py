@@ -51,7 +51,7 @@ def infoset_deals(ri, rf, pol, polf, strength, tables, seed, session, first, las
                 continue
             chosen = base_decl[s]
             j = focal_pays(s, chosen, options, jobs, job_pay, j, n_jobs, pay)
-            add_cell(out[seat_infoset(ri, rf, dealer, s, sc, oi, of, base_decl)], options, chosen, pay)
+            add_cell(out[seat_infoset(ri, rf, dealer, s, options, sc, oi, of, base_decl)], options, chosen, pay)
 
 
 @njit(cache=True, nogil=True)

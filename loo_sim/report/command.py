@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from loo_sim.game.policy import Policy
-from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy, Study
+from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy, SolveStudy, Study
 
 
 def describe_policies(table: Sequence[Policy]) -> str:
@@ -40,7 +40,9 @@ def command(study: Study, out: str | None = None) -> str:
     """The CLI command that runs this study ("" for variants, which run through a report)."""
     args = ["loo-sim", study.kind, "--preset", study.preset]
     args += sum((["--set", item] for item in overrides(study)), [])
-    if study.policy is not None or study.seat_policy:
+    if isinstance(study, SolveStudy):
+        args += ["--policy", study.policy] if study.policy else []
+    elif study.policy is not None or study.seat_policy:
         n = (getattr(study, "players", None) or [study.base_rules().players])[0]
         args += policy_args(study.table(n))
     if isinstance(study, SimulateStudy):
@@ -54,6 +56,12 @@ def command(study: Study, out: str | None = None) -> str:
         args += ["--chart-seat", str(study.chart_seat)] if study.chart_seat is not None else []
         args += ["--precision", f"{study.precision:g}"] if study.precision is not None else []
         args += ["--chart-scale", f"{study.chart_scale:g}"] if study.chart_scale is not None else []
+    elif isinstance(study, SolveStudy):
+        args += sum((["--start", s] for s in study.starts), [])
+        args += sum((["--carried", f"{c:g}"] for c in study.carried), [])
+        args += ["--iterations", str(study.iterations), "--deals", str(study.deals), "--seed", str(study.seed)]
+        args += ["--averaging", study.averaging] if study.averaging != "linear" else []
+        args += ["--eval-deals", str(study.eval_deals)] if study.eval_deals is not None else []
     elif isinstance(study, PotsStudy):
         args += sum((["--compare", c] for c in study.compare), [])
         args += ["--sessions", str(study.sessions), "--deals", str(study.deals), "--seed", str(study.seed)]

@@ -22,7 +22,7 @@ from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
 from loo_sim.report.command import command, describe_policies, overrides, run_info
 from loo_sim.report.figures import miss_figures, pots_figures, variants_figures
-from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy, Study, VariantsStudy
+from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy, SolveStudy, Study, VariantsStudy
 
 ProgressFn = Callable[[int, int], None]
 ProgressFactory = Callable[[str], ProgressFn | None]  # a label ("chart deals", "sessions") -> a callback, or None
@@ -49,6 +49,7 @@ class StudyOutput:
     warnings: list[str] = field(default_factory=list)
     partial: bool = False
     text: str = ""  # what a command prints (default: the summary)
+    files: dict[str, bytes] = field(default_factory=dict)  # name -> contents written as they are (solve's strategy.csv)
     done: int = 0  # items (deals, sessions) of the stage Ctrl-C stopped that finished (when partial)
     total: int = 0  # items that stage asked for
     unit: str = "deals"  # what those items are ("chart deals", "sessions")
@@ -94,6 +95,7 @@ def write_study(out_dir: Path, output: StudyOutput, folder: bool = False) -> lis
     from loo_sim.report.outputs import csv_bytes, json_bytes, png_bytes
 
     files = [(f"{name}.csv", csv_bytes(df)) for name, df in output.tables.items()]
+    files += list(output.files.items())
     files += [(f"{name}.png", png_bytes(fig)) for name, fig in output.figures.items()]
     files += [("summary.md", output.summary.encode("utf-8")), ("run.json", json_bytes(output.info))]
     (replace_folder if folder else write_files)(out_dir, files)
@@ -109,6 +111,10 @@ def study_deals(study: Study) -> float:
         return float(study.sessions) * study.deals * len(study.arms())
     if isinstance(study, VariantsStudy):
         return float(study.deals) * max(len(study.rows), 1)
+    if isinstance(study, SolveStudy):  # each deal of a solve is replayed about twice per seat
+        per_start = (int(study.iterations) + 1) * study.deals * len(study.carried)
+        evaluation = 2 * study.evaluation_deals() * len(study.carried) * (len(study.starts) + 8)
+        return 4.0 * (per_start * len(study.starts) + evaluation)
     return float(study.deals)
 
 
@@ -363,9 +369,16 @@ def _run_variants(study: VariantsStudy, out: str | None, progress, backend) -> S
                        total=study.deals)  # fmt: skip
 
 
+def _run_solve(study: SolveStudy, out: str | None, progress, backend) -> StudyOutput:
+    from loo_sim.report.solve import run_solve
+
+    return run_solve(study, out, progress, backend)
+
+
 RUNNERS: dict[str, Callable[..., StudyOutput]] = {
     "simulate": _run_simulate,
     "miss": _run_miss,
     "pots": _run_pots,
     "variants": _run_variants,
+    "solve": _run_solve,
 }

@@ -1,5 +1,5 @@
 """Studies as typed specs: one dataclass per kind of experiment (:class:`SimulateStudy`,
-:class:`MissStudy`, :class:`PotsStudy`, :class:`VariantsStudy`), each with the fields its
+:class:`MissStudy`, :class:`PotsStudy`, :class:`VariantsStudy`, :class:`SolveStudy`), each with the fields its
 kind uses and its own validation. ``problems()`` returns every problem at once, each with
 its path below the study (``rules.penalty``, ``seat_policy[2]``, ``compare[0]``), so a
 config reports them all; ``check()`` raises the first (the CLI's way).
@@ -33,6 +33,7 @@ FIELD_TYPES: dict[str, str] = {
     "preset": TEXT, "policy": TEXT, "baseline": TEXT, "by_class": FLAG,
     "deals": WHOLE, "seed": WHOLE, "sessions": WHOLE, "focal": WHOLE, "dealer": WHOLE, "chart_seat": WHOLE,
     "carried": NUMBER, "precision": NUMBER, "chart_scale": NUMBER, "bankroll": NUMBER,
+    "iterations": WHOLE, "averaging": TEXT, "eval_deals": WHOLE,
 }  # fmt: skip
 TABLE = "a table"
 SCALAR = (str, int, float, bool)  # what a rule option's value may be
@@ -371,6 +372,63 @@ class VariantsStudy(Study):
         return Rules.preset(preset, **{**self.rules, **row.get("rules", {})})
 
 
+@dataclass
+class SolveStudy(Study):
+    """The declaration game solved by fictitious play (docs/policies.md P6), from each start
+    policy, with the exploitability of the result and of the heuristics on fresh deals.
+    ``policy`` is the table's card play: PLAY[/EXCHANGE] (its DECLARE part is solved)."""
+
+    kind: ClassVar[str] = "solve"
+    ARRAYS: ClassVar[dict[str, str]] = {"carried": NUMBER, "starts": TEXT}
+    deals: int = 200_000  # per iteration and carried pot
+    iterations: int = 100
+    starts: list[str] = field(default_factory=lambda: ["basic"])  # one solve per start
+    averaging: str = "linear"
+    carried: list[float] = field(default_factory=lambda: [0.0])
+    eval_deals: int | None = None  # fresh deals per half of each NashConv (default: 2 x deals)
+
+    def play_policy(self) -> Policy:
+        """The table's card play and exchange (``policy``: PLAY[/EXCHANGE], default basic)."""
+        text = (self.policy or "basic").strip()
+        try:
+            return Policy.parse("basic/" + text)
+        except LooError as e:
+            raise LooError(f"policy {text!r}: solve takes the table's card play, PLAY[/EXCHANGE], e.g. high or "
+                           f"basic/keep-trumps ({str(e).split(': ', 1)[-1]})", key="policy") from None  # fmt: skip
+
+    def table(self, players: int) -> list[Policy]:
+        return [self.play_policy()] * players
+
+    def evaluation_deals(self) -> int:
+        return int(self.eval_deals) if self.eval_deals is not None else 2 * int(self.deals)
+
+    def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
+        from loo_sim.solve.declarations import MIN_DEALS, STARTS
+        from loo_sim.solve.fictitious import averaging_weight
+
+        p.attempt("seed", lambda: checks.seed(self.seed))
+        p.attempt("policy", self.play_policy)
+        if self.seat_policy:
+            p.add("seat_policy", "solve plays one card-play policy at every seat; give --policy PLAY[/EXCHANGE]")
+        p.attempt("deals", lambda: checks.whole_number("deals", self.deals, MIN_DEALS, checks.MAX_DEALS))
+        if self.eval_deals is not None:
+            p.attempt("eval_deals", lambda: checks.whole_number("eval_deals", self.eval_deals, MIN_DEALS,
+                                                                checks.MAX_DEALS))  # fmt: skip
+        p.attempt("iterations", lambda: checks.whole_number("iterations", self.iterations, 1, 100_000))
+        p.attempt("averaging", lambda: averaging_weight(1, self.averaging))
+        if not self.starts:
+            p.add("starts", f"at least one start policy is needed; allowed {', '.join(STARTS)}")
+        for i, start in enumerate(self.starts):
+            if start not in STARTS:
+                p.add(f"starts[{i}]", f"{_shown(start)} is not allowed; allowed {', '.join(STARTS)}")
+        if len(set(self.starts)) != len(self.starts):
+            p.add("starts", "each start policy once")
+        if not self.carried:
+            p.add("carried", "at least one carried pot is needed, e.g. [0]")
+        for i, c in enumerate(self.carried):
+            p.attempt(f"carried[{i}]", lambda c=c: checks.chips("carried", c))
+
+
 def _compared_as(key: str, value: str) -> str:
     """What a compared value means (so ``limited`` and ``Limited`` are one value)."""
     try:
@@ -379,7 +437,7 @@ def _compared_as(key: str, value: str) -> str:
         return value.strip().lower()
 
 
-STUDIES: dict[str, type[Study]] = {s.kind: s for s in (SimulateStudy, MissStudy, PotsStudy, VariantsStudy)}
+STUDIES: dict[str, type[Study]] = {s.kind: s for s in (SimulateStudy, MissStudy, PotsStudy, VariantsStudy, SolveStudy)}
 KINDS = tuple(STUDIES)
 
 

@@ -98,10 +98,12 @@ def heuristics(
     precision: float | None = None,
     progress: ProgressFn | None = None,
     backend=None,
+    tables=None,
 ) -> HeuristicResult:
     """Each candidate declaration policy played by the focal seat on the same deals
     (candidate 0 is the baseline of the paired differences). With ``precision``, stop
-    after the first whole round where every difference's 95% half-width is below it."""
+    after the first whole round where every difference's 95% half-width is below it.
+    ``tables``: the strategy tables of ``table:PATH`` seats (path -> probabilities)."""
     from loo_sim.run.tasks import heuristic_task
 
     if not 0 <= focal < rules.players:
@@ -109,7 +111,7 @@ def heuristics(
     strength = resolve_strength(rules, [*table, *candidates], strength)
     # one call for the table and the candidates, so a candidate's declaration table
     # indexes the same stack as the table's seats
-    joint = kernel_args(rules, [*table, *candidates], strength, chart)
+    joint = kernel_args(rules, [*table, *candidates], strength, chart, tables)
     n = len(table)
     args = joint._replace(pol=joint.pol[:n], polf=joint.polf[:n])
     cand = joint._replace(pol=joint.pol[n:], polf=joint.polf[n:])

@@ -1,0 +1,70 @@
+"""``loo-sim solve``: the declaration game solved by fictitious play, with the exploitability
+of the result and of the heuristics (as a report's ``kind = "solve"`` experiment)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from loo_sim.checks import MAX_DEALS
+from loo_sim.cli.app import PresetOpt, SetOpt, ThreadsOpt, seed_option
+from loo_sim.cli.params import Chips, WholeNumber
+from loo_sim.cli.study import print_written, run_and_write
+from loo_sim.game.rules import parse_set
+from loo_sim.report.study import SolveStudy
+from loo_sim.solve.declarations import MIN_DEALS
+
+
+def solve_cmd(
+    preset: PresetOpt = "three-card",
+    sets: SetOpt = None,
+    players: Annotated[int | None, typer.Option(parser=WholeNumber(3, 8), help="Players at the table.")] = None,
+    policy: Annotated[
+        str | None,
+        typer.Option(help="The table's card play and exchange, PLAY[/EXCHANGE], e.g. high or basic/keep-trumps."),
+    ] = None,
+    carried: Annotated[
+        list[float] | None,
+        typer.Option(parser=Chips(), help="Chips carried in (repeat: the deals are played at each; default 0)."),
+    ] = None,
+    iterations: Annotated[
+        int, typer.Option(parser=WholeNumber(1, 100_000), help="Fictitious-play iterations after the start.")
+    ] = 100,
+    deals: Annotated[
+        int, typer.Option(parser=WholeNumber(MIN_DEALS, MAX_DEALS), help="Deals per iteration (and carried pot).")
+    ] = 200_000,
+    eval_deals: Annotated[
+        int | None,
+        typer.Option(
+            parser=WholeNumber(MIN_DEALS, MAX_DEALS),
+            help="Fresh deals for each half of a NashConv estimate (default: 2 x --deals).",
+        ),
+    ] = None,
+    start: Annotated[
+        list[str] | None,
+        typer.Option(help="Start policy: basic, always or cautious (repeat: one solve each, compared)."),
+    ] = None,
+    averaging: Annotated[
+        str, typer.Option(help="uniform (classic fictitious play), linear (iteration t weighted t) or discounted:G.")
+    ] = "linear",
+    seed: Annotated[int, seed_option("Seed of the deals.")] = 0,
+    threads: ThreadsOpt = None,
+    out: Annotated[str, typer.Option(help="Directory for strategy.csv, the plots, CSVs and summary.md.")] = "out/solve",
+) -> None:
+    """Solve the declaration game: a strategy table no seat can profitably leave (given the
+    table's card play), its exploitability (NashConv) on fresh deals, and that of each
+    heuristic. Read the table back with --policy table:OUT/strategy.csv in any command.
+
+    Examples: `loo-sim solve --preset three-card --iterations 100 --deals 200000 --seed 1 --out out/solve`,
+    `loo-sim solve --preset classic-limited --carried 0 --carried 6 --start basic --start always --start cautious`.
+    """
+    rules = parse_set(sets)
+    if players is not None:
+        rules["players"] = players
+    study = SolveStudy(
+        preset=preset, rules=rules, policy=policy, deals=deals, seed=seed, iterations=iterations,
+        starts=list(start) if start else ["basic"], averaging=averaging, carried=list(carried) if carried else [0.0],
+        eval_deals=eval_deals,
+    )  # fmt: skip
+    print_written(*run_and_write(study, out, threads, "local", None, None))

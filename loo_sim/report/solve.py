@@ -1,0 +1,273 @@
+"""Running a solve study (``loo-sim solve``, a report's ``kind = "solve"``): fictitious play
+from each start policy (``solve.declarations``), the exploitability of the results and of the
+heuristics on fresh deals, the heuristic comparison against a table of equilibrium
+players beside one against ``basic``, and the files: strategy.csv (readable by the
+``table:PATH`` family), the heatmap, convergence.png, exploitability.csv and .png,
+summary.md, run.json."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from loo_sim.analysis.equilibrium_text import distance_sentences, table_distance, tip_sentences
+from loo_sim.game.policy import Policy
+from loo_sim.game.rules import Rules
+from loo_sim.game.strategy import rules_hash, table_frame
+from loo_sim.report.command import command
+from loo_sim.report.study import SolveStudy
+from loo_sim.run.tables import table_text
+from loo_sim.solve.declarations import SolveResult, nash_conv, solve
+from loo_sim.stats import Z95
+
+# the heuristics whose exploitability is reported, as whole tables (the miss study's list)
+PROFILES = [
+    "basic",
+    "always",
+    "cautious",
+    "nothing-takes-miss",
+    "threshold:play=0.7,miss=0.3",
+    "threshold:play=0.5,miss=0.3",
+    "threshold:play=0.3,miss=0.15",
+    "ev",
+]
+TARGET_SHARE = 0.01  # of the ante pool: the issue's bar for a solved table
+
+
+def _with_play(declare: str, play: Policy) -> Policy:
+    p = Policy.parse(declare)
+    return Policy(p.declare, play.play, play.exchange, p.play_at, p.miss_below, p.table)
+
+
+def strategy_frame(res: SolveResult, met: np.ndarray | None, values: np.ndarray | None, deals: int) -> pd.DataFrame:
+    """The solved table as its CSV frame: every information set met in the solve, with its
+    reach under the final table (share of ``deals`` fresh deals in which a seat was there),
+    the decisions met over the solve, and the mean payoff of each action there."""
+    rows = np.flatnonzero(res.decisions > 0)
+    extra: dict[str, np.ndarray] = {"reach": (met[rows] if met is not None else res.decisions[rows]) / deals}
+    extra["decisions"] = res.decisions[rows].astype(np.int64)
+    if values is not None:
+        for a, name in enumerate(("pass", "play", "miss", "defend")):
+            extra[f"ev_{name}"] = values[rows, a]
+    return table_frame(res.strategy, rows, extra)
+
+
+def _exploit_rows(e, players: int) -> list[dict]:
+    rows = []
+    for p in range(players):
+        half = Z95 * e.gain_se[p]
+        rows.append(dict(profile=e.profile, seat=str(p + 1), nashconv=e.gain[p], lo=e.gain[p] - half,
+                         hi=e.gain[p] + half, share_of_ante_pool=e.gain[p] / e.ante_pool, value=e.value[p],
+                         deals=e.deals))  # fmt: skip
+    half = Z95 * e.total_se
+    rows.append(dict(profile=e.profile, seat="all", nashconv=e.total, lo=e.total - half, hi=e.total + half,
+                     share_of_ante_pool=e.share, value=float(e.value.sum()), deals=e.deals))  # fmt: skip
+    return rows
+
+
+def run_solve(study: SolveStudy, out: str | None, progress, backend) -> Any:
+    from loo_sim.report.runners import StudyOutput
+
+    rules = study.base_rules()
+    play = study.play_policy()
+    n = rules.players
+    carried = [float(c) for c in study.carried]
+    eval_deals = study.evaluation_deals()
+    results: list[SolveResult] = []
+    for start in study.starts:
+        bar = progress(f"iterations from {start}") if progress else None
+
+        def step(t: int, total: int, row: dict, bar=bar) -> None:
+            if bar is not None:
+                bar(t + 1, total + 1)
+
+        res = solve(rules, play, int(study.iterations), int(study.deals), int(study.seed), start=start,
+                    averaging=study.averaging, carried=carried, progress=step)  # fmt: skip
+        results.append(res)
+        if res.partial:
+            break
+    main = results[0]
+    solved = [(f"equilibrium (from {r.start})", [r.table_policy()] * n, r.tables) for r in results]
+    heuristics = [(name, [_with_play(name, play)] * n, None) for name in PROFILES]
+    bar = progress("exploitability profiles") if progress else None
+    exploit = []
+    for i, (label, table, tables) in enumerate(solved + heuristics):
+        exploit.append(nash_conv(rules, table, eval_deals, int(study.seed), label, carried=carried, tables=tables))
+        if bar is not None:
+            bar(i + 1, len(solved) + len(heuristics))
+    frames = [strategy_frame(r, e.met, e.values, e.deals) for r, e in zip(results, exploit)]
+    tables = {
+        "convergence": _convergence_frame(results, exploit[0].ante_pool),
+        "exploitability": pd.DataFrame([row for e in exploit for row in _exploit_rows(e, n)]),
+        "heuristics": _heuristic_frame(rules, main, play, eval_deals, study, progress, backend),
+    }
+    for r, frame in zip(results[1:], frames[1:]):
+        tables[f"strategy-{r.start}"] = frame
+    if len(results) > 1:
+        tables["distances"] = _distance_frame(results, frames)
+    files = {"strategy.csv": table_text(frames[0], rules).encode("utf-8")}
+    for r, frame in zip(results[1:], frames[1:]):
+        files[f"strategy-{r.start}.csv"] = table_text(frame, rules).encode("utf-8")
+        del tables[f"strategy-{r.start}"]
+    figures = _figures(study, rules, frames[0], tables)
+    summary = solve_summary(study, rules, results, exploit, frames, tables, command(study, out))
+    info = {
+        "rules": rules.to_dict(),
+        "rules_hash": rules_hash(rules),
+        "card_play": f"{play.play}/{play.exchange}",
+        "carried": carried,
+        "eval_deals": eval_deals,
+        "solves": [
+            dict(
+                start=r.start,
+                iterations_done=len(r.convergence) - 1,
+                elapsed_s=round(r.elapsed_s, 3),
+                deals_played=int(r.convergence[-1]["deals"]),
+                information_sets=int((r.decisions > 0).sum()),
+                final_nashconv=exploit[i].total,
+                final_nashconv_se=exploit[i].total_se,
+            )
+            for i, r in enumerate(results)
+        ],  # fmt: skip
+    }
+    partial = any(r.partial for r in results)
+    done = sum(len(r.convergence) for r in results)
+    return StudyOutput(study, tables, figures, summary, info, [], partial, files=files, done=done,
+                       total=len(study.starts) * (int(study.iterations) + 1), unit="iterations")  # fmt: skip
+
+
+def _convergence_frame(results: list[SolveResult], ante_pool: float) -> pd.DataFrame:
+    rows = [dict(start=r.start, **row, ante_pool=ante_pool) for r in results for row in r.convergence]
+    frame = pd.DataFrame(rows)
+    return frame[["start", "iteration", "deals", "nashconv", "nashconv_lo", "nashconv_hi", "ante_pool"]]
+
+
+def _heuristic_frame(rules: Rules, main: SolveResult, play: Policy, deals: int, study: SolveStudy, progress,
+                     backend) -> pd.DataFrame:  # fmt: skip
+    """Seat 0's heuristics (and the equilibrium table) against a table of equilibrium players
+    and against a table of basic players, paired on the same deals within each table."""
+    from loo_sim.analysis.miss import heuristic_table
+    from loo_sim.run.decisions import heuristics
+
+    n = rules.players
+    names = [*PROFILES, "equilibrium table"]
+    candidates = [_with_play(h, play) for h in PROFILES] + [main.table_policy()]
+    frames = []
+    for label, table in (
+        ("equilibrium players", [main.table_policy()] * n),
+        ("basic players", [_with_play("basic", play)] * n),
+    ):
+        res = heuristics(rules, table, 0, candidates, names, deals, int(study.seed), float(study.carried[0]),
+                         progress=progress(f"heuristics vs {label}") if progress else None, backend=backend,
+                         tables=main.tables)  # fmt: skip
+        frame = heuristic_table(res)
+        frame.insert(0, "table", label)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _distance_frame(results: list[SolveResult], frames: list[pd.DataFrame]) -> pd.DataFrame:
+    rows = []
+    for i in range(len(results)):
+        for j in range(i + 1, len(results)):
+            d = table_distance(frames[i], frames[j])
+            rows.append(dict(a=results[i].start, b=results[j].start, **d))
+    return pd.DataFrame(rows)
+
+
+def _figures(study: SolveStudy, rules: Rules, strategy: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> dict:
+    from loo_sim.plots.equilibrium import convergence_plot, exploitability_bars, strategy_heatmap, strategy_heatmap_size
+    from loo_sim.report.figures import figure
+
+    panels = strategy[["earlier_in"]].assign(offer=strategy["options"].str.contains("miss|defend")).drop_duplicates()
+    size = strategy_heatmap_size(strategy["class"].nunique(), rules.players, len(panels))
+    figures = {"strategy": figure(size)}
+    title = (f"{study.preset}, {rules.players} players: the equilibrium declaration strategy (start {study.starts[0]}, "
+             f"card play {study.play_policy().play})")  # fmt: skip
+    strategy_heatmap(figures["strategy"], strategy, title=title)
+    conv = tables["convergence"]
+    main = conv[conv["start"] == study.starts[0]]
+    figures["convergence"] = figure((8, 4.5))
+    target = TARGET_SHARE * float(main["ante_pool"].iloc[0])
+    title = f"{study.preset}, {rules.players} players: NashConv of the average strategy by iteration"
+    convergence_plot(figures["convergence"].add_subplot(), main, target=target, title=title)
+    ex = tables["exploitability"]
+    figures["exploitability"] = figure((9, 0.45 * ex["profile"].nunique() + 1.8))
+    title = f"{study.preset}, {rules.players} players: NashConv of each profile on fresh deals"
+    exploitability_bars(figures["exploitability"].add_subplot(), ex, title=title)
+    return figures
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def solve_summary(study: SolveStudy, rules: Rules, results: list[SolveResult], exploit: list,
+                  frames: list[pd.DataFrame], tables: dict[str, pd.DataFrame], cmd: str) -> str:  # fmt: skip
+    main, eq = results[0], exploit[0]
+    n = rules.players
+    play = study.play_policy()
+    lines = [f"# Equilibrium of the declaration game: {study.preset}, {n} players", ""]
+    if cmd:
+        lines += ["```", cmd, "```", ""]
+    lines += [
+        f"The declaration game is solved given card play `{play.play}` and exchange `{play.exchange}` at every "
+        "seat: the table below is an equilibrium of the declarations (play, pass, the miss, the dealer's defence), "
+        "not of card play.",
+        "",
+        f"Fictitious play ({main.averaging} averaging) from `{main.start}`: {len(main.convergence) - 1} iterations "
+        f"of {main.deals:,} deals per carried pot ({', '.join(f'{c:g}' for c in main.carried)} chips carried in), "
+        f"{int(main.convergence[-1]['deals']):,} deals in {main.elapsed_s:.0f} s; "
+        f"{int((main.decisions > 0).sum()):,} information sets met.",
+        "",
+        "## Exploitability (NashConv, chips per deal, on fresh deals)",
+        "",
+        "NashConv is the sum over seats of what a best response gains over the profile. The response is picked "
+        f"on {eq.deals:,} fresh deals per carried pot and its gain measured deal by deal on {eq.deals:,} others "
+        "(a response judged on the deals that picked it would be biased upward); a response learnt from finitely "
+        "many deals is not the exact best response, so these figures are lower estimates of the true NashConv.",
+        "",
+        "| profile | NashConv | 95% interval | share of the ante pool |",
+        "|---|---|---|---|",
+    ]
+    for e in exploit:
+        half = Z95 * e.total_se
+        lines.append(
+            f"| {e.profile} | {e.total:.3f} | [{e.total - half:.3f}, {e.total + half:.3f}] | {_pct(e.share)} |"
+        )
+    target = TARGET_SHARE * eq.ante_pool
+    basic = next((e for e in exploit if e.profile == "basic"), None)
+    verdict = "below" if eq.total + Z95 * eq.total_se <= target else "not shown to be below"
+    lines += ["", f"The solved table's NashConv is {eq.total:.3f} ± {Z95 * eq.total_se:.3f} chips per deal "
+                  f"({_pct(eq.share)} of the {eq.ante_pool:g}-chip ante pool): {verdict} 1% of the ante pool "
+                  f"({target:.3f}) at the upper end of its interval."]  # fmt: skip
+    if basic is not None and basic.total > 0 and eq.total > 0:
+        lines[-1] += f" `basic`'s is {basic.total:.2f}, {basic.total / eq.total:,.0f} times larger."
+    elif basic is not None:
+        lines[-1] += f" `basic`'s is {basic.total:.2f}."
+    lines += ["", "## What the equilibrium does with the seeds' tips", ""]
+    lines += [f"- {s}" for s in tip_sentences(frames[0], rules.miss)]
+    if len(results) > 1:
+        lines += ["", "## Several starts", ""]
+        lines += [f"- {s}" for s in distance_sentences([r.start for r in results], frames)]
+        values = ", ".join(f"from {r.start}: {e.value.sum():.3f}" for r, e in zip(results, exploit))
+        lines.append(f"- Chips per deal summed over the seats under each table ({values}).")
+    lines += ["", "## Heuristics at a table of equilibrium players", ""]
+    lines += _heuristic_lines(tables["heuristics"])
+    lines += ["", "Files: strategy.csv (read it back with `--policy table:PATH`), strategy.png, convergence.csv "
+                  "and .png, exploitability.csv and .png, heuristics.csv, run.json."]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def _heuristic_lines(frame: pd.DataFrame) -> list[str]:
+    """Which heuristic seat 0 does best with, against each table (paired differences vs basic)."""
+    lines = []
+    for label, rows in frame.groupby("table", sort=False):
+        best = rows.loc[rows["net_mean"].idxmax()]
+        d_half = Z95 * float(best["diff_se_paired"])
+        lines.append(f"- Against {label}, seat 0 does best with `{best['heuristic']}`: {best['net_mean']:.3f} "
+                     f"chips per deal, {best['diff_vs_baseline']:+.3f} ± {d_half:.3f} against `basic` on the "
+                     "same deals.")  # fmt: skip
+    return lines
