@@ -58,8 +58,8 @@ class Config:
 
 def study_from(kind: str, values: dict[str, Any]) -> Study:
     """The study of ``kind`` from a config's values (``players`` and ``carried`` may be one
-    number or a list: a miss study sweeps them; the other kinds take players as the rule
-    option and the first pot carried in)."""
+    number or a list: a miss study sweeps them, a solve plays every pot carried in; the
+    other kinds take players as the rule option and the first pot carried in)."""
     values = {k: _whole(v) if FIELD_TYPES.get(k) == WHOLE or k == "players" else v for k, v in values.items()}
     players = values.pop("players", None)
     if kind == "miss":
@@ -70,7 +70,11 @@ def study_from(kind: str, values: dict[str, Any]) -> Study:
     else:
         if players is not None:
             values["rules"] = {"players": players, **values.get("rules", {})}
-        if isinstance(values.get("carried"), list):
+        if kind == "solve":  # a solve plays every pot carried in, from each start
+            for key in ("carried", "starts"):
+                if key in values and not isinstance(values[key], list):
+                    values[key] = [values[key]]
+        elif isinstance(values.get("carried"), list):
             values["carried"] = values["carried"][0] if values["carried"] else 0.0
     return STUDIES[kind](**values)
 

@@ -33,6 +33,7 @@ PROFILES = [
     "threshold:play=0.3,miss=0.15",
     "ev",
 ]
+CHART_PROFILE = "chart (the miss study's best actions vs basic)"
 TARGET_SHARE = 0.01  # of the ante pool: the issue's bar for a solved table
 
 
@@ -91,10 +92,13 @@ def run_solve(study: SolveStudy, out: str | None, progress, backend) -> Any:
     main = results[0]
     solved = [(f"equilibrium (from {r.start})", [r.table_policy()] * n, r.tables) for r in results]
     heuristics = [(name, [_with_play(name, play)] * n, None) for name in PROFILES]
+    heuristics.append((CHART_PROFILE, [_with_play("chart", play)] * n, None))
+    chart = _miss_chart(rules, play, eval_deals, study, carried[0], backend)
     bar = progress("exploitability profiles") if progress else None
     exploit = []
     for i, (label, table, tables) in enumerate(solved + heuristics):
-        exploit.append(nash_conv(rules, table, eval_deals, int(study.seed), label, carried=carried, tables=tables))
+        exploit.append(nash_conv(rules, table, eval_deals, int(study.seed), label, carried=carried, tables=tables,
+                                 chart=chart))  # fmt: skip
         if bar is not None:
             bar(i + 1, len(solved) + len(heuristics))
     frames = [strategy_frame(r, e.met, e.values, e.deals) for r, e in zip(results, exploit)]
@@ -136,6 +140,16 @@ def run_solve(study: SolveStudy, out: str | None, progress, backend) -> Any:
     done = sum(len(r.convergence) for r in results)
     return StudyOutput(study, tables, figures, summary, info, [], partial, files=files, done=done,
                        total=len(study.starts) * (int(study.iterations) + 1), unit="iterations")  # fmt: skip
+
+
+def _miss_chart(rules: Rules, play: Policy, deals: int, study: SolveStudy, carried: float, backend) -> np.ndarray:
+    """The decision chart a miss study makes at a table of basic players (its best actions):
+    the `chart` profile whose exploitability is reported beside the heuristics'."""
+    from loo_sim.analysis.miss import best_actions
+    from loo_sim.run.decisions import decisions
+
+    table = [_with_play("basic", play)] * rules.players
+    return best_actions(decisions(rules, table, deals, int(study.seed), carried, backend=backend))
 
 
 def _convergence_frame(results: list[SolveResult], ante_pool: float) -> pd.DataFrame:

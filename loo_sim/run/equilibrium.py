@@ -46,17 +46,18 @@ class Cells(NamedTuple):
         return int(sizes[blocks % 2 == half].sum())
 
 
-def _args(rules: Rules, table: Sequence[Policy], tables: Mapping[str, np.ndarray] | None):
-    return kernel_args(rules, table, resolve_strength(rules, table), None, tables)
+def _args(rules: Rules, table: Sequence[Policy], tables: Mapping[str, np.ndarray] | None, chart=None):
+    return kernel_args(rules, table, resolve_strength(rules, table), chart, tables)
 
 
 def infoset_cells(rules: Rules, table: Sequence[Policy], deals: int, seed: int, session: int, carried: float = 0.0,
-                  tables: Mapping[str, np.ndarray] | None = None) -> Cells:  # fmt: skip
+                  tables: Mapping[str, np.ndarray] | None = None, chart=None) -> Cells:  # fmt: skip
     """Every seat's payoff under every declaration on offer, summed per information set, the
-    other seats playing ``table`` (strategy tables in ``tables``: path -> probabilities)."""
+    other seats playing ``table`` (strategy tables in ``tables``: path -> probabilities;
+    ``chart`` for chart seats)."""
     from loo_sim.kernel.equilibrium import infoset_lane
 
-    args = _args(rules, table, tables)
+    args = _args(rules, table, tables, chart)
     lanes = np.zeros((LANES, N_INFOSETS, L.CF_LEN))
     u64 = np.uint64
 
@@ -71,13 +72,14 @@ def infoset_cells(rules: Rules, table: Sequence[Policy], deals: int, seed: int, 
 
 
 def response_gains(rules: Rules, table: Sequence[Policy], response: np.ndarray, deals: int, seed: int, session: int,
-                   carried: float = 0.0, tables: Mapping[str, np.ndarray] | None = None) -> np.ndarray:  # fmt: skip
+                   carried: float = 0.0, tables: Mapping[str, np.ndarray] | None = None,
+                   chart=None) -> np.ndarray:  # fmt: skip
     """[E_ROWS, E_LEN] sums (kernel.equilibrium.E_*): by position (rows 1..players) and for the
     table (row E_TABLE), what declaring as ``response`` [information set] -> action (-1: as
     the table) gains over the table, deal by deal, and the value under the table."""
     from loo_sim.kernel.equilibrium import E_LEN, exploit_lane
 
-    args = _args(rules, table, tables)
+    args = _args(rules, table, tables, chart)
     lanes = np.zeros((LANES, E_ROWS, E_LEN))
     br = np.ascontiguousarray(response, dtype=np.int64)
     u64 = np.uint64

@@ -154,7 +154,7 @@ def _sum_over(carried: Sequence[float], run: Callable[[float], np.ndarray]) -> n
 
 
 def nash_conv(rules: Rules, table: Sequence[Policy], deals: int, seed: int, label: str, *,
-              carried: Sequence[float] = (0.0,), tables: dict | None = None,
+              carried: Sequence[float] = (0.0,), tables: dict | None = None, chart=None,
               evaluation: int = 0) -> Exploitability:  # fmt: skip
     """NashConv of ``table`` (one policy per seat) on fresh deals: the best response picked
     on ``deals`` deals per carried pot (streams (seed, EVAL_SESSION + 2 evaluation)), its
@@ -162,10 +162,11 @@ def nash_conv(rules: Rules, table: Sequence[Policy], deals: int, seed: int, labe
     from loo_sim.kernel.equilibrium import E_ANTES, E_DEALS, E_GAIN, E_GAIN_SQ, E_VALUE
 
     session = EVAL_SESSION + 2 * evaluation
-    pick = _sum_over(carried, lambda c: infoset_cells(rules, table, deals, seed, session, c, tables).pooled)
+    pick = _sum_over(carried, lambda c: infoset_cells(rules, table, deals, seed, session, c, tables, chart).pooled)
     q, allowed, met = action_values(pick)
     response = best_response(q, allowed)
-    sums = _sum_over(carried, lambda c: response_gains(rules, table, response, deals, seed, session + 1, c, tables))
+    sums = _sum_over(carried, lambda c: response_gains(rules, table, response, deals, seed, session + 1, c, tables,
+                                                       chart))  # fmt: skip
     n = rules.players
     count = sums[E_TABLE, E_DEALS]
 
