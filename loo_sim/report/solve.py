@@ -270,8 +270,10 @@ def solve_summary(study: SolveStudy, rules: Rules, results: list[SolveResult], e
         lines.append(f"- Chips per deal summed over the seats under each table ({values}).")
     lines += ["", "## Heuristics at a table of equilibrium players", ""]
     lines += _heuristic_lines(tables["heuristics"])
+    others = "".join(f", strategy-{r.start}.csv" for r in results[1:])
+    more = f"{others} (the tables from the other starts), distances.csv" if others else ""
     lines += ["", "Files: strategy.csv (read it back with `--policy table:PATH`), strategy.png, convergence.csv "
-                  "and .png, exploitability.csv and .png, heuristics.csv, run.json."]  # fmt: skip
+                  f"and .png, exploitability.csv and .png, heuristics.csv{more}, run.json."]  # fmt: skip
     return "\n".join(lines) + "\n"
 
 
