@@ -12,7 +12,10 @@ kernel deals/s on 1 and 2 threads (and the 2/1 ratio), a Dask LocalCluster of tw
 processes beside them (and how long its first task takes), the reference engine's rate and
 the kernel/reference ratio, the bare-deal rate (shuffle and deal only) and the
 full/bare ratio, and the peak memory of a whole `simulate` process at 10^6 and 10^8
-deals (10^7 with --quick). Run: bash scripts/dev.sh bench [--quick]
+deals (10^7 with --quick). Last, the solve benchmark (``solve_report``: time and deals
+until the three-card 5-player solve's NashConv is at 1% of the ante pool, and its peak
+memory at two deal counts; ``--solve`` runs only it). Run: bash scripts/dev.sh bench
+[--quick] [--solve]
 """
 
 from __future__ import annotations
@@ -312,12 +315,74 @@ def start_times(kinds: tuple[str, ...] = ("simulate", "miss", "pots")) -> dict[s
     return times
 
 
+def solve_benchmark(deals: int = 200_000, max_iterations: int = 300, eval_deals: int = 1_000_000) -> dict:
+    """``loo-sim solve``'s target: three-card, 5 players, basic card play; fictitious play until
+    an iteration's own NashConv estimate has its 95% upper bound at 1% of the ante pool
+    (0.15 chips per deal) or below, then the final table's NashConv on fresh deals. Time
+    and deals to get there (the kernel compiled first, by a small solve)."""
+    from loo_sim import Rules
+    from loo_sim.game.policy import Policy
+    from loo_sim.solve.declarations import nash_conv, solve
+
+    rules, play = Rules.preset("three-card"), Policy.parse("basic")
+    target = 0.01 * rules.ante * rules.players
+    solve(rules, play, 1, 8192, 2)  # compile
+    start = time.perf_counter()
+    res = solve(rules, play, max_iterations, deals, 1, stop=lambda row: row["nashconv_hi"] <= target)
+    solve_s = time.perf_counter() - start
+    e = nash_conv(rules, [res.table_policy()] * rules.players, eval_deals, 1, "equilibrium", tables=res.tables)
+    row = res.convergence[-1]
+    return {"target_chips_per_deal": target, "iterations": row["iteration"], "deals_played": row["deals"],
+            "solve_s": solve_s, "iteration_estimate": row["nashconv"], "iteration_hi": row["nashconv_hi"],
+            "fresh_nashconv": e.total, "fresh_nashconv_half_95": 1.96 * e.total_se,
+            "fresh_deals": 2 * eval_deals, "total_s": time.perf_counter() - start}  # fmt: skip
+
+
+def solve_peak_memory_mb(deals: int, iterations: int = 2) -> float:
+    """Peak RSS (MB) of a separate process solving three-card at ``deals`` deals an iteration."""
+    code = (
+        "import resource\n"
+        "from loo_sim import Rules\n"
+        "from loo_sim.game.policy import Policy\n"
+        "from loo_sim.solve.declarations import solve\n"
+        f"solve(Rules.preset('three-card'), Policy.parse('basic'), {iterations}, {deals}, 1)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
+    )
+    warm = code.replace(str(deals), "8192")  # compile first, so that the measured run compiles nothing
+    subprocess.run([sys.executable, "-c", warm], capture_output=True, text=True, check=True)
+    return float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+
+
+def solve_report() -> dict:
+    bench = solve_benchmark()
+    small, big = solve_peak_memory_mb(100_000), solve_peak_memory_mb(2_000_000)
+    bench |= {"peak_mb_1e5_deals_per_iteration": small, "peak_mb_2e6_deals_per_iteration": big,
+              "peak_ratio": big / small}  # fmt: skip
+    print("solve, three-card / 5 players / basic card play (2 threads):")
+    print(
+        f"  NashConv upper bound <= {bench['target_chips_per_deal']:.2f} chips/deal after {bench['iterations']} "
+        f"iterations, {bench['deals_played']:,} deals, {bench['solve_s']:.0f} s"
+    )
+    print(
+        f"  final table on {bench['fresh_deals']:,} fresh deals: NashConv {bench['fresh_nashconv']:.4f} "
+        f"± {bench['fresh_nashconv_half_95']:.4f}; {bench['total_s']:.0f} s with the evaluation"
+    )
+    print(f"  peak memory {small:.0f} MB at 1e5 deals an iteration, {big:.0f} MB at 2e6 ({big / small:.3f}x)")
+    return bench
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller runs (10^7 instead of 10^8 for memory)")
     parser.add_argument("--deals", type=int, default=4_000_000, help="deals per timing run")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--solve", action="store_true", help="only the solve benchmark (three-card, 5 players)")
     args = parser.parse_args()
+    if args.solve:
+        report = {"solve": solve_report()}
+        if args.json:
+            print(json.dumps(report, indent=2))
+        return
     big = 10**7 if args.quick else 10**8
     report = one_thread_report(args.deals)
     starts = start_times()
@@ -367,6 +432,7 @@ def main() -> None:
         )
         print(f"  peak memory: {mem_small:.0f} MB at 1e6 deals, {mem_big:.0f} MB at {big:.0e} "
               f"({r['peak_ratio_big_over_1e6']:.3f}x; {big_s:.0f} s)")  # fmt: skip
+    report["solve"] = solve_report()
     if args.json:
         print(json.dumps(report, indent=2))
 

@@ -50,8 +50,10 @@ DRIVERS = {
     "calibrate": [("calibrate", "calibrate_block")],
     "play_deals": [("chunks", "play_rows")],
     "solve": [
-        ("equilibrium", "infoset_lane"), ("equilibrium", "exploit_lane"),
-        ("counterfactual", "decision_block"), ("counterfactual", "heuristic_block"),
+        ("equilibrium", "infoset_lane"),
+        ("equilibrium", "exploit_lane"),
+        ("counterfactual", "decision_block"),
+        ("counterfactual", "heuristic_block"),
     ],  # fmt: skip
 }
 

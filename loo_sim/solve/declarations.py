@@ -220,9 +220,11 @@ def check_solve_args(iterations: int, deals: int, start: str, carried: Sequence[
 
 def solve(rules: Rules, play: Policy, iterations: int, deals: int, seed: int, *, start: str = "basic",
           averaging: str = "linear", carried: Sequence[float] = (0.0,),
-          progress: Callable[[int, int, dict], None] | None = None) -> SolveResult:  # fmt: skip
+          progress: Callable[[int, int, dict], None] | None = None,
+          stop: Callable[[dict], bool] | None = None) -> SolveResult:  # fmt: skip
     """Fictitious play of the declaration game (module docstring): ``iterations`` iterations
-    after the start, ``deals`` deals each per carried pot. Ctrl-C keeps the iterations done
+    after the start, ``deals`` deals each per carried pot; ``stop(row)`` (the iteration's
+    convergence row) ends it early when true. Ctrl-C keeps the iterations done
     (``partial``)."""
     check_solve_args(iterations, deals, start, carried)
     averaging_weight(1, averaging)  # an unknown scheme fails before any work
@@ -251,6 +253,8 @@ def solve(rules: Rules, play: Policy, iterations: int, deals: int, seed: int, *,
             res.convergence[-1]["deals"] = (t + 1) * deals * len(carried)
             if progress is not None:
                 progress(t, iterations, res.convergence[-1])
+            if stop is not None and stop(res.convergence[-1]):
+                break
     except KeyboardInterrupt:
         if len(res.convergence) < 2:
             raise
