@@ -70,6 +70,10 @@ def parse_header(line: str, source: str) -> dict[str, str]:
 def check_header(fields: dict[str, str], rules: Rules, source: str) -> None:
     """A table for other rules or another number of players is refused, in one line."""
     players = fields.get("players")
+    missing = [key for key in ("rules_hash", "players") if not fields.get(key)]
+    if missing:
+        raise LooError(f"{source}: a strategy table's first line lacks {' and '.join(f'{k}=' for k in missing)} "
+                       f"(expected {header_line(rules)!r})")  # fmt: skip
     if players != str(rules.players):
         raise LooError(f"{source}: a strategy table for {players} players; these rules have {rules.players}")
     if fields.get("rules_hash") != rules_hash(rules):
