@@ -22,7 +22,9 @@ from loo_sim.game.policy import split_seat_policy
 # The keys of library errors (LooError.key) that are options of the CLI under the same
 # name: ``seat_policy[2]`` is --seat-policy, ``compare[0]`` is --compare, ``out`` is --out.
 FLAG_KEYS = ("preset", "set", "seat_policy", "compare", "out", "backend", "only", "deals", "seed", "carried", "dealer",
-             "players", "focal", "chart_seat", "precision", "sessions", "bankroll", "threads", "workers")  # fmt: skip
+             "players", "focal", "chart_seat", "precision", "sessions", "bankroll", "threads", "workers",
+             "iterations", "averaging", "eval_deals", "starts")  # fmt: skip
+FLAG_NAMES = {"starts": "start"}  # keys whose flag has another name: ``starts[0]`` is --start (repeatable)
 _NAME = "VALUE"  # the name the checks get here; the flag takes its place in the message
 
 
@@ -46,7 +48,7 @@ def flag_message(e: LooError) -> str:
     base = (e.key or "").split("[")[0]
     if base not in FLAG_KEYS:
         return str(e)
-    flag = "--" + base.replace("_", "-")
+    flag = "--" + FLAG_NAMES.get(base, base).replace("_", "-")
     return f"{flag} {e.detail}" if e.detail[:1] in "'\"" else f"{flag}: {e.detail}"  # 'x': about that value
 
 

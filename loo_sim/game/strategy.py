@@ -70,6 +70,10 @@ def parse_header(line: str, source: str) -> dict[str, str]:
 def check_header(fields: dict[str, str], rules: Rules, source: str) -> None:
     """A table for other rules or another number of players is refused, in one line."""
     players = fields.get("players")
+    missing = [key for key in ("rules_hash", "players") if not fields.get(key)]
+    if missing:
+        raise LooError(f"{source}: a strategy table's first line lacks {' and '.join(f'{k}=' for k in missing)} "
+                       f"(expected {header_line(rules)!r})")  # fmt: skip
     if players != str(rules.players):
         raise LooError(f"{source}: a strategy table for {players} players; these rules have {rules.players}")
     if fields.get("rules_hash") != rules_hash(rules):
@@ -123,6 +127,15 @@ def _labels(frame: pd.DataFrame, column: str, allowed: tuple[str, ...], source: 
     return codes.to_numpy(dtype=np.int64)
 
 
+def _cell(value: object) -> str:
+    """A probability cell as written: text quoted (a number read as such shown as one), an empty cell as empty."""
+    if isinstance(value, str):
+        return repr(value.strip())
+    if isinstance(value, float) and np.isnan(value):
+        return "(empty)"
+    return str(value)
+
+
 def table_from_frame(frame: pd.DataFrame, players: int, source: str) -> np.ndarray:
     """A table's CSV frame as the [N_INFOSETS, ACTIONS] probabilities both engines read
     (NaN rows: not in the table). Every key and probability is checked: an unknown key, a
@@ -147,7 +160,8 @@ def table_from_frame(frame: pd.DataFrame, players: int, source: str) -> np.ndarr
         where = f"{source} row {line + 1}"
         row = probs[line]
         if np.isnan(row).any() or (row < 0).any() or (row > 1).any():
-            raise LooError(f"{where}: probabilities must be numbers 0..1, got {', '.join(map(str, row))}")
+            bad = [f"{c} {_cell(frame[c].iloc[line])}" for a, c in enumerate(PROB_COLUMNS) if not 0 <= row[a] <= 1]
+            raise LooError(f"{where}: probabilities must be numbers 0..1, got {', '.join(bad)}")
         offered = SITUATION_MASKS[situation[line]]
         off = [DECL_NAMES[a] for a in range(ACTIONS) if row[a] > 0 and not (offered >> a) & 1]
         if off:

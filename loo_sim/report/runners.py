@@ -372,7 +372,7 @@ def _run_variants(study: VariantsStudy, out: str | None, progress, backend) -> S
 def _run_solve(study: SolveStudy, out: str | None, progress, backend) -> StudyOutput:
     from loo_sim.report.solve import run_solve
 
-    return run_solve(study, out, progress, backend)
+    return StudyOutput(**run_solve(study, out, progress, backend))
 
 
 RUNNERS: dict[str, Callable[..., StudyOutput]] = {

@@ -68,9 +68,9 @@ def _exploit_rows(e, players: int) -> list[dict]:
     return rows
 
 
-def run_solve(study: SolveStudy, out: str | None, progress, backend) -> Any:
-    from loo_sim.report.runners import StudyOutput
-
+def run_solve(study: SolveStudy, out: str | None, progress, backend) -> dict[str, Any]:
+    """The solve study's outputs, as the fields of ``report.runners.StudyOutput`` (which
+    wraps them: this module may not import runners, which imports it)."""
     rules = study.base_rules()
     play = study.play_policy()
     n = rules.players
@@ -138,8 +138,9 @@ def run_solve(study: SolveStudy, out: str | None, progress, backend) -> Any:
     }
     partial = any(r.partial for r in results)
     done = sum(len(r.convergence) for r in results)
-    return StudyOutput(study, tables, figures, summary, info, [], partial, files=files, done=done,
-                       total=len(study.starts) * (int(study.iterations) + 1), unit="iterations")  # fmt: skip
+    return dict(study=study, tables=tables, figures=figures, summary=summary, info=info, warnings=[],
+                partial=partial, files=files, done=done, total=len(study.starts) * (int(study.iterations) + 1),
+                unit="iterations")  # fmt: skip
 
 
 def _miss_chart(rules: Rules, play: Policy, deals: int, study: SolveStudy, carried: float, backend) -> np.ndarray:
