@@ -28,7 +28,7 @@ def _played_slot(x, oi):
 
 
 @njit(cache=True)
-def _replay_mismatches(ri, rf, pol, polf, strength, chart, seed, deals, carried):
+def _replay_mismatches(ri, rf, pol, polf, strength, tables, seed, deals, carried):
     """(replays compared, the first deal/seat/action whose records differ, or -1s). Per deal:
     every (seat, declaration on offer) played in full with that declaration forced, then
     the same replayed from the decision, one after another after one baseline, as
@@ -46,12 +46,12 @@ def _replay_mismatches(ri, rf, pol, polf, strength, chart, seed, deals, carried)
         prepare_deal(seed, np.uint64(MISS_SESSION), k, deck, need, n, seat_keys, True, sc)
         for seat in range(n):
             for action in range(L.ACTIONS):
-                play_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, seat,
+                play_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, seat,
                           action)  # fmt: skip
                 full_i[seat, action] = oi
                 full_f[seat, action] = of
         begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
-        finish_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, 0,
+        finish_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, 0,
                     L.NO_FORCING, L.NO_ACTION)  # fmt: skip
         for s in range(n):
             options[s] = oi[L.O_OPTIONS + s]
@@ -62,7 +62,7 @@ def _replay_mismatches(ri, rf, pol, polf, strength, chart, seed, deals, carried)
                     continue  # not on offer: never replayed
                 first_i = position_of(seat, dealer, n) - 1
                 rewind_deal(ri, first_i, decls, options, sc, oi, of)
-                finish_deal(ri, rf, pol, polf, strength, chart, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
+                finish_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
                             seat, action)  # fmt: skip
                 compared += 1
                 for x in range(L.O_LEN):
@@ -86,7 +86,7 @@ CASES = [(p, "basic", 0.0) for p in PRESETS] + [
 def test_replay_from_the_decision_equals_a_full_replay(preset, policy, carried):
     rules = Rules.preset(preset)
     a = kernel_args(rules, parse_table(policy, rules.players))
-    compared, *where = _replay_mismatches(a.ri, a.rf, a.pol, a.polf, a.strength, a.chart, np.uint64(7 & MASK64),
+    compared, *where = _replay_mismatches(a.ri, a.rf, a.pol, a.polf, a.strength, a.tables, np.uint64(7 & MASK64),
                                           400, carried)  # fmt: skip
     assert where == [-1, -1, -1, -1], f"deal, seat, action, slot: {where}"
     assert compared > 400  # every seat has at least one declaration on offer

@@ -230,9 +230,19 @@ def test_index_html_renders_summaries_as_markdown_and_escapes_raw_html(tmp_path)
 
 
 def test_each_kind_has_its_own_fields_and_checks():
-    from loo_sim.report.study import KINDS, MissStudy, PotsStudy, SimulateStudy, VariantsStudy, study_fields
+    from loo_sim.report.study import (
+        KINDS,
+        MissStudy,
+        PotsStudy,
+        SimulateStudy,
+        SolveStudy,
+        VariantsStudy,
+        study_fields,
+    )
 
-    assert KINDS == ("simulate", "miss", "pots", "variants")
+    assert KINDS == ("simulate", "miss", "pots", "variants", "solve")
+    assert "iterations" in study_fields("solve") and "iterations" not in study_fields("miss")
+    assert SolveStudy(iterations=0).problems() == [("iterations", "iterations: 0 is not allowed; allowed 1..100000")]
     assert "compare" not in study_fields("simulate") and "dealer" not in study_fields("pots")
     assert SimulateStudy().to_dict()["kind"] == "simulate" and list(MissStudy().to_dict())[0] == "kind"
     assert SimulateStudy(dealer=5).problems() == [("dealer", "dealer: seat 5 does not exist; allowed 0..4")]

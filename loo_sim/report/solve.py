@@ -249,9 +249,8 @@ def solve_summary(study: SolveStudy, rules: Rules, results: list[SolveResult], e
     ]
     for e in exploit:
         half = Z95 * e.total_se
-        lines.append(
-            f"| {e.profile} | {e.total:.3f} | [{e.total - half:.3f}, {e.total + half:.3f}] | {_pct(e.share)} |"
-        )
+        interval = f"[{_num(e.total - half)}, {_num(e.total + half)}]"
+        lines.append(f"| {e.profile} | {_num(e.total)} | {interval} | {_pct(e.share)} |")
     target = TARGET_SHARE * eq.ante_pool
     basic = next((e for e in exploit if e.profile == "basic"), None)
     verdict = "below" if eq.total + Z95 * eq.total_se <= target else "not shown to be below"
@@ -270,6 +269,9 @@ def solve_summary(study: SolveStudy, rules: Rules, results: list[SolveResult], e
         values = ", ".join(f"from {r.start}: {e.value.sum():.3f}" for r, e in zip(results, exploit))
         lines.append(f"- Chips per deal summed over the seats under each table ({values}).")
     lines += ["", "## Heuristics at a table of equilibrium players", ""]
+    if len(main.carried) > 1:
+        lines += [f"Seat 0's heuristics, played on {study.evaluation_deals():,} deals with {main.carried[0]:g} chips "
+                  "carried in (the first pot of the solve).", ""]  # fmt: skip
     lines += _heuristic_lines(tables["heuristics"])
     others = "".join(f", strategy-{r.start}.csv" for r in results[1:])
     more = f"{others} (the tables from the other starts), distances.csv" if others else ""
@@ -278,13 +280,29 @@ def solve_summary(study: SolveStudy, rules: Rules, results: list[SolveResult], e
     return "\n".join(lines) + "\n"
 
 
+def _num(x: float) -> str:
+    """Three decimals, without a minus sign on a value that rounds to zero."""
+    text = f"{x:.3f}"
+    return "0.000" if text == "-0.000" else text
+
+
 def _heuristic_lines(frame: pd.DataFrame) -> list[str]:
-    """Which heuristic seat 0 does best with, against each table (paired differences vs basic)."""
+    """Which heuristics seat 0 does best with, against each table: the best by its paired
+    difference against basic, and every other whose interval of that difference reaches
+    the best's (they are not told apart by these deals)."""
     lines = []
     for label, rows in frame.groupby("table", sort=False):
-        best = rows.loc[rows["net_mean"].idxmax()]
-        d_half = Z95 * float(best["diff_se_paired"])
-        lines.append(f"- Against {label}, seat 0 does best with `{best['heuristic']}`: {best['net_mean']:.3f} "
-                     f"chips per deal, {best['diff_vs_baseline']:+.3f} ± {d_half:.3f} against `basic` on the "
-                     "same deals.")  # fmt: skip
+        best = rows.loc[rows["diff_vs_baseline"].idxmax()]
+        tied = rows[(rows["diff_ci_high"] >= best["diff_ci_low"]) & (rows["heuristic"] != best["heuristic"])]
+        figures = [f"`{best['heuristic']}` {best['diff_vs_baseline']:+.3f} [{best['diff_ci_low']:+.3f}, "
+                   f"{best['diff_ci_high']:+.3f}]"]  # fmt: skip
+        figures += [f"`{r.heuristic}` {r.diff_vs_baseline:+.3f} [{r.diff_ci_low:+.3f}, {r.diff_ci_high:+.3f}]"
+                    for r in tied.itertuples()]  # fmt: skip
+        if tied.empty:
+            head = f"seat 0 does best with `{best['heuristic']}`"
+        else:
+            head = "seat 0 does best with " + " or ".join(f"`{h}`" for h in [best["heuristic"], *tied["heuristic"]])
+            head += " (their intervals overlap: these deals do not tell them apart)"
+        lines.append(f"- Against {label}, {head}: chips per deal against `basic` on the same deals "
+                     f"{'; '.join(figures)} (95% intervals).")  # fmt: skip
     return lines
