@@ -22,6 +22,7 @@ from loo_sim.run.tasks import each_block
 
 LANES = 8
 SOLVE_SESSION = 2**61 + 2**40  # iteration t of a solve: deals (seed, SOLVE_SESSION + t, k)
+EXPLORE_SESSION = SOLVE_SESSION + 2**39  # its exploring deals: (seed, EXPLORE_SESSION + t, k)
 EVAL_SESSION = 2**61 + 2**41  # its evaluations: (seed, EVAL_SESSION + 2 e, k) for the response, + 1 for its value
 E_ROWS = L.MAX_PLAYERS + 2  # exploit sums: rows 1..players by position from the dealer's left, then the table
 E_TABLE = L.MAX_PLAYERS + 1  # kernel.equilibrium.E_TABLE

@@ -6,6 +6,9 @@ weighting (``solve/fictitious.py`` says why Kuhn poker does). An iteration:
 
 1. the table plays the current average strategy at every seat (``table`` family; a mixed
    row draws from the seat's own stream), on fresh deals (the iteration's own streams);
+   a quarter as many exploring deals play it mixed with a tenth of uniform choice, so
+   that information sets the average strategy never reaches are met too (their best
+   response comes from those deals: the table is complete over what a deal can reach);
 2. every seat's payoff under every declaration on offer is measured at the information
    set it declared at, the other actions replayed from its decision on the same deal
    with the later seats reacting by the average strategy (common random numbers);
@@ -47,18 +50,30 @@ import numpy as np
 
 from loo_sim.config import BLOCK
 from loo_sim.errors import LooError
-from loo_sim.game.infosets import ACTIONS, N_INFOSETS, infoset_parts
+from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
 from loo_sim.kernel import abi as L
-from loo_sim.run.equilibrium import E_TABLE, EVAL_SESSION, SOLVE_SESSION, infoset_cells, response_gains
+from loo_sim.run.equilibrium import (
+    E_TABLE,
+    EVAL_SESSION,
+    EXPLORE_SESSION,
+    SOLVE_SESSION,
+    infoset_cells,
+    response_gains,
+)
 from loo_sim.solve.fictitious import averaging_weight, best_response, update_average
 from loo_sim.stats import Z95
 
 SOLVED = "<solve>"  # the name the average strategy goes by in the kernel's tables
+EXPLORING = "<explore>"  # and the exploring table
+EXPLORE = 0.1  # the share of uniform choice the exploring table mixes into the average strategy
+EXPLORE_SHARE = 4  # exploration deals: a quarter of an iteration's deals
 MIN_DEALS = 2 * BLOCK  # deals per iteration: two blocks at least (the halves of the honest estimates)
 STARTS = ("basic", "always", "cautious")
 POSITION_OF = np.array([infoset_parts(i)[1] for i in range(N_INFOSETS)], dtype=np.int64)
+OFFERED = np.array([[(SITUATION_MASKS[infoset_parts(i)[3]] >> a) & 1 for a in range(ACTIONS)]
+                    for i in range(N_INFOSETS)], dtype=np.float64)  # fmt: skip
 PAIR_INDEX = {pair: p for p, pair in enumerate(L.PAIRS)}
 
 
@@ -206,6 +221,15 @@ class SolveResult:
         return {SOLVED: self.strategy}
 
 
+def exploring_table(strategy: np.ndarray, share: float = EXPLORE) -> np.ndarray:
+    """A complete table that mixes ``share`` of uniform choice among the options on offer into
+    ``strategy`` (uniform where ``strategy`` has no row): every information set a deal can
+    reach is reached with some chance, so it gets a best response too."""
+    uniform = OFFERED / OFFERED.sum(axis=1, keepdims=True)
+    base = np.where(np.isnan(strategy[:, :1]), uniform, strategy)
+    return (1.0 - share) * base + share * uniform
+
+
 def check_solve_args(iterations: int, deals: int, start: str, carried: Sequence[float]) -> None:
     if not isinstance(iterations, int) or iterations <= 0:
         raise LooError(f"iterations: {iterations!r} is not allowed; allowed a whole number >= 1", key="iterations")
@@ -242,15 +266,22 @@ def solve(rules: Rules, play: Policy, iterations: int, deals: int, seed: int, *,
             played = played_strategy(pooled, None if t == 0 else res.strategy)
             res.convergence.append(_convergence_row(t, halves, played, deals * len(carried), n))
             q, allowed, met = action_values(pooled)
+            # the information sets the table never reached: their values from exploring deals
+            explored = _sum_over(
+                carried, lambda c, t=t, played=played: _explore(rules, play, played, deals, seed, t, c)
+            )
+            q_x, allowed_x, met_x = action_values(explored)
+            unreached = met == 0
+            q[unreached], allowed[unreached] = q_x[unreached], allowed_x[unreached]
             response = best_response(q, allowed)
-            res.decisions += met
+            res.decisions += met + np.where(unreached, met_x, 0.0)
             if t == 0:
                 res.strategy = played.copy()
             fresh = np.isnan(res.strategy[:, 0]) & (response >= 0)
             res.strategy[fresh] = np.eye(ACTIONS)[response[fresh]]
             res.strategy = update_average(res.strategy, response, averaging_weight(t + 2, averaging),
                                           mask=(response >= 0) & ~fresh)  # fmt: skip
-            res.convergence[-1]["deals"] = (t + 1) * deals * len(carried)
+            res.convergence[-1]["deals"] = (t + 1) * (deals + _explore_deals(deals)) * len(carried)
             if progress is not None:
                 progress(t, iterations, res.convergence[-1])
             if stop is not None and stop(res.convergence[-1]):
@@ -261,6 +292,18 @@ def solve(rules: Rules, play: Policy, iterations: int, deals: int, seed: int, *,
         res.partial = True
     res.elapsed_s = time.perf_counter() - began
     return res
+
+
+def _explore_deals(deals: int) -> int:
+    return max(BLOCK, deals // EXPLORE_SHARE)
+
+
+def _explore(rules: Rules, play: Policy, played: np.ndarray, deals: int, seed: int, t: int,
+             carried: float) -> np.ndarray:  # fmt: skip
+    """Iteration t's exploring deals: every seat plays ``exploring_table(played)``; the cells."""
+    table = [Policy("table", play.play, play.exchange, table=EXPLORING)] * rules.players
+    return infoset_cells(rules, table, _explore_deals(deals), seed, EXPLORE_SESSION + t, carried,
+                         {EXPLORING: exploring_table(played)}).pooled  # fmt: skip
 
 
 def _convergence_row(t: int, halves: np.ndarray, played: np.ndarray, deals: int, players: int) -> dict:
