@@ -69,7 +69,8 @@ def test_exploitability_basic_far_above_the_equilibrium(solved):
 def test_convergence_has_each_iteration(solved):
     conv = pd.read_csv(solved / "convergence.csv")
     assert list(conv["iteration"]) == [0, 1, 2] and set(conv["start"]) == {"basic"}
-    assert list(conv["deals"]) == [8192, 16384, 24576]
+    # each iteration: its 8192 deals and its exploring deals (a quarter, at least one block of 4096)
+    assert list(conv["deals"]) == [12288, 24576, 36864]
     assert (conv["nashconv_lo"] <= conv["nashconv"]).all() and (conv["nashconv"] <= conv["nashconv_hi"]).all()
 
 
