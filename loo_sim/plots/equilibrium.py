@@ -358,8 +358,8 @@ def convergence_plot(
     -------
     matplotlib.axes.Axes
         ``ax``: the NashConv line (``ax.lines[0]``), its band (a collection) and the target
-        line. The y axis is logarithmic where every value drawn is above 0, else linear,
-        which its label says.
+        line. The y axis is logarithmic where every value drawn is above 0, else
+        symmetric-logarithmic (linear within a tenth of the target of 0), which its label says.
 
     Raises
     ------
@@ -384,7 +384,13 @@ def convergence_plot(
     if log:
         ax.set_yscale("log")
         ax.set_ylim(drawn.min() / 1.6, drawn.max() * 1.6)  # the target line clear of the frame
-    scale = "log scale" if log else "linear scale: some values are 0 or below"
+        scale = "log scale"
+    else:  # an estimate near 0 may fall below it: a log scale away from 0, linear near it
+        positive = np.abs(drawn[drawn != 0])
+        near = float(target) / 10 if target is not None and target > 0 else float(positive.min(initial=1e-3))
+        ax.set_yscale("symlog", linthresh=near)
+        ax.set_ylim(min(drawn.min() * 1.6, -near), drawn.max() * 1.6)
+        scale = f"symlog: linear within ±{near:.2g}"
     ax.set_ylabel(f"NashConv, chips per deal ({scale})")
     ax.set_xlabel("iteration" if x == "iteration" else "deals played (cumulative)")
     ax.set_title(title if title is not None else "Convergence of fictitious play")

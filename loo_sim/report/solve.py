@@ -304,6 +304,6 @@ def _heuristic_lines(frame: pd.DataFrame) -> list[str]:
         else:
             head = "seat 0 does best with " + " or ".join(f"`{h}`" for h in [best["heuristic"], *tied["heuristic"]])
             head += " (their intervals overlap: these deals do not tell them apart)"
-        lines.append(f"- Against {label}, {head}: chips per deal against `basic` on the same deals "
-                     f"{'; '.join(figures)} (95% intervals).")  # fmt: skip
+        lines.append(f"- Against {label}, {head}. Chips per deal gained over `basic` on the same deals, with "
+                     f"95% intervals: {'; '.join(figures)}.")  # fmt: skip
     return lines
