@@ -15,6 +15,7 @@ it changes in both, with a test.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from loo_sim.engine.policies import DeclareChoice, DeclareContext, choose_card, choose_discards, declare
 from loo_sim.game.cards import ACE, CLUBS, PAM, SUITS, make_card, suit_of
@@ -26,7 +27,13 @@ from loo_sim.game.ranking import TrumpState
 from loo_sim.game.record import DealRecord, DealTrace, Trick
 from loo_sim.game.rules import AntePayer, BoldStand, Penalty, Rules, Trump
 
+if TYPE_CHECKING:
+    from loo_sim.engine.solver import Position
+
 Draw = Callable[[int], int]
+# called before each card decision with the perfect-information Position (engine/solver.py);
+# a card it returns is played instead of the policy's choice (it must be legal)
+CardHook = Callable[["Position"], "int | None"]
 
 
 class _Deal:
@@ -45,6 +52,7 @@ class _Deal:
         self.chart = chart  # for the chart family: [class, position, miss on offer, earlier in] best declaration
         self.tables = tables or {}  # for table seats: path -> [information set, action] probabilities (P6)
         self.forced: tuple[int, str] | None = None  # (seat, declaration) in counterfactual replays
+        self.card_hook: CardHook | None = None  # see CardHook; None costs one test per card
         # R8: a clean pot with single_pot on is a single pot: no miss, nobody passes,
         # no exchange, trumps at the first renounce.
         self.single = rules.is_single_pot(self.carried)
@@ -251,7 +259,7 @@ class _Deal:
 
     # ---- R6, R7: the tricks -----------------------------------------------------------
     def play_tricks(self) -> None:
-        rules = self.rules
+        rules, hook = self.rules, self.card_hook
         leader = self.in_deal[0]  # the eldest hand in the deal
         for t in range(self.h):
             start = self.in_deal.index(leader)
@@ -261,6 +269,7 @@ class _Deal:
             civil = False
             renounced = False
             for seat in seats:
+                pick = hook(self.position(leader, t, played, civil, renounced)) if hook else None
                 hand = self.hands[seat]
                 if not cards:
                     options, path = lead_options(hand, self.ts, rules, first_trick=t == 0, single_pot=self.single,
@@ -276,7 +285,9 @@ class _Deal:
                         renounced = True  # R6 first_renounce: this trick reveals trumps
                 if path is not None:
                     self.mark(path)
-                card = choose_card(self.policies[seat], options, cards, self.ts, self.draws[seat])
+                if pick is None:
+                    pick = choose_card(self.policies[seat], options, cards, self.ts, self.draws[seat])
+                card = pick
                 assert card in options
                 if not cards:
                     if self.mode is Trump.FIRST_LEAD and self.trump is None:
@@ -304,6 +315,19 @@ class _Deal:
             self.mark(RulePath.R6_FIRST_RENOUNCE_NEVER)
         if self.mode is Trump.FIRST_LEAD:
             self.mark(RulePath.R6_FIRST_LEAD)
+
+    def position(self, leader: int, t: int, played: list[tuple[int, int]], civil: bool, renounced: bool) -> Position:
+        """The perfect-information Position (engine/solver.py) before the next card of trick
+        ``t``, led by ``leader``, with ``played`` already in it."""
+        from loo_sim.engine.solver import Position  # only card hooks need it
+
+        return Position(
+            rules=self.rules, seats=tuple(self.in_deal), hands={s: tuple(self.hands[s]) for s in self.in_deal},
+            leader=leader, trick=tuple(played), trick_index=t, tricks_won={s: self.tricks_won[s] for s in self.in_deal},
+            trump=self.trump, mode=self.mode, indicator=self.indicator, turned_up=self.turned_up, civil=civil,
+            renounced=renounced, single_pot=self.single, pot_start=self.pot_start, penalty=self.loo_penalty(),
+            defender=self.defender,
+        )  # fmt: skip
 
     # ---- R3: scoring ----------------------------------------------------------------
     def score(self) -> None:
@@ -354,16 +378,20 @@ def play_deal_reference(
     chart=None,
     forced: tuple[int, str] | None = None,
     tables=None,
+    card_hook: CardHook | None = None,
 ) -> DealRecord:
     """Play one deal by the rules; ``deck`` is 52 card ints in canonical deal order (R2).
 
     ``draws[seat]`` is the seat's own random stream (only the play family ``random``
     and a mixed strategy table use it); ``strength``, ``chart`` and ``tables`` (path ->
     probabilities, for ``table:PATH`` seats) feed the calibrated declaration families;
-    ``forced = (seat, declaration)`` makes that seat declare as given (P4 replays).
+    ``forced = (seat, declaration)`` makes that seat declare as given (P4 replays);
+    ``card_hook`` is called with the perfect-information Position before every card
+    decision, and a card it returns is played instead of the policy's (``CardHook``).
     """
     deal = _Deal(rules, deck, dealer, carried, policies, draws or [None] * rules.players, strength, chart, tables)
     deal.forced = forced
+    deal.card_hook = card_hook
     deal.deal_cards(deck)
     deal.collect_antes()
     deal.declare_all()
@@ -373,3 +401,23 @@ def play_deal_reference(
             deal.play_tricks()
             deal.score()
     return deal.record()
+
+
+def reference_positions(
+    rules: Rules,
+    deck: Sequence[int],
+    dealer: int,
+    carried: float,
+    policies: Sequence[Policy],
+    draws: Sequence[Draw | None] | None = None,
+) -> tuple[list[Position], DealRecord]:
+    """Play one deal as ``play_deal_reference`` does and return the Position before each
+    card decision (``positions[k]``: after k cards; ``[0]`` is the start of trick play;
+    empty where no tricks are played), with the deal's record."""
+    positions: list[Position] = []
+
+    def keep(position: Position) -> None:
+        positions.append(position)
+
+    rec = play_deal_reference(rules, deck, dealer, carried, policies, draws, card_hook=keep)
+    return positions, rec
