@@ -5,8 +5,9 @@ into the kernel's vectors (slots ``PI_*`` / ``PIF_*`` of ``kernel/abi.py``), and
 functions of the same names do, exactly (tests/test_kernel_solver.py).
 
 Measured on one core (``bash scripts/dev.sh bench --solver``), five seats in the deal, from
-the first lead: three-card about SOLVE3 solves/s (the reference REF3), five-card about
-SOLVE5 (the reference REF5).
+the first lead, the kernel's batch loop (``kernel.solver.solve_many``): three-card about
+130,000 solves/s (the reference 300), five-card about 450 (the reference 1.9). These
+wrappers add the encoding and a call from Python to each solve.
 """
 
 from __future__ import annotations
