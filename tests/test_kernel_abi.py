@@ -44,3 +44,11 @@ def test_aggregate_slots_do_not_overlap():
              (L.A_TRICKS_XY, L.MAX_TRICKS + 1), (L.A_PLAYED_YY, 1), (L.A_FLUSH_XX, 3),
              (L.A_SEAT, n * L.SEAT_LEN), (L.A_CLASS, 2 * L.N_CLASS_SLOTS), (L.A_POS, (n + 1) * L.POS_LEN)])  # fmt: skip
     assert L.A_POS + (n + 1) * L.POS_LEN == L.A_LEN
+
+
+def test_position_slots_do_not_overlap():
+    n = L.MAX_PLAYERS
+    _ranges([(L.PI_N, 1), (L.PI_LEADER, 1), (L.PI_NCARDS, 1), (L.PI_TRICK, 1), (L.PI_TRUMP, 1), (L.PI_MODE, 1),
+             (L.PI_INDICATOR, 1), (L.PI_TURNED, 1), (L.PI_CIVIL, 1), (L.PI_RENOUNCED, 1), (L.PI_SINGLE, 1),
+             (L.PI_DEFENDER, 1), (L.PI_HANDS, n), (L.PI_WON, n), (L.PI_CARDS, n)])  # fmt: skip
+    assert L.PI_CARDS + n == L.PI_LEN

@@ -22,66 +22,14 @@ from loo_sim.game.cards import parse_card
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules, Trump
 from tests.bruteforce import brute_force
-
-# (name, preset, overrides, carried pots, declaration families to draw from)
-THREE_CARD = [
-    ("three-card", "three-card", {}, [0.0, 3.0], ["always", "basic", "cautious"]),
-    ("three-card lead=ace void=trump_to_win", "three-card", {"lead": "ace", "void": "trump_to_win"}, [0.0], ["always"]),
-    ("three-card lead=classic", "three-card", {"lead": "classic"}, [6.0], ["always", "basic"]),
-    ("irish", "irish", {}, [0.0, 6.0], ["always", "basic"]),
-    ("irish-classic", "irish-classic", {}, [0.0, 3.0], ["always", "basic"]),
-    ("classic-limited single", "classic-limited", {}, [0.0], ["always", "basic", "cautious"]),
-    ("classic-limited double", "classic-limited", {}, [3.0, 6.0], ["cautious", "basic", "always"]),
-    ("limited", "limited", {}, [0.0, 9.0], ["always", "basic"]),
-    ("bold-stand", "bold-stand", {}, [0.0], ["basic", "cautious"]),
-]
-PER_THREE_CARD = 240  # positions per entry: 9 * 240 = 2160
-PER_FIVE_CARD = 320
-
-
-def _policies(rng: random.Random, families: list[str], players: int) -> list[Policy]:
-    return [Policy.parse(f"{rng.choice(families)}/{rng.choice(['basic', 'high', 'low'])}") for _ in range(players)]
-
-
-def _positions(seed: int, preset: str, overrides: dict, carried: list[float], families: list[str], count: int,
-               pick):  # fmt: skip
-    """``count`` (deal, prefix, position) from random reference deals; ``pick(rng, positions,
-    seats)`` chooses how many cards into the deal (None: skip that deal)."""
-    rng = random.Random(seed)
-    rules = Rules.preset(preset, **overrides)
-    out = []
-    while len(out) < count:
-        deck = list(range(52))
-        rng.shuffle(deck)
-        dealer, pot = rng.randrange(rules.players), rng.choice(carried)
-        policies = _policies(rng, families, rules.players)
-        positions, rec = reference_positions(rules, deck, dealer, pot, policies)
-        if not positions:
-            continue
-        k = pick(rng, positions, len(positions[0].seats))
-        if k is None:
-            continue
-        prefix = [card for trick in rec.tricks for _, card in trick.cards][:k]
-        out.append(((rules, deck, dealer, pot, policies), prefix, positions[k]))
-    return out
-
-
-def _three_card_pick(rng: random.Random, positions: list[Position], seats: int) -> int:
-    u = rng.random()
-    if u < 0.17:
-        return 0  # from the first lead
-    if u < 0.6:
-        return rng.randint(1, min(4, len(positions) - 1))  # mid-deal, the first trick or two
-    return rng.randint(5, len(positions) - 1) if len(positions) > 5 else len(positions) - 1
-
-
-def _five_card_pick(rng: random.Random, positions: list[Position], seats: int) -> int | None:
-    if seats == 2 and rng.random() < 0.6:
-        return 0  # two seats: the whole deal is small enough for the brute force
-    u = rng.random()
-    tricks_left = 4 if seats <= 3 and u < 0.2 else 3 if u < 0.4 else 2
-    start = (5 - tricks_left) * seats
-    return rng.randint(start, len(positions) - 1)
+from tests.solver_positions import (
+    PER_FIVE_CARD,
+    PER_THREE_CARD,
+    THREE_CARD,
+    five_card_pick,
+    sample_positions,
+    three_card_pick,
+)
 
 
 def _agree(cases, tally: Counter) -> None:
@@ -104,7 +52,7 @@ def _agree(cases, tally: Counter) -> None:
 def test_three_card_solver_matches_brute_force(entry):
     name, preset, overrides, carried, families = entry
     tally: Counter = Counter()
-    _agree(_positions(len(name) * 101 + 7, preset, overrides, carried, families, PER_THREE_CARD, _three_card_pick),
+    _agree(sample_positions(len(name) * 101 + 7, preset, overrides, carried, families, PER_THREE_CARD, three_card_pick),
            tally)  # fmt: skip
     assert tally["positions"] == PER_THREE_CARD
     assert tally["first lead"] >= 20 and tally["mid-trick"] >= 50, tally
@@ -126,8 +74,9 @@ FIVE_CARD = [
 def test_five_card_solver_matches_brute_force(entry):
     name, overrides, count = entry
     tally: Counter = Counter()
-    _agree(_positions(len(name) * 13 + 5, "five-card", overrides, [0.0, 5.0], ["basic", "cautious", "always"], count,
-                      _five_card_pick), tally)  # fmt: skip
+    families = ["basic", "cautious", "always"]
+    _agree(sample_positions(len(name) * 13 + 5, "five-card", overrides, [0.0, 5.0], families, count, five_card_pick),
+           tally)  # fmt: skip
     assert tally["positions"] == count
     assert tally["mid-trick"] >= count // 3, tally
     if overrides:

@@ -65,6 +65,29 @@ NO_FORCING = -1  # forced_seat when no declaration is forced (counterfactual rep
 NO_ACTION = 0  # forced_action then; a named value, not a literal 0: numba compiles a literal argument apart
 OUT_PLAY, OUT_LONE, OUT_NOBODY, OUT_FLUSH = (int(o) for o in Outcome)
 
+# ---- a perfect-information position (kernel/solver.py, docs/policies.md P7) ----------------
+# run/solver.py ``encode_position`` fills them from an engine Position. Seats are indices
+# 0..n-1 into the seats in the deal (the engine's in_deal order, the eldest hand first);
+# cards are bit positions (kernel/bits.py POS).
+PI_N = 0  # seats in the deal
+PI_LEADER = 1  # index of the seat that led (or is to lead) the current trick
+PI_NCARDS = 2  # cards already played to the current trick
+PI_TRICK = 3  # trick index 0..hand_size-1
+PI_TRUMP = 4  # trump suit 0..3, -1 while unknown (R6)
+PI_MODE = 5  # the deal's trump mode: TURN_UP, FIRST_LEAD or FIRST_RENOUNCE (single pots: FIRST_RENOUNCE)
+PI_INDICATOR = 6  # the indicator's bit position (known to the solver even while hidden), -1 none
+PI_TURNED = 7  # 1 once the indicator is turned (R6; lead_options' turned_up)
+PI_CIVIL = 8  # 1: the current trick's ace of trumps was led under Pam be civil (R9)
+PI_RENOUNCED = 9  # 1: a follower of the current trick renounced while trumps were unknown
+PI_SINGLE = 10  # 1: a single pot (R8: no first-lead clauses)
+PI_DEFENDER = 11  # index of the defender (R8), -1 none
+PI_HANDS = 16  # [MAX_PLAYERS] each seat's hand, a mask of bit positions
+PI_WON = PI_HANDS + MAX_PLAYERS  # [MAX_PLAYERS] tricks won so far
+PI_CARDS = PI_WON + MAX_PLAYERS  # [MAX_PLAYERS] the current trick's cards (bit positions), in playing order
+PI_LEN = PI_CARDS + MAX_PLAYERS
+PIF_POT_START, PIF_PENALTY = 0, 1  # float vector: pot_start, the loo penalty (R3)
+PIF_LEN = 2
+
 # ---- one deal's record: int vector --------------------------------------------------------
 O_TRUMP = 0  # -1 unknown
 O_INDICATOR = 1  # -1 not turned

@@ -1,0 +1,659 @@
+"""The perfect-information card-play solver (docs/policies.md P7) in numba: the twin of
+``engine/solver.py`` (``solve``, ``card_values``, ``best_card``), exact, with the same
+payoffs and tie-break, on masks.
+
+**Input.** A position is two small vectors with the slots ``PI_*`` / ``PIF_*`` of
+``kernel/abi.py`` (``run/solver.py`` ``encode_position`` fills them from an engine
+``Position``): seats are indices 0..n-1 into the seats in the deal (the engine's
+``in_deal`` order); hands are masks of bit positions (``bits.POS``), the current trick's
+cards are bit positions in playing order; the trump suit is -1 while unknown; the
+indicator is its bit position (-1 none) with a flag saying whether it is turned; the
+trump mode is the deal's (a single pot's is FIRST_RENOUNCE); the leader and the
+defender are seat indices (-1: no defender). The rules come as ``run.args.rules_arrays``'
+``ri`` (hand size, Pam, Pam be civil, lead, void). A workspace (:func:`workspace`)
+holds the transposition table and the scratch; nothing in the search allocates.
+
+**Output.** The final trick counts, packed 4 bits a seat (``counts(packed, n)``
+unpacks), the card max^n plays, and for ``card_values`` each legal card with the packed
+counts after it. Payoffs are ``pay[i, k] = pot_start * k / hand_size``, less ``penalty``
+when ``k == 0`` unless ``i`` is the defender: the same floats as the reference's.
+
+**Rules** as ``kernel/tricks.py`` ``play_trick`` and ``engine/deal.py`` play them: lead
+obligations (``legality.lead_options``, the first-trick clauses on trick 0 unless a
+single pot, the indicator as ``turned_up`` once turned), followers
+(``legality.follow_options``: follow, head the trick, the void option), Pam be civil
+(Pam held back unless it is the last card), ``first_lead`` (the first card led sets
+trumps), ``first_renounce`` (a follower void in the led suit while trumps are unknown;
+when that trick is complete the indicator is turned and the trick is judged with the new
+trumps), the winner leads next.
+
+**Search.** Depth first over an explicit stack of frames (``fr``/``fb``, one a card
+played; :func:`_value`), the seat to move trying its legal cards in tie-break order
+(lowest P1 power with the trumps known before the card: within one hand, the plain
+cards in bit order, then the trumps, then Pam) and keeping a card only when strictly
+better for itself. The same search as a numba recursion (:func:`_value_rec`) measured
+slower (below), and numba cannot cache a self-recursive function (the cached copy
+crashes on load), so the stack is the one used. What makes it fast, all exact:
+
+- the cut of the reference: once a card reaches the most the mover can still get
+  (``cap``: its best payoff over every count it can still end with), stop; later cards
+  could only tie, and ties keep the earlier card;
+- equivalent cards: a card ``b`` is skipped when the card tried just before it, ``a``,
+  is of the same suit, neither is an ace nor Pam, no card of that suit still in play
+  (in a hand or in the trick) lies between them, and the mover holds no card whose bit
+  lies between them. Then exchanging the names of ``a`` and ``b`` maps the game after
+  ``b`` onto the game after ``a`` exactly: every comparison with a card in play (beats,
+  heading, the highest trump of the classic lead) and every suit test comes out the
+  same, the ace-of-trumps and Pam rules (first-lead clauses, Pam be civil) never meet
+  them (the king of the first-lead clauses leaves its leader that one legal card, and
+  trick 0 is never led again), and the mover's later tie-breaks order its other cards the same way against
+  either (plain power is the bit order; a trump or Pam is above both or below both in
+  every trump state). So ``b``'s subgame gives the same counts as ``a``'s, and ``b``,
+  later in the tie-break order, could only tie;
+- the last trick is played out directly (every seat holds one card, which is legal);
+- a transposition table at trick starts (two tricks or more left): a fixed-size table
+  of ``2**bits`` slots replaced on collision, keyed on everything the rest of the deal
+  depends on (every hand, the leader, the trick index, the tricks won, trumps, the
+  indicator turned) compared in full, so a hit is always the same position; entries
+  carry the solve's generation number, so a new solve needs no clearing.
+
+Measured on one core (``scripts/bench.py --solver``, a shared two-core machine), five
+seats in the deal, from the first lead: three-card about 130,000 solves/s (the reference
+300: some 440x; 190 nodes a solve), five-card about 450 solves/s (the reference 1.9: some
+240x; 71,000 nodes a solve). Each shortcut's share, as solves/s with it turned off
+(``ST_FLAGS``), three-card / five-card: merging 73,000 / 110, the transposition table
+141,000 / 160 (three-card has one trick start to store, so the table costs a little
+there), the cut 120,000 / 400; the recursion 104,000 / 360.
+"""
+
+import numpy as np
+from numba import njit
+
+from loo_sim.kernel import abi as L
+from loo_sim.kernel.bits import (
+    PAM,
+    PAM_BIT,
+    SUIT_MASK,
+    beat_mask,
+    beats,
+    eff_suit,
+    follow_mask,
+    has,
+    is_trump,
+    lsb,
+    popcount,
+    power_masks,
+)
+from loo_sim.kernel.legality import follow_options, lead_options
+from loo_sim.kernel.nrt import NO_REFCOUNT
+
+# ---- the per-solve context and results: int vector ``st`` ----------------------------------
+ST_GEN = 0  # generation number of the current solve (transposition entries carry it)
+ST_NODES = 1  # nodes searched (statistics)
+ST_N, ST_H, ST_PAM, ST_CIVIL, ST_LEAD, ST_VOID, ST_MODE, ST_INDICATOR, ST_SINGLE = range(2, 11)
+ST_BEST = 11  # the root's chosen card (bit position)
+ST_OUT_N = 12  # card_values: legal cards at the root
+ST_OUT_CARDS = 13  # [MAX_TRICKS] their bit positions, in tie-break order
+ST_OUT_RES = ST_OUT_CARDS + L.MAX_TRICKS  # [MAX_TRICKS] the packed counts after each
+ST_FLAGS = ST_OUT_RES + L.MAX_TRICKS  # the shortcuts turned off (measurements and tests): NO_MERGE | NO_TT | NO_CUT
+ST_LEN = ST_FLAGS + 1
+NO_MERGE, NO_TT, NO_CUT = 1, 2, 4
+# ---- transposition table: int matrix [slot, TT_*] ------------------------------------------
+TT_GEN, TT_META, TT_VALUE = 0, 1, 2
+TT_HANDS = 3  # [MAX_PLAYERS]
+TT_COLS = TT_HANDS + L.MAX_PLAYERS
+TT_BITS = 16
+# ---- search frames (the explicit stack): int matrix fr [depth, F_*], float matrix fb [depth, FB_*] ----
+F_LI, F_K, F_TIX, F_WON, F_T, F_TURNED, F_CIVIL, F_RENOUNCED, F_LED, F_WIN, F_TRUMPED, F_LED_TRUMP = range(12)
+F_BEAT, F_MOVER, F_HAND, F_LIVE, F_PLAIN, F_TRUMPS, F_PAM, F_PREV, F_FOUND, F_DONE, F_BEST, F_CARD = range(12, 24)
+F_SLOT, F_METAKEY, F_MODE = 24, 25, 26
+F_LEN = 27
+FB_PAY, FB_CAP = 0, 1  # the best payoff so far, the most the mover can still get
+MAX_DEPTH = L.MAX_TRICKS * L.MAX_PLAYERS + 1
+# ---- root modes -----------------------------------------------------------------------------
+NODE, ROOT, ROOT_ALL = 0, 1, 2  # ROOT: note the chosen card; ROOT_ALL: every card, no cut, no merging
+_K = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
+
+
+def workspace(tt_bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
+    """(tt, st, hands, cards, pay, cap, fr, fb): the arrays one solver thread reuses for every solve."""
+    tt = np.zeros((1 << tt_bits, TT_COLS), dtype=np.int64)
+    st = np.zeros(ST_LEN, dtype=np.int64)
+    hands = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    cards = np.zeros(L.MAX_TRICKS * L.MAX_PLAYERS, dtype=np.int64)
+    pay = np.zeros((L.MAX_PLAYERS, L.MAX_TRICKS + 1), dtype=np.float64)
+    cap = np.zeros((L.MAX_PLAYERS, L.MAX_TRICKS + 1, L.MAX_TRICKS + 1), dtype=np.float64)
+    fr = np.zeros((MAX_DEPTH, F_LEN), dtype=np.int64)
+    fb = np.zeros((MAX_DEPTH, 2), dtype=np.float64)
+    return tt, st, hands, cards, pay, cap, fr, fb
+
+
+@njit(cache=True, inline="always")
+def count_of(packed, i):
+    """Seat index ``i``'s tricks in packed counts (4 bits a seat)."""
+    return (packed >> (4 * i)) & 15
+
+
+@njit(cache=True, inline="always")
+def _judge(cards, base, n, t, pam):
+    """The winner's place in a complete trick judged with trumps ``t`` (R7)."""
+    led = eff_suit(cards[base], t, pam)
+    winning = cards[base]
+    win_i = 0
+    for k in range(1, n):
+        if beats(cards[base + k], winning, led, t, pam):
+            winning = cards[base + k]
+            win_i = k
+    return win_i
+
+
+@njit(cache=True, inline="always")
+def _last_trick(hands, st, li, won, t):
+    """The last trick from its lead: every seat holds one card, its only legal one."""
+    n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
+    c = lsb(hands[li])
+    if mode == L.FIRST_LEAD and t < 0:
+        t = c & 3
+    first = c
+    led = eff_suit(c, t, pam)
+    winning = c
+    win_i = 0
+    renounced = False
+    j = li
+    for k in range(1, n):
+        j = j + 1 if j + 1 < n else 0
+        hand = hands[j]
+        c = lsb(hand)
+        if t < 0 and (hand & SUIT_MASK[led]) == 0:
+            renounced = True
+        if beats(c, winning, led, t, pam):
+            winning = c
+            win_i = k
+    if renounced and mode == L.FIRST_RENOUNCE:  # judged again with the trumps it reveals
+        t = st[ST_INDICATOR] & 3
+        led = eff_suit(first, t, pam)
+        winning = first
+        win_i = 0
+        j = li
+        for k in range(1, n):
+            j = j + 1 if j + 1 < n else 0
+            c = lsb(hands[j])
+            if beats(c, winning, led, t, pam):
+                winning = c
+                win_i = k
+    winner = li + win_i
+    if winner >= n:
+        winner -= n
+    return won + (1 << (4 * winner))
+
+
+@njit(cache=True, inline="always")
+def _slot(hands, n, meta, size):
+    x = meta * _K
+    for i in range(n):
+        x = (x ^ hands[i]) * _K
+    x ^= x >> 29
+    return x & (size - 1)
+
+
+@njit(cache=False, **NO_REFCOUNT)  # numba cannot cache a self-recursive function (it crashes on load)
+def _value_rec(hands, cards, st, tt, pay, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped,
+               mode_r):  # fmt: skip
+    """:func:`_value` as a recursion (kept to measure the two; ``scripts/bench.py --solver``):
+    the same search, card for card, without the ``NO_*`` switches."""
+    n = st[ST_N]
+    h = st[ST_H]
+    pam = st[ST_PAM]
+    slot = -1
+    meta = 0
+    if k == 0:
+        if tix == h - 1 and mode_r == NODE:
+            return _last_trick(hands, st, li, won, t)
+        meta = li | (tix << 4) | ((t + 1) << 8) | (turned << 11) | (won << 12)
+        slot = _slot(hands, n, meta, tt.shape[0])
+        if tt[slot, TT_GEN] == st[ST_GEN] and tt[slot, TT_META] == meta:
+            same = True
+            for i in range(n):
+                if tt[slot, TT_HANDS + i] != hands[i]:
+                    same = False
+                    break
+            if same:
+                return tt[slot, TT_VALUE]
+    st[ST_NODES] += 1
+    base = tix * L.MAX_PLAYERS
+    mover = li + k
+    if mover >= n:
+        mover -= n
+    hand = hands[mover]
+    tm, low_plain, low_trumps, _ = power_masks(t, pam)
+    renounces = False
+    beat = 0
+    led_trump = False
+    if k == 0:
+        legal = hand
+        if t >= 0 and st[ST_LEAD] != L.LEAD_FREE:  # R7 lead duties (none while trumps are unknown)
+            indicator = st[ST_INDICATOR] if turned else -1
+            legal = lead_options(hand, t, pam, st[ST_LEAD], tix == 0 and st[ST_SINGLE] == 0, indicator)
+    else:
+        held = hand
+        if civil and has(hand, PAM) and popcount(hand) > 1:  # R9 Pam be civil
+            held &= ~PAM_BIT
+        beat = beat_mask(cards[base + win_i], led, t, pam)
+        legal = follow_options(held, follow_mask(led, t, pam), tm, beat, trumped, st[ST_VOID])
+        renounces = t < 0 and (held & SUIT_MASK[led]) == 0  # R6 first_renounce
+        led_trump = is_trump(cards[base], t, pam)
+    live = 0
+    if popcount(legal) > 1 and mode_r != ROOT_ALL:
+        for i in range(n):
+            live |= hands[i]
+        for j in range(k):
+            live |= 1 << cards[base + j]
+    cap_m = cap[mover, count_of(won, mover), h - tix]
+    mode = st[ST_MODE]
+    rest_plain = legal & low_plain
+    rest_trumps = legal & low_trumps
+    pam_left = pam == 1 and has(legal, PAM)
+    best = 0
+    best_pay = 0.0
+    found = False
+    prev = -1
+    out = 0
+    while True:
+        if rest_plain:
+            c = lsb(rest_plain)
+            rest_plain &= rest_plain - 1
+        elif rest_trumps:
+            c = lsb(rest_trumps)
+            rest_trumps &= rest_trumps - 1
+        elif pam_left:
+            c = PAM
+            pam_left = False
+        else:
+            break
+        if mode_r != ROOT_ALL and prev >= 0 and (c & 3) == (prev & 3) and (c >> 2) != 12 and c != PAM:
+            between = ((1 << c) - 1) & ~((2 << prev) - 1)
+            if (between & hand) == 0 and (between & live & SUIT_MASK[c & 3]) == 0:
+                prev = c
+                continue  # equivalent to the card just tried: it could only tie
+        prev = c
+        hands[mover] = hand & ~(1 << c)
+        cards[base + k] = c
+        nt = t
+        nled = led
+        ncivil = civil
+        nwin = win_i
+        ntrumped = trumped
+        if k == 0:
+            if mode == L.FIRST_LEAD and t < 0:
+                nt = c & 3  # R6 first_lead: the first card led sets trumps
+            nled = eff_suit(c, nt, pam)
+            ncivil = st[ST_CIVIL] == 1 and nt >= 0 and c == 48 + nt
+            nwin = 0
+            ntrumped = False
+        elif has(beat, c):
+            nwin = k
+            ntrumped = not led_trump and is_trump(c, t, pam)
+        nren = renounced or renounces
+        if k + 1 < n:
+            res = _value_rec(hands, cards, st, tt, pay, cap, li, k + 1, tix, won, nt, turned, ncivil, nren, nled, nwin,
+                         ntrumped, NODE)  # fmt: skip
+        else:
+            nturned = turned
+            if nren and mode == L.FIRST_RENOUNCE:  # the trick is judged with the new trumps
+                nt = st[ST_INDICATOR] & 3
+                nturned = 1
+                nwin = _judge(cards, base, n, nt, pam)
+            winner = li + nwin
+            if winner >= n:
+                winner -= n
+            nwon = won + (1 << (4 * winner))
+            if tix + 1 == h:
+                res = nwon
+            else:
+                res = _value_rec(hands, cards, st, tt, pay, cap, winner, 0, tix + 1, nwon, nt, nturned, False, False, 0,
+                             0, False, NODE)  # fmt: skip
+        hands[mover] = hand
+        p = pay[mover, count_of(res, mover)]
+        if mode_r == ROOT_ALL:
+            st[ST_OUT_CARDS + out] = c
+            st[ST_OUT_RES + out] = res
+            out += 1
+        if not found or p > best_pay:  # strictly better only: ties keep the earlier card
+            found = True
+            best = res
+            best_pay = p
+            if mode_r != NODE:
+                st[ST_BEST] = c
+            if p >= cap_m and mode_r != ROOT_ALL:
+                break
+    if mode_r == ROOT_ALL:
+        st[ST_OUT_N] = out
+    if slot >= 0:
+        tt[slot, TT_GEN] = st[ST_GEN]
+        tt[slot, TT_META] = meta
+        tt[slot, TT_VALUE] = best
+        for i in range(n):
+            tt[slot, TT_HANDS + i] = hands[i]
+    return best
+
+
+@njit(cache=True, inline="always")
+def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped,
+           mode_r, slot, meta):  # fmt: skip
+    """Open the frame of a node at depth ``d``: its state, the mover's legal cards, the cap."""
+    n = st[ST_N]
+    pam = st[ST_PAM]
+    st[ST_NODES] += 1
+    base = tix * L.MAX_PLAYERS
+    mover = li + k
+    if mover >= n:
+        mover -= n
+    hand = hands[mover]
+    tm, low_plain, low_trumps, _ = power_masks(t, pam)
+    renounces = False
+    beat = 0
+    led_trump = False
+    if k == 0:
+        legal = hand
+        if t >= 0 and st[ST_LEAD] != L.LEAD_FREE:  # R7 lead duties (none while trumps are unknown)
+            indicator = st[ST_INDICATOR] if turned else -1
+            legal = lead_options(hand, t, pam, st[ST_LEAD], tix == 0 and st[ST_SINGLE] == 0, indicator)
+    else:
+        held = hand
+        if civil and has(hand, PAM) and popcount(hand) > 1:  # R9 Pam be civil
+            held &= ~PAM_BIT
+        beat = beat_mask(cards[base + win_i], led, t, pam)
+        legal = follow_options(held, follow_mask(led, t, pam), tm, beat, trumped, st[ST_VOID])
+        renounces = t < 0 and (held & SUIT_MASK[led]) == 0  # R6 first_renounce
+        led_trump = is_trump(cards[base], t, pam)
+    live = 0
+    if popcount(legal) > 1 and mode_r != ROOT_ALL:
+        for i in range(n):
+            live |= hands[i]
+        for j in range(k):
+            live |= 1 << cards[base + j]
+    fr[d, F_LI] = li
+    fr[d, F_K] = k
+    fr[d, F_TIX] = tix
+    fr[d, F_WON] = won
+    fr[d, F_T] = t
+    fr[d, F_TURNED] = turned
+    fr[d, F_CIVIL] = civil
+    fr[d, F_RENOUNCED] = renounced or renounces
+    fr[d, F_LED] = led
+    fr[d, F_WIN] = win_i
+    fr[d, F_TRUMPED] = trumped
+    fr[d, F_LED_TRUMP] = led_trump
+    fr[d, F_BEAT] = beat
+    fr[d, F_MOVER] = mover
+    fr[d, F_HAND] = hand
+    fr[d, F_LIVE] = live
+    fr[d, F_PLAIN] = legal & low_plain
+    fr[d, F_TRUMPS] = legal & low_trumps
+    fr[d, F_PAM] = pam == 1 and has(legal, PAM)
+    fr[d, F_PREV] = -1
+    fr[d, F_FOUND] = 0
+    fr[d, F_DONE] = 0
+    fr[d, F_BEST] = 0
+    fr[d, F_SLOT] = slot
+    fr[d, F_METAKEY] = meta
+    fr[d, F_MODE] = mode_r
+    fb[d, FB_PAY] = 0.0
+    fb[d, FB_CAP] = cap[mover, count_of(won, mover), st[ST_H] - tix]
+
+
+@njit(cache=True, inline="always")
+def _deliver(fr, fb, d, hands, st, pay, res):
+    """The value of the card frame ``d`` is trying came back: keep it if strictly better."""
+    mover = fr[d, F_MOVER]
+    hands[mover] = fr[d, F_HAND]
+    p = pay[mover, count_of(res, mover)]
+    mode_r = fr[d, F_MODE]
+    if mode_r == ROOT_ALL:
+        out = st[ST_OUT_N]
+        st[ST_OUT_CARDS + out] = fr[d, F_CARD]
+        st[ST_OUT_RES + out] = res
+        st[ST_OUT_N] = out + 1
+    if fr[d, F_FOUND] == 0 or p > fb[d, FB_PAY]:  # strictly better only: ties keep the earlier card
+        fr[d, F_FOUND] = 1
+        fr[d, F_BEST] = res
+        fb[d, FB_PAY] = p
+        if mode_r != NODE:
+            st[ST_BEST] = fr[d, F_CARD]
+        if p >= fb[d, FB_CAP] and mode_r != ROOT_ALL and (st[ST_FLAGS] & NO_CUT) == 0:
+            fr[d, F_DONE] = 1  # the most the mover can still get: a later card could only tie
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped,
+           mode_r):  # fmt: skip
+    """max^n from a node, the final counts (packed), by an explicit stack of frames
+    ``fr``/``fb`` (one a card played); the same search as :func:`_value_rec`. ``k`` cards of
+    trick ``tix`` are in ``cards[tix * MAX_PLAYERS:]``; ``led`` (its suit), ``win_i`` (the
+    winning card's place) and ``trumped`` (a plain lead now won by a trump) describe them."""
+    n = st[ST_N]
+    h = st[ST_H]
+    pam = st[ST_PAM]
+    mode = st[ST_MODE]
+    size = tt.shape[0]
+    _enter(fr, fb, 0, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped,
+           mode_r, -1, 0)  # fmt: skip
+    d = 0
+    while True:
+        # the next card of frame d, in tie-break order, skipping equivalent cards
+        c = -1
+        if fr[d, F_DONE] == 0:
+            all_cards = fr[d, F_MODE] == ROOT_ALL or (st[ST_FLAGS] & NO_MERGE) != 0
+            while True:
+                if fr[d, F_PLAIN]:
+                    m = fr[d, F_PLAIN]
+                    c = lsb(m)
+                    fr[d, F_PLAIN] = m & (m - 1)
+                elif fr[d, F_TRUMPS]:
+                    m = fr[d, F_TRUMPS]
+                    c = lsb(m)
+                    fr[d, F_TRUMPS] = m & (m - 1)
+                elif fr[d, F_PAM]:
+                    c = PAM
+                    fr[d, F_PAM] = 0
+                else:
+                    c = -1
+                    break
+                prev = fr[d, F_PREV]
+                fr[d, F_PREV] = c
+                if not all_cards and prev >= 0 and (c & 3) == (prev & 3) and (c >> 2) != 12 and c != PAM:
+                    between = ((1 << c) - 1) & ~((2 << prev) - 1)
+                    if (between & fr[d, F_HAND]) == 0 and (between & fr[d, F_LIVE] & SUIT_MASK[c & 3]) == 0:
+                        continue  # equivalent to the card just tried: it could only tie
+                break
+        if c < 0:  # frame d is searched
+            best = fr[d, F_BEST]
+            slot = fr[d, F_SLOT]
+            if slot >= 0:
+                tt[slot, TT_GEN] = st[ST_GEN]
+                tt[slot, TT_META] = fr[d, F_METAKEY]
+                tt[slot, TT_VALUE] = best
+                for i in range(n):
+                    tt[slot, TT_HANDS + i] = hands[i]
+            if d == 0:
+                return best
+            d -= 1
+            _deliver(fr, fb, d, hands, st, pay, best)
+            continue
+        # play c
+        fr[d, F_CARD] = c
+        mover = fr[d, F_MOVER]
+        hands[mover] = fr[d, F_HAND] & ~(1 << c)
+        li = fr[d, F_LI]
+        k = fr[d, F_K]
+        tix = fr[d, F_TIX]
+        t = fr[d, F_T]
+        base = tix * L.MAX_PLAYERS
+        cards[base + k] = c
+        nled = fr[d, F_LED]
+        ncivil = fr[d, F_CIVIL] == 1
+        nwin = fr[d, F_WIN]
+        ntrumped = fr[d, F_TRUMPED] == 1
+        if k == 0:
+            if mode == L.FIRST_LEAD and t < 0:
+                t = c & 3  # R6 first_lead: the first card led sets trumps
+            nled = eff_suit(c, t, pam)
+            ncivil = st[ST_CIVIL] == 1 and t >= 0 and c == 48 + t
+            nwin = 0
+            ntrumped = False
+        elif has(fr[d, F_BEAT], c):
+            nwin = k
+            ntrumped = fr[d, F_LED_TRUMP] == 0 and is_trump(c, t, pam)
+        nren = fr[d, F_RENOUNCED] == 1
+        won = fr[d, F_WON]
+        turned = fr[d, F_TURNED]
+        if k + 1 < n:
+            _enter(fr, fb, d + 1, hands, cards, st, cap, li, k + 1, tix, won, t, turned, ncivil, nren, nled, nwin,
+                   ntrumped, NODE, -1, 0)  # fmt: skip
+            d += 1
+            continue
+        if nren and mode == L.FIRST_RENOUNCE:  # the trick is judged with the new trumps
+            t = st[ST_INDICATOR] & 3
+            turned = 1
+            nwin = _judge(cards, base, n, t, pam)
+        winner = li + nwin
+        if winner >= n:
+            winner -= n
+        won += 1 << (4 * winner)
+        if tix + 1 == h:
+            _deliver(fr, fb, d, hands, st, pay, won)
+            continue
+        if tix + 2 == h:
+            _deliver(fr, fb, d, hands, st, pay, _last_trick(hands, st, winner, won, t))
+            continue
+        meta = winner | ((tix + 1) << 4) | ((t + 1) << 8) | (turned << 11) | (won << 12)
+        slot = _slot(hands, n, meta, size)
+        if (st[ST_FLAGS] & NO_TT) != 0:
+            slot = -1
+        elif tt[slot, TT_GEN] == st[ST_GEN] and tt[slot, TT_META] == meta:
+            same = True
+            for i in range(n):
+                if tt[slot, TT_HANDS + i] != hands[i]:
+                    same = False
+                    break
+            if same:
+                _deliver(fr, fb, d, hands, st, pay, tt[slot, TT_VALUE])
+                continue
+        _enter(fr, fb, d + 1, hands, cards, st, cap, winner, 0, tix + 1, won, t, turned, False, False, 0, 0, False,
+               NODE, slot, meta)  # fmt: skip
+        d += 1
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def _setup(pi, pf, ri, st, hands, cards, pay, cap):
+    """Fill the per-solve context, the hands, the trick and the payoff tables from a position."""
+    n = pi[L.PI_N]
+    h = ri[L.R_HAND]
+    st[ST_GEN] += 1
+    st[ST_N] = n
+    st[ST_H] = h
+    st[ST_PAM] = ri[L.R_PAM]
+    st[ST_CIVIL] = ri[L.R_CIVIL]
+    st[ST_LEAD] = ri[L.R_LEAD]
+    st[ST_VOID] = ri[L.R_VOID]
+    st[ST_MODE] = pi[L.PI_MODE]
+    st[ST_INDICATOR] = pi[L.PI_INDICATOR]
+    st[ST_SINGLE] = pi[L.PI_SINGLE]
+    st[ST_BEST] = -1
+    st[ST_OUT_N] = 0
+    pot, penalty, defender = pf[L.PIF_POT_START], pf[L.PIF_PENALTY], pi[L.PI_DEFENDER]
+    for i in range(n):
+        hands[i] = pi[L.PI_HANDS + i]
+        for k in range(h + 1):
+            won = pot * k / h  # the engine's shares (R3)
+            pay[i, k] = won - penalty if k == 0 and i != defender else won
+        for k in range(h + 1):
+            for left in range(h + 1):
+                top = pay[i, k]
+                for j in range(k + 1, min(k + left, h) + 1):
+                    if pay[i, j] > top:
+                        top = pay[i, j]
+                cap[i, k, left] = top
+    tix = pi[L.PI_TRICK]
+    for j in range(pi[L.PI_NCARDS]):
+        cards[tix * L.MAX_PLAYERS + j] = pi[L.PI_CARDS + j]
+
+
+@njit(cache=True, inline="always")
+def _root_state(pi, ri, cards):
+    """The root's packed tricks won and the trick so far (its led suit, the winning card's
+    place, trumped), judged card by card as play_trick does."""
+    n, pam, t = pi[L.PI_N], ri[L.R_PAM], pi[L.PI_TRUMP]
+    tix, k = pi[L.PI_TRICK], pi[L.PI_NCARDS]
+    won = 0
+    for i in range(n):
+        won |= pi[L.PI_WON + i] << (4 * i)
+    led = 0
+    win_i = 0
+    trumped = False
+    if k > 0:
+        base = tix * L.MAX_PLAYERS
+        led = eff_suit(cards[base], t, pam)
+        winning = cards[base]
+        for j in range(1, k):
+            if beats(cards[base + j], winning, led, t, pam):
+                winning = cards[base + j]
+                win_i = j
+        trumped = not is_trump(cards[base], t, pam) and is_trump(winning, t, pam)
+    return won, led, win_i, trumped
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def _root(pi, pf, ri, tt, st, hands, cards, pay, cap, fr, fb, mode_r):
+    _setup(pi, pf, ri, st, hands, cards, pay, cap)
+    won, led, win_i, trumped = _root_state(pi, ri, cards)
+    return _value(hands, cards, st, tt, pay, cap, fr, fb, pi[L.PI_LEADER], pi[L.PI_NCARDS], pi[L.PI_TRICK], won,
+                  pi[L.PI_TRUMP], pi[L.PI_TURNED], pi[L.PI_CIVIL] == 1, pi[L.PI_RENOUNCED] == 1, led, win_i, trumped,
+                  mode_r)  # fmt: skip
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def solve_position(pi, pf, ri, tt, st, hands, cards, pay, cap, fr, fb):
+    """Each seat's final tricks under max^n, packed 4 bits a seat index; ``st[ST_BEST]``
+    is then the card (bit position) the seat to move plays."""
+    return _root(pi, pf, ri, tt, st, hands, cards, pay, cap, fr, fb, ROOT)
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def card_values_position(pi, pf, ri, tt, st, hands, cards, pay, cap, fr, fb):
+    """Every legal card of the seat to move, in tie-break order: ``st[ST_OUT_N]`` cards at
+    ``st[ST_OUT_CARDS:]``, the packed counts after each at ``st[ST_OUT_RES:]``, the payoff of
+    seat i ending with k tricks at ``pay[i, k]``; returns the packed counts of max^n."""
+    return _root(pi, pf, ri, tt, st, hands, cards, pay, cap, fr, fb, ROOT_ALL)
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def solve_many(pis, pfs, ri, tt, st, hands, cards, pay, cap, fr, fb, out):
+    """Solve the positions ``pis[j], pfs[j]`` one after another (one thread): the packed
+    counts into ``out[j, 0]``, the chosen card (bit position) into ``out[j, 1]``, the nodes
+    searched into ``out[j, 2]``."""
+    for j in range(pis.shape[0]):
+        st[ST_NODES] = 0
+        out[j, 0] = _root(pis[j], pfs[j], ri, tt, st, hands, cards, pay, cap, fr, fb, ROOT)
+        out[j, 1] = st[ST_BEST]
+        out[j, 2] = st[ST_NODES]
+
+
+@njit(cache=False, **NO_REFCOUNT)
+def solve_many_recursive(pis, pfs, ri, tt, st, hands, cards, pay, cap, fr, fb, out):
+    """:func:`solve_many` with the recursive search (not cached: compiled in each process)."""
+    for j in range(pis.shape[0]):
+        st[ST_NODES] = 0
+        _setup(pis[j], pfs[j], ri, st, hands, cards, pay, cap)
+        pi = pis[j]
+        won, led, win_i, trumped = _root_state(pi, ri, cards)
+        out[j, 0] = _value_rec(hands, cards, st, tt, pay, cap, pi[L.PI_LEADER], pi[L.PI_NCARDS], pi[L.PI_TRICK], won,
+                               pi[L.PI_TRUMP], pi[L.PI_TURNED], pi[L.PI_CIVIL] == 1, pi[L.PI_RENOUNCED] == 1, led,
+                               win_i, trumped, ROOT)  # fmt: skip
+        out[j, 1] = st[ST_BEST]
+        out[j, 2] = st[ST_NODES]
+
+
+def counts(packed: int, n: int) -> list[int]:
+    """Packed counts (4 bits a seat index) as a list of n ints."""
+    return [(int(packed) >> (4 * i)) & 15 for i in range(n)]
