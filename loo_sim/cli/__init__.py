@@ -19,7 +19,7 @@ from pathlib import Path
 import typer
 
 from loo_sim.cli.app import app
-from loo_sim.cli.commands import calibrate, miss, pots, replay, report, rules, simulate, solve
+from loo_sim.cli.commands import calibrate, miss, pots, replay, report, rules, simulate, solve, tournament
 from loo_sim.cli.params import flag_message
 from loo_sim.errors import Interrupted, LooError
 
@@ -31,6 +31,7 @@ for name, fn in [
     ("miss", miss.miss_cmd),
     ("pots", pots.pots_cmd),
     ("solve", solve.solve_cmd),
+    ("tournament", tournament.tournament_cmd),
     ("report", report.report_cmd),
 ]:
     app.command(name)(fn)

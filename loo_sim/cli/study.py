@@ -17,7 +17,14 @@ from loo_sim.report.runners import StudyOutput, run_study, write_study
 from loo_sim.report.study import Study
 
 # the kernel drivers (loo_sim.kernel.DRIVERS) each study kind runs
-KIND_DRIVERS = {"simulate": "simulate", "variants": "variants", "miss": "miss", "pots": "pots", "solve": "solve"}
+KIND_DRIVERS = {
+    "simulate": "simulate",
+    "variants": "variants",
+    "miss": "miss",
+    "pots": "pots",
+    "solve": "solve",
+    "tournament": "tournament",
+}
 
 
 def set_threads(threads: int | None) -> int:

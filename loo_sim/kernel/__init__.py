@@ -49,6 +49,7 @@ DRIVERS = {
     ],
     "calibrate": [("calibrate", "calibrate_block")],
     "play_deals": [("chunks", "play_rows")],
+    "tournament": [("tournament", "tournament_block")],
     "solve": [
         ("equilibrium", "infoset_lane"),
         ("equilibrium", "exploit_lane"),

@@ -10,7 +10,7 @@ from loo_sim.kernel import abi as L
 from loo_sim.kernel.deal import play_deal_inline
 from loo_sim.kernel.krng import below, stream_key, word
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.scratch import any_random, deal_scratch, deck_cards_needed, prepare_deal
+from loo_sim.kernel.scratch import any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
 
 NO_DEAL = np.uint64(rng.NO_DEAL)  # the deal part of the first dealer's stream key (-1), as numba's uint64
 
@@ -64,10 +64,12 @@ def grid_index(x, grid, bound):
 @njit(cache=True, **NO_REFCOUNT)  # the deal inlined, as in simulate's loop (kernel/deal.py)
 def play_one_session(ri, rf, pol, polf, strength, tables, seed, session, deals, bankroll, share_final, deck, sc,
                      seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal, looed_hist, rec_oi, rec_of,
-                     record):  # fmt: skip
+                     record, by_position):  # fmt: skip
     """Play session ``session``; per-deal aggregates go into deal_stats, the pot at the
     start of deal j into pots[j] and its looed players into looed_by_deal[j] (NaN and 0
-    past the session's end), each deal's record into rec_oi/rec_of when ``record``.
+    past the session's end), each deal's record into rec_oi/rec_of when ``record``, and,
+    when ``by_position`` has rows ([seat, position from the dealer's left, 0: net chips /
+    1: deals], added into), each seat's net chips by the position it held in each deal.
     Returns (deals played, ruined seat or -1, first inexact deal or -1, overflow deal or
     -1, pot left, largest pot, looed)."""
     n = ri[L.R_PLAYERS]
@@ -103,7 +105,12 @@ def play_one_session(ri, rf, pol, polf, strength, tables, seed, session, deals, 
         penalties = 0.0
         shares = 0.0
         for s in range(n):
-            balances[s] += of[L.F_SHARES + s] - of[L.F_ANTES + s] - of[L.F_PENALTIES + s]
+            net = of[L.F_SHARES + s] - of[L.F_ANTES + s] - of[L.F_PENALTIES + s]
+            balances[s] += net
+            if by_position.shape[0] > 0:
+                p = position_of(s, dealer, n)
+                by_position[s, p, 0] += net
+                by_position[s, p, 1] += 1.0
             looed += oi[L.O_LOOED + s]
             antes += of[L.F_ANTES + s]
             penalties += of[L.F_PENALTIES + s]
@@ -175,6 +182,7 @@ def session_block(ri, rf, pol, polf, strength, tables, bankroll, share_final, se
     ruin = np.zeros(arms, dtype=np.float64)
     no_rec_i = np.zeros((1, L.O_LEN), dtype=np.int64)
     no_rec_f = np.zeros((1, L.F_LEN), dtype=np.float64)
+    no_positions = np.zeros((0, 0, 2), dtype=np.float64)
     first = block * L.SESSION_BLOCK
     for i in range(first, min(first + L.SESSION_BLOCK, total)):
         k = i - first
@@ -185,7 +193,7 @@ def session_block(ri, rf, pol, polf, strength, tables, bankroll, share_final, se
                 ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], seed, session, deals, bankroll[a],
                 share_final[a], deck, sc, seat_keys, oi, of, balances[a], deal_stats[a], pots[a, k],
                 looed_by_deal[a], scal[a, L.S_LOOED_HIST : L.S_LOOED_HIST + L.MAX_PLAYERS + 1], no_rec_i,
-                no_rec_f, False)  # fmt: skip
+                no_rec_f, False, no_positions)  # fmt: skip
             s_row = scal[a]
             s_row[L.S_SESSIONS] += 1.0
             s_row[L.S_DEALS] += d
@@ -338,4 +346,4 @@ def record_session(ri, rf, pol, polf, strength, tables, bankroll, share_final, s
     looed_hist = np.zeros(L.MAX_PLAYERS + 1, dtype=np.float64)
     return play_one_session(ri, rf, pol, polf, strength, tables, seed, np.uint64(session), deals, bankroll,
                             share_final, deck, sc, seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal,
-                            looed_hist, rec_oi, rec_of, True)  # fmt: skip
+                            looed_hist, rec_oi, rec_of, True, np.zeros((0, 0, 2), dtype=np.float64))  # fmt: skip

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from loo_sim.game.policy import Policy
-from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy, SolveStudy, Study
+from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy, SolveStudy, Study, TournamentStudy
 
 
 def describe_policies(table: Sequence[Policy]) -> str:
@@ -42,6 +42,8 @@ def command(study: Study, out: str | None = None) -> str:
     args += sum((["--set", item] for item in overrides(study)), [])
     if isinstance(study, SolveStudy):
         args += ["--policy", study.policy] if study.policy else []
+    elif isinstance(study, TournamentStudy):
+        args += ["--policies", ",".join(study.policies)]
     elif study.policy is not None or study.seat_policy:
         n = (getattr(study, "players", None) or [study.base_rules().players])[0]
         args += policy_args(study.table(n))
@@ -62,6 +64,9 @@ def command(study: Study, out: str | None = None) -> str:
         args += ["--iterations", str(study.iterations), "--deals", str(study.deals), "--seed", str(study.seed)]
         args += ["--averaging", study.averaging] if study.averaging != "linear" else []
         args += ["--eval-deals", str(study.eval_deals)] if study.eval_deals is not None else []
+    elif isinstance(study, TournamentStudy):
+        args += ["--sessions", str(study.sessions), "--deals", str(study.deals), "--seed", str(study.seed)]
+        args += ["--bankroll", f"{study.bankroll:g}"] if study.bankroll is not None else []
     elif isinstance(study, PotsStudy):
         args += sum((["--compare", c] for c in study.compare), [])
         args += ["--sessions", str(study.sessions), "--deals", str(study.deals), "--seed", str(study.seed)]

@@ -22,7 +22,15 @@ from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
 from loo_sim.report.command import command, describe_policies, overrides, run_info
 from loo_sim.report.figures import miss_figures, pots_figures, variants_figures
-from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy, SolveStudy, Study, VariantsStudy
+from loo_sim.report.study import (
+    MissStudy,
+    PotsStudy,
+    SimulateStudy,
+    SolveStudy,
+    Study,
+    TournamentStudy,
+    VariantsStudy,
+)
 
 ProgressFn = Callable[[int, int], None]
 ProgressFactory = Callable[[str], ProgressFn | None]  # a label ("chart deals", "sessions") -> a callback, or None
@@ -111,6 +119,8 @@ def study_deals(study: Study) -> float:
         return float(study.sessions) * study.deals * len(study.arms())
     if isinstance(study, VariantsStudy):
         return float(study.deals) * max(len(study.rows), 1)
+    if isinstance(study, TournamentStudy):
+        return float(study.sessions) * study.deals * len(study.policies)
     if isinstance(study, SolveStudy):  # each deal of a solve is replayed about twice per seat
         per_start = (int(study.iterations) + 1) * study.deals * len(study.carried)
         evaluation = 2 * study.evaluation_deals() * len(study.carried) * (len(study.starts) + 8)
@@ -375,10 +385,17 @@ def _run_solve(study: SolveStudy, out: str | None, progress, backend) -> StudyOu
     return StudyOutput(**run_solve(study, out, progress, backend))
 
 
+def _run_tournament(study: TournamentStudy, out: str | None, progress, backend) -> StudyOutput:
+    from loo_sim.report.tournament import run_tournament_study
+
+    return StudyOutput(**run_tournament_study(study, out, progress, backend))
+
+
 RUNNERS: dict[str, Callable[..., StudyOutput]] = {
     "simulate": _run_simulate,
     "miss": _run_miss,
     "pots": _run_pots,
     "variants": _run_variants,
     "solve": _run_solve,
+    "tournament": _run_tournament,
 }

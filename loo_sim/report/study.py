@@ -33,7 +33,7 @@ FIELD_TYPES: dict[str, str] = {
     "preset": TEXT, "policy": TEXT, "baseline": TEXT, "by_class": FLAG,
     "deals": WHOLE, "seed": WHOLE, "sessions": WHOLE, "focal": WHOLE, "dealer": WHOLE, "chart_seat": WHOLE,
     "carried": NUMBER, "precision": NUMBER, "chart_scale": NUMBER, "bankroll": NUMBER,
-    "iterations": WHOLE, "averaging": TEXT, "eval_deals": WHOLE,
+    "iterations": WHOLE, "averaging": TEXT, "eval_deals": WHOLE, "policies": TEXT,
 }  # fmt: skip
 TABLE = "a table"
 SCALAR = (str, int, float, bool)  # what a rule option's value may be
@@ -429,6 +429,53 @@ class SolveStudy(Study):
             p.attempt(f"carried[{i}]", lambda c=c: checks.chips("carried", c))
 
 
+def split_policies(text: str) -> list[str]:
+    """``basic,cautious,threshold:play=0.6,miss=0.3``: policies separated by commas, where a
+    piece ``key=value`` without a family name belongs to the policy before it."""
+    out: list[str] = []
+    for piece in (p.strip() for p in str(text).split(",")):
+        if out and "=" in piece and ":" not in piece and "/" not in piece.split("=")[0]:
+            out[-1] += "," + piece
+        elif piece:
+            out.append(piece)
+    return out
+
+
+@dataclass
+class TournamentStudy(Study):
+    """A mixed-table tournament: the heuristics seated in a balanced design (run/tournament.py),
+    sessions of deals (R10) on the same decks for every lineup."""
+
+    kind: ClassVar[str] = "tournament"
+    ARRAYS: ClassVar[dict[str, str]] = {"policies": TEXT}
+    policies: list[str] = field(default_factory=lambda: ["basic", "cautious", "ev"])
+    deals: int = 50  # per session, at most
+    sessions: int = 2000
+    bankroll: float | None = None  # a session ends when a balance falls below -bankroll
+
+    def entrants(self) -> list[Policy]:
+        return [Policy.parse(p) for p in self.policies]
+
+    def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
+        p.attempt("seed", lambda: checks.seed(self.seed))
+        p.attempt("sessions", lambda: checks.sessions(self.sessions))
+        p.attempt("deals", lambda: checks.session_deals(self.deals))
+        if self.bankroll is not None:
+            p.attempt("bankroll", lambda: checks.chips("bankroll", self.bankroll))
+        if self.policy is not None or self.seat_policy:
+            p.add("policies", "a tournament seats its heuristics itself: give policies, not policy or seat_policy")
+        if len(self.policies) < 2:
+            p.add("policies", "a tournament needs two heuristics or more, e.g. basic,cautious,ev")
+        parsed = [p.attempt(f"policies[{i}]", lambda t=t: Policy.parse(t)) for i, t in enumerate(self.policies)]
+        names = [str(x) for x in parsed if x is not None]
+        if len(set(names)) != len(names):
+            p.add("policies", "each heuristic once")
+
+    def tournament_rules(self) -> Rules:
+        rules = self.base_rules()
+        return rules.replace(bankroll=float(self.bankroll)) if self.bankroll is not None else rules
+
+
 def _compared_as(key: str, value: str) -> str:
     """What a compared value means (so ``limited`` and ``Limited`` are one value)."""
     try:
@@ -437,7 +484,9 @@ def _compared_as(key: str, value: str) -> str:
         return value.strip().lower()
 
 
-STUDIES: dict[str, type[Study]] = {s.kind: s for s in (SimulateStudy, MissStudy, PotsStudy, VariantsStudy, SolveStudy)}
+STUDIES: dict[str, type[Study]] = {
+    s.kind: s for s in (SimulateStudy, MissStudy, PotsStudy, VariantsStudy, SolveStudy, TournamentStudy)
+}
 KINDS = tuple(STUDIES)
 
 

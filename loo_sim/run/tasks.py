@@ -229,6 +229,22 @@ def pots_task(ri, rf, pol, polf, strength, tables, bankroll, share, seed, total,
     return rows
 
 
+def tournament_task(ri, rf, pol, polf, strength, tables, bankroll, share, seed, total, deals, first, count):
+    from loo_sim.kernel.tournament import tournament_block
+
+    arms, n, k = ri.shape[0], L.MAX_PLAYERS, L.SESSION_BLOCK
+    finals = np.zeros((count, arms, k, n + 1), dtype=np.float64)
+    by_position = np.zeros((count, arms, k, n, n + 1, 2), dtype=np.float64)
+    seed = np.uint64(seed)
+
+    def block(b: int) -> None:
+        tournament_block(ri, rf, pol, polf, strength, tables, bankroll, share, seed, first + b, total, deals,
+                         finals[b], by_position[b])  # fmt: skip
+
+    each_block(block, count, tournament_block)
+    return finals, by_position
+
+
 def variants_task(ri, rf, pol, polf, strength, tables, base, seed, total, carried, first, count):
     from loo_sim.kernel.variants import variant_block
 

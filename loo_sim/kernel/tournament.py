@@ -1,0 +1,42 @@
+"""Mixed-table tournaments (R10 sessions) in numba: every lineup of heuristics (one arm a
+lineup) plays the same sessions, on the same decks; each session's final balance, deals
+played and net chips by position, per seat, come back for the caller to reduce."""
+
+import numpy as np
+from numba import njit
+
+from loo_sim.kernel import abi as L
+from loo_sim.kernel.scratch import deal_scratch
+from loo_sim.kernel.sessions import play_one_session
+
+
+@njit(cache=True, nogil=True)
+def tournament_block(ri, rf, pol, polf, strength, tables, bankroll, share_final, seed, block, total, deals, finals,
+                     by_position):  # fmt: skip
+    """Sessions block * SESSION_BLOCK + k (k < SESSION_BLOCK, up to ``total``) of every arm a
+    (rules ri[a], lineup pol[a], ...): finals[a, k, seat] the final net balance and
+    finals[a, k, MAX_PLAYERS] the deals played; by_position[a, k, seat, position, 0/1]
+    net chips and deals at each position from the dealer's left. Rows past ``total`` stay
+    NaN. Blocks are independent: ``run.tasks.tournament_task`` runs them on threads."""
+    arms = ri.shape[0]
+    finals[...] = np.nan
+    by_position[...] = 0.0
+    deck, sc, seat_keys, oi, of = deal_scratch()
+    balances = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
+    deal_stats = np.zeros((deals, L.DS_LEN), dtype=np.float64)
+    pots = np.zeros(deals, dtype=np.float64)
+    looed_by_deal = np.zeros(deals, dtype=np.int64)
+    looed_hist = np.zeros(L.MAX_PLAYERS + 1, dtype=np.float64)
+    no_rec_i = np.zeros((1, L.O_LEN), dtype=np.int64)
+    no_rec_f = np.zeros((1, L.F_LEN), dtype=np.float64)
+    first = block * L.SESSION_BLOCK
+    for i in range(first, min(first + L.SESSION_BLOCK, total)):
+        k = i - first
+        for a in range(arms):
+            played = play_one_session(ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], seed, np.uint64(i), deals,
+                                      bankroll[a], share_final[a], deck, sc, seat_keys, oi, of, balances, deal_stats,
+                                      pots, looed_by_deal, looed_hist, no_rec_i, no_rec_f, False,
+                                      by_position[a, k])[0]  # fmt: skip
+            for s in range(ri[a, L.R_PLAYERS]):
+                finals[a, k, s] = balances[s]
+            finals[a, k, L.MAX_PLAYERS] = played
