@@ -40,3 +40,44 @@ def tournament_block(ri, rf, pol, polf, strength, tables, bankroll, share_final,
             for s in range(ri[a, L.R_PLAYERS]):
                 finals[a, k, s] = balances[s]
             finals[a, k, L.MAX_PLAYERS] = played
+
+
+@njit(cache=True, nogil=True)
+def risk_block(ri, rf, pol, polf, strength, tables, share_final, seed, block, total, deals, focal, levels, out):
+    """Sessions block * SESSION_BLOCK + k of every arm a, without ruin (each plays ``deals``
+    deals): out[a, k, 0] the focal seat's lowest running balance, [1] its final balance,
+    [2] the deals played, [3 + l] the first deal (1-based) after which its balance was
+    below -levels[l] (0: never). One run is read at every bankroll: a seat with bankroll B
+    is ruined within the session exactly when its lowest balance falls below -B."""
+    arms = ri.shape[0]
+    out[...] = np.nan
+    deck, sc, seat_keys, oi, of = deal_scratch()
+    balances = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
+    deal_stats = np.zeros((deals, L.DS_LEN), dtype=np.float64)
+    pots = np.zeros(deals, dtype=np.float64)
+    looed_by_deal = np.zeros(deals, dtype=np.int64)
+    looed_hist = np.zeros(L.MAX_PLAYERS + 1, dtype=np.float64)
+    rec_oi = np.zeros((deals, L.O_LEN), dtype=np.int64)
+    rec_of = np.zeros((deals, L.F_LEN), dtype=np.float64)
+    no_positions = np.zeros((0, 0, 2), dtype=np.float64)
+    first = block * L.SESSION_BLOCK
+    for i in range(first, min(first + L.SESSION_BLOCK, total)):
+        k = i - first
+        for a in range(arms):
+            played = play_one_session(ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], seed, np.uint64(i), deals,
+                                      -1.0, share_final[a], deck, sc, seat_keys, oi, of, balances, deal_stats, pots,
+                                      looed_by_deal, looed_hist, rec_oi, rec_of, True, no_positions)[0]  # fmt: skip
+            row = out[a, k]
+            for x in range(levels.shape[0]):
+                row[3 + x] = 0.0
+            running, lowest = 0.0, 0.0
+            for j in range(played):
+                f = rec_of[j]
+                running += f[L.F_SHARES + focal] - f[L.F_ANTES + focal] - f[L.F_PENALTIES + focal]
+                lowest = min(lowest, running)
+                for x in range(levels.shape[0]):
+                    if row[3 + x] == 0.0 and running < -levels[x]:
+                        row[3 + x] = j + 1
+            row[0] = lowest
+            row[1] = balances[focal]
+            row[2] = played

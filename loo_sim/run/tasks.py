@@ -245,6 +245,19 @@ def tournament_task(ri, rf, pol, polf, strength, tables, bankroll, share, seed, 
     return finals, by_position
 
 
+def risk_task(ri, rf, pol, polf, strength, tables, share, seed, total, deals, focal, levels, first, count):
+    from loo_sim.kernel.tournament import risk_block
+
+    out = np.zeros((count, ri.shape[0], L.SESSION_BLOCK, 3 + levels.shape[0]), dtype=np.float64)
+    seed = np.uint64(seed)
+
+    def block(b: int) -> None:
+        risk_block(ri, rf, pol, polf, strength, tables, share, seed, first + b, total, deals, focal, levels, out[b])
+
+    each_block(block, count, risk_block)
+    return out
+
+
 def variants_task(ri, rf, pol, polf, strength, tables, base, seed, total, carried, first, count):
     from loo_sim.kernel.variants import variant_block
 
