@@ -201,7 +201,8 @@ class _Deal:
         head = f"seat {seat} may not {action}: "
         if action == PASS:
             if choice.dealer_case == 2:
-                return head + "exactly one other seat is in, with its own hand, so the dealer plays or defends (R8 case 2)"
+                return head + ("exactly one other seat is in, with its own hand, so the dealer plays or defends "
+                               "(R8 case 2)")  # fmt: skip
             if self.single:
                 return head + "a clean pot is a single pot and nobody may pass (R8)"
             if self.club_law:

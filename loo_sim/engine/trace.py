@@ -23,6 +23,11 @@ def _cards(cards: Sequence[int]) -> str:
     return " ".join(card_str(c) for c in cards)
 
 
+def next_antes(rules: Rules) -> float:
+    """R3: what the next deal's antes add to the carried pot."""
+    return rules.ante * (rules.players if rules.ante_payer == "each" else 1)
+
+
 def render_deal(rules: Rules, rec: DealRecord, policies: Sequence[Policy], title: str = "",
                 notes: Mapping[int, Sequence[str]] | None = None, next_pot: bool = False) -> str:  # fmt: skip
     """The deal as text. ``notes[t]``: lines printed under trick ``t`` (``replay --why``);
@@ -90,7 +95,7 @@ def render_deal(rules: Rules, rec: DealRecord, policies: Sequence[Policy], title
         )
     out.append(f"Pot carried to the next deal: {chips(rec.pot_next)}")
     if next_pot:
-        ante = rules.ante * (n if rules.ante_payer == "each" else 1)
+        ante = next_antes(rules)
         who = "every seat's ante" if rules.ante_payer == "each" else "the next dealer's ante"
         out.append(f"Next deal's pot: {chips(rec.pot_next)} carried + {who} {chips(ante)} = "
                    f"{chips(rec.pot_next + ante)} (R3)")  # fmt: skip

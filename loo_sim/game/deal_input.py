@@ -91,7 +91,7 @@ def parse_hands(items: Mapping[str | int, str | Sequence[str]] | Iterable[str], 
         for item in items:
             seat, eq, cards = str(item).partition("=")
             if not eq:
-                raise LooError(f"--hand {item!r}: expected SEAT=CARDS, e.g. 1=\"AH 7H KC\"")
+                raise LooError(f'--hand {item!r}: expected SEAT=CARDS, e.g. 1="AH 7H KC"')
             pairs.append((seat, cards))
     hands: dict[int, list[int]] = {}
     for seat_text, cards in pairs:
@@ -142,7 +142,7 @@ def parse_play(text: str | Sequence[str], players: int) -> Play:
             seat = parse_seat(seat_text, players, f"--play trick {t}") if colon else None
             entries.append((seat, parse_card_list([card_text], f"--play trick {t}")[0]))
         if not entries:
-            raise LooError(f"--play: trick {t} is empty; separate tricks with |, e.g. \"1:AH 2:9H 3:2H | 1:7H ...\"")
+            raise LooError(f'--play: trick {t} is empty; separate tricks with |, e.g. "1:AH 2:9H 3:2H | 1:7H ..."')
         out.append(entries)
     for t, trick in enumerate(out, 1):
         seen = [s for s, _ in trick if s is not None]

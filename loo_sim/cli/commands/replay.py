@@ -47,26 +47,34 @@ def replay_cmd(
     seat_policy: SeatPolicyOpt = None,
     hand: Annotated[
         list[str] | None,
-        typer.Option(help="A seat's hand as dealt, SEAT=CARDS (repeat for each seat you know), e.g. "
-                     "1=\"AH 7H KC\"; seats 0..players-1 as replay prints them. Cards go where R2 deals "
-                     "them for this --dealer and --carried (a clean classic-limited pot deals no miss); "
-                     "cards not given are filled from --seed (default 0)."),
+        typer.Option(
+            help="A seat's hand as dealt, SEAT=CARDS (repeat for each seat you know), e.g. "
+            '1="AH 7H KC"; seats 0..players-1 as replay prints them. Cards go where R2 deals '
+            "them for this --dealer and --carried (a clean classic-limited pot deals no miss); "
+            "cards not given are filled from --seed (default 0)."
+        ),
     ] = None,
-    miss: Annotated[str | None, typer.Option(help="The miss as dealt (R5), e.g. \"2S 5D QC\".")] = None,
+    miss: Annotated[str | None, typer.Option(help='The miss as dealt (R5), e.g. "2S 5D QC".')] = None,
     indicator: Annotated[str | None, typer.Option(help="The indicator (turn-up), e.g. 4H (R6).")] = None,
     stock: Annotated[str | None, typer.Option(help="The front of the stock, in draw order (R9).")] = None,
     declare: Annotated[
         str | None,
-        typer.Option(help="Scripted declarations, e.g. 1=play,2=pass,3=miss; each is checked (R4, R5, R8); "
-                     "seats not named declare by their policy."),
+        typer.Option(
+            help="Scripted declarations, e.g. 1=play,2=pass,3=miss; each is checked (R4, R5, R8); "
+            "seats not named declare by their policy."
+        ),
     ] = None,
     play: Annotated[
         str | None,
-        typer.Option("--play", help="Scripted cards, trick by trick: \"1:AH 2:9H 3:2H | 1:7H ...\"; each is "
-                     "checked (R7, R9); cards not scripted are played by the seat's policy."),
+        typer.Option(
+            "--play",
+            help='Scripted cards, trick by trick: "1:AH 2:9H 3:2H | 1:7H ..."; each is '
+            "checked (R7, R9); cards not scripted are played by the seat's policy.",
+        ),
     ] = None,
-    why: Annotated[bool, typer.Option("--why", help="At every card decision, list the legal cards and why the "
-                                      "others are not.")] = False,
+    why: Annotated[
+        bool, typer.Option("--why", help="At every card decision, list the legal cards and why the others are not.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the deal record as JSON.")] = False,
 ) -> None:
     """Play one deal and print every step: hands, miss, indicator, declarations, tricks, payouts.
