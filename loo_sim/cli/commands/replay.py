@@ -135,8 +135,8 @@ def replay_cmd(
     if built is not None:
         given = [f"seat {s}" for s in sorted(inp.hands)] + ["the miss"] * (inp.miss is not None)
         given += ["the indicator"] * (inp.indicator is not None) + ["the front of the stock"] * bool(inp.stock)
-        typer.echo(f"Entered: {', '.join(given)} as given (R2 deal order for dealer {dealer_seat}, carried "
-                   f"{chips(carried)}).")  # fmt: skip
+        typer.echo(f"Entered as given: {', '.join(given) or 'nothing'} (placed by R2 deal order for dealer "
+                   f"{dealer_seat}, carried {chips(carried)}).")  # fmt: skip
         note = filled_note(built, seed or 0, deal)
         if note:
             typer.echo(note)
