@@ -24,3 +24,8 @@ class Interrupted(Exception):
     """Ctrl-C stopped a run. What finished has been written (stamped PARTIAL) before this
     is raised; the message is the one line the CLI prints before it exits 130
     (``interrupted: N of M deals done; partial results in DIR``)."""
+
+
+class IllegalAction(LooError):
+    """A scripted action (``replay --declare/--play``, ``loo-sim check``) the rules do not
+    allow: the message says which seat, what, and the rule it breaks with its section."""

@@ -19,13 +19,14 @@ from pathlib import Path
 import typer
 
 from loo_sim.cli.app import app
-from loo_sim.cli.commands import calibrate, miss, pots, replay, report, rules, simulate, solve, tournament
+from loo_sim.cli.commands import calibrate, check, miss, pots, replay, report, rules, simulate, solve, tournament
 from loo_sim.cli.params import flag_message
 from loo_sim.errors import Interrupted, LooError
 
 for name, fn in [
     ("rules", rules.rules_cmd),
     ("replay", replay.replay_cmd),
+    ("check", check.check_cmd),
     ("simulate", simulate.simulate_cmd),
     ("calibrate", calibrate.calibrate_cmd),
     ("miss", miss.miss_cmd),

@@ -14,10 +14,11 @@ it changes in both, with a test.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from loo_sim.engine.policies import DeclareChoice, DeclareContext, choose_card, choose_discards, declare
+from loo_sim.errors import IllegalAction
 from loo_sim.game.cards import ACE, CLUBS, PAM, SUITS, make_card, suit_of
 from loo_sim.game.decl import DEFEND, MISS, PASS, PLAY
 from loo_sim.game.legality import flush_rank, follow_options, lead_options
@@ -51,7 +52,7 @@ class _Deal:
         self.strength = strength  # for threshold / ev seats (run.strength.StrengthTable)
         self.chart = chart  # for the chart family: [class, position, miss on offer, earlier in] best declaration
         self.tables = tables or {}  # for table seats: path -> [information set, action] probabilities (P6)
-        self.forced: tuple[int, str] | None = None  # (seat, declaration) in counterfactual replays
+        self.forced: dict[int, str] = {}  # seat -> declaration: counterfactual replays (P4), scripted deals
         self.card_hook: CardHook | None = None  # see CardHook; None costs one test per card
         # R8: a clean pot with single_pot on is a single pot: no miss, nobody passes,
         # no exchange, trumps at the first renounce.
@@ -137,6 +138,9 @@ class _Deal:
         for i, seat in enumerate(self.order):
             choice = self.declaration_options(i, seat)
             if choice.dealer_case == 1:  # R8 case 1: the dealer takes the pot without play
+                if self.forced.get(seat, PLAY) != PLAY:
+                    raise IllegalAction(f"seat {seat} may not {self.forced[seat]}: everyone else passed, so the "
+                                        "dealer takes the pot without play (R8 case 1)")  # fmt: skip
                 self.declarations[seat] = PLAY
                 self.mark(RulePath.R8_CASE_1)
                 break
@@ -177,8 +181,11 @@ class _Deal:
 
     def decide(self, i: int, seat: int, choice: DeclareChoice) -> str:
         """The seat's declaration: its policy's (P2, P3), or the given one in a replay (P4)."""
-        if self.forced is not None and self.forced[0] == seat:
-            return self.forced[1]
+        if seat in self.forced:
+            action = self.forced[seat]
+            if action not in choice.allowed:
+                raise IllegalAction(self.refusal(i, seat, choice, action))
+            return action
         n = self.n
         already_in = sum(1 for s in self.order[:i] if self.declarations[s] != PASS)
         policy, stream = self.policies[seat], self.draws[seat]
@@ -187,6 +194,45 @@ class _Deal:
                              strength=self.strength, chart=self.chart, table=self.tables.get(policy.table),
                              uniform=getattr(stream, "declaration_uniform", None))  # fmt: skip
         return declare(policy, self.hands[seat], self.ts, choice, ctx)
+
+    def refusal(self, i: int, seat: int, choice: DeclareChoice, action: str) -> str:
+        """Why ``action`` is not on offer to the ``i``-th seat to declare, with the rule."""
+        rules, clean = self.rules, self.carried == 0
+        head = f"seat {seat} may not {action}: "
+        if action == PASS:
+            if choice.dealer_case == 2:
+                return head + ("exactly one other seat is in, with its own hand, so the dealer plays or defends "
+                               "(R8 case 2)")  # fmt: skip
+            if self.single:
+                return head + "a clean pot is a single pot and nobody may pass (R8)"
+            if self.club_law:
+                return head + "club law: the indicator is a club and nobody may pass (R9b)"
+            if clean and rules.bold_stand is BoldStand.EVERYONE:
+                return head + "bold stand: nobody may pass a clean pot (R4, bold_stand = everyone)"
+            return head + ("bold stand: everyone before the dealer's right-hand neighbour passed, so that neighbour "
+                           "and the dealer may not pass a clean pot (R4, bold_stand = last_and_dealer)")  # fmt: skip
+        if action == MISS:
+            taker = next((s for s in self.order[:i] if self.declarations[s] in (MISS, DEFEND)), None)
+            if not rules.miss:
+                return head + "these rules deal no miss (miss = false, R5)"
+            if self.single:
+                return head + "a clean pot is a single pot: no miss is dealt (R8)"
+            if taker is not None:
+                return head + f"seat {taker} has already taken the miss (R5)"
+            if self.club_law:
+                return head + "club law: the indicator is a club and the miss is not offered (R9b)"
+            return head + ("exactly one other seat is in, with its own hand, so the dealer plays or defends "
+                           "(R8 case 2)")  # fmt: skip
+        if action == DEFEND:
+            if not rules.dealer_defends:
+                return head + "these rules have no dealer's defence (dealer_defends = false, R8)"
+            if self.single:
+                return head + "the dealer defends only in a double pot (R8)"
+            if seat != self.dealer:
+                return head + "only the dealer defends, with the miss (R8 case 2)"
+            return head + ("the dealer defends only when exactly one other seat is in, with its own hand "
+                           "(R8 case 2)")  # fmt: skip
+        return head + f"not on offer; allowed {', '.join(choice.allowed)} (R4)"
 
     def apply_declaration(self, seat: int, choice: DeclareChoice, action: str) -> None:
         """Record ``action``, which must be on offer; a seat that takes the miss (or
@@ -376,7 +422,7 @@ def play_deal_reference(
     draws: Sequence[Draw | None] | None = None,
     strength=None,
     chart=None,
-    forced: tuple[int, str] | None = None,
+    forced: tuple[int, str] | Mapping[int, str] | None = None,
     tables=None,
     card_hook: CardHook | None = None,
 ) -> DealRecord:
@@ -385,12 +431,16 @@ def play_deal_reference(
     ``draws[seat]`` is the seat's own random stream (only the play family ``random``
     and a mixed strategy table use it); ``strength``, ``chart`` and ``tables`` (path ->
     probabilities, for ``table:PATH`` seats) feed the calibrated declaration families;
-    ``forced = (seat, declaration)`` makes that seat declare as given (P4 replays);
+    ``forced = (seat, declaration)`` makes that seat declare as given (P4 replays), and a
+    mapping ``{seat: declaration}`` forces several (a scripted deal); a forced declaration
+    that is not on offer raises ``IllegalAction`` naming the rule that forbids it;
     ``card_hook`` is called with the perfect-information Position before every card
     decision, and a card it returns is played instead of the policy's (``CardHook``).
     """
     deal = _Deal(rules, deck, dealer, carried, policies, draws or [None] * rules.players, strength, chart, tables)
-    deal.forced = forced
+    if isinstance(forced, tuple):
+        forced = {forced[0]: forced[1]}
+    deal.forced = dict(forced or {})
     deal.card_hook = card_hook
     deal.deal_cards(deck)
     deal.collect_antes()

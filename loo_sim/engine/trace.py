@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from loo_sim.game.cards import SUITS, card_str
 from loo_sim.game.policy import Policy
@@ -23,7 +23,15 @@ def _cards(cards: Sequence[int]) -> str:
     return " ".join(card_str(c) for c in cards)
 
 
-def render_deal(rules: Rules, rec: DealRecord, policies: Sequence[Policy], title: str = "") -> str:
+def next_antes(rules: Rules) -> float:
+    """R3: what the next deal's antes add to the carried pot."""
+    return rules.ante * (rules.players if rules.ante_payer == "each" else 1)
+
+
+def render_deal(rules: Rules, rec: DealRecord, policies: Sequence[Policy], title: str = "",
+                notes: Mapping[int, Sequence[str]] | None = None, next_pot: bool = False) -> str:  # fmt: skip
+    """The deal as text. ``notes[t]``: lines printed under trick ``t`` (``replay --why``);
+    ``next_pot``: end with the next deal's pot, the carry plus the next antes (R3)."""
     tr = rec.trace
     assert tr is not None, "render_deal needs a record with its trace"
     n = rules.players
@@ -75,6 +83,8 @@ def render_deal(rules: Rules, rec: DealRecord, policies: Sequence[Policy], title
             if tr.reveal_trick == i and rec.indicator is not None:
                 out.append(f"     renounce: indicator {card_str(rec.indicator)} turned, trumps are "
                            f"{SUIT_NAMES[SUITS[rec.indicator // 13]]}; this trick is judged with them")  # fmt: skip
+            for line in (notes or {}).get(i, ()):
+                out.append(f"     {line}")
     out.append("")
     out.append("  seat  declared  tricks  shares  antes  penalty     net")
     for s in range(n):
@@ -84,4 +94,9 @@ def render_deal(rules: Rules, rec: DealRecord, policies: Sequence[Policy], title
             f"  {chips(rec.antes[s]):>5}  {chips(rec.penalties[s]):>7}  {chips(rec.net()[s]):>6}{looed}"
         )
     out.append(f"Pot carried to the next deal: {chips(rec.pot_next)}")
+    if next_pot:
+        ante = next_antes(rules)
+        who = "every seat's ante" if rules.ante_payer == "each" else "the next dealer's ante"
+        out.append(f"Next deal's pot: {chips(rec.pot_next)} carried + {who} {chips(ante)} = "
+                   f"{chips(rec.pot_next + ante)} (R3)")  # fmt: skip
     return "\n".join(out)

@@ -39,15 +39,18 @@ def card_str(card: int) -> str:
     return RANKS[rank_of(card)] + SUITS[suit_of(card)]
 
 
+SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
+
+
 def parse_card(text: str) -> int:
-    """Parse ``AS``, ``th``, ``10H``; raise LooError otherwise."""
-    t = text.strip().upper()
+    """Parse ``AS``, ``th``, ``10H``, ``A♥``, ``a♥``; raise LooError otherwise."""
+    t = "".join(SUIT_SYMBOLS.get(ch, ch) for ch in text.strip().replace("\ufe0f", "")).upper()
     if t.startswith("10"):
         t = "T" + t[2:]
     if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
         raise LooError(
             f"unknown card {text!r}: expected a rank (2-9, T or 10, J, Q, K, A) "
-            "then a suit letter (C, D, H, S), e.g. AS, 10H, jc"
+            "then a suit (C, D, H, S or ♣ ♦ ♥ ♠), e.g. AS, 10H, jc, A♥"
         )
     return make_card(RANKS.index(t[0]), SUITS.index(t[1]))
 

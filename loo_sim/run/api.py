@@ -46,6 +46,8 @@ def play_deal(
     session: int = NO_SESSION,
     strength=None,
     chart=None,
+    forced=None,
+    card_hook=None,
 ) -> DealRecord:
     """Play one deal.
 
@@ -60,11 +62,14 @@ def play_deal(
     seed, deal_index, session : the key of the seats' own random streams (used only by
         the play family ``random``).
 
+    forced, card_hook : scripted declarations and cards (``engine.deal.play_deal_reference``).
+
     Played by the reference engine, so the record carries its ``trace`` (hands as dealt,
     the miss, exchanges) for replays.
     """
     return play_deals(rules, [deck], [dealer], [carried], policy, engine="reference", seed=seed,
-                      first_index=deal_index, session=session, strength=strength, chart=chart)[0]  # fmt: skip
+                      first_index=deal_index, session=session, strength=strength, chart=chart, forced=forced,
+                      card_hook=card_hook)[0]  # fmt: skip
 
 
 def play_deals(
@@ -82,6 +87,8 @@ def play_deals(
     chart=None,
     tables=None,
     as_frame: bool = False,
+    forced=None,
+    card_hook=None,
 ):
     """Play many independent deals; deal ``i`` uses random streams keyed by
     ``(seed, first_index + i)``. ``dealers`` and ``carried`` default to seat 0 and 0.
@@ -118,6 +125,8 @@ def play_deals(
     if chart is not None:
         chart = check_chart(chart)
     tables = resolve_tables(rules, table) if tables is None else tables
+    if engine == "kernel" and (forced is not None or card_hook is not None):
+        raise LooError("scripted declarations or cards (forced, card_hook) need engine='reference'")
     if engine == "kernel":
         records = play_deals_kernel(rules, cards, seats, pots, table, seed, first_index, session, strength, chart,
                                     tables)  # fmt: skip
@@ -126,7 +135,7 @@ def play_deals(
     for i, deck in enumerate(cards.tolist()):
         draws = seat_streams(seed, first_index + i, table, session)
         out.append(play_deal_reference(rules, deck, int(seats[i]), float(pots[i]), table, draws, strength, chart,
-                                       tables=tables))  # fmt: skip
+                                       forced=forced, tables=tables, card_hook=card_hook))  # fmt: skip
     return records_frame(out, seats, first_index) if as_frame else out
 
 

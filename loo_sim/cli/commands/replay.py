@@ -11,12 +11,13 @@ import typer
 from loo_sim import checks
 from loo_sim.cli.app import PolicyOpt, PresetOpt, SeatPolicyOpt, SetOpt, build_rules
 from loo_sim.cli.params import Chips, Seat, WholeNumber
-from loo_sim.engine.trace import render_deal
+from loo_sim.engine.trace import chips, render_deal
 from loo_sim.errors import LooError
 from loo_sim.game.cards import deck_str
+from loo_sim.game.deal_input import DealInput, parse_card_list, parse_declarations, parse_hands, parse_play
 from loo_sim.game.policy import parse_seat_policies
 from loo_sim.rng import shuffled_deck
-from loo_sim.run.api import play_deal
+from loo_sim.run.scripted import entered_deck, filled_note, play_scripted
 
 MAX_DEAL = 2**63 - 1  # deal indices are the kernels' int64 counters (rng.py keys them)
 
@@ -44,25 +45,86 @@ def replay_cmd(
     ] = 0.0,
     policy: PolicyOpt = None,
     seat_policy: SeatPolicyOpt = None,
+    hand: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A seat's hand as dealt, SEAT=CARDS (repeat for each seat you know), e.g. "
+            '1="AH 7H KC"; seats 0..players-1 as replay prints them. Cards go where R2 deals '
+            "them for this --dealer and --carried (a clean classic-limited pot deals no miss); "
+            "cards not given are filled from --seed (default 0)."
+        ),
+    ] = None,
+    miss: Annotated[str | None, typer.Option(help='The miss as dealt (R5), e.g. "2S 5D QC".')] = None,
+    indicator: Annotated[str | None, typer.Option(help="The indicator (turn-up), e.g. 4H (R6).")] = None,
+    stock: Annotated[str | None, typer.Option(help="The front of the stock, in draw order (R9).")] = None,
+    declare: Annotated[
+        str | None,
+        typer.Option(
+            help="Scripted declarations, e.g. 1=play,2=pass,3=miss; each is checked (R4, R5, R8); "
+            "seats not named declare by their policy."
+        ),
+    ] = None,
+    play: Annotated[
+        str | None,
+        typer.Option(
+            "--play",
+            help='Scripted cards, trick by trick: "1:AH 2:9H 3:2H | 1:7H ..."; each is '
+            "checked (R7, R9); cards not scripted are played by the seat's policy.",
+        ),
+    ] = None,
+    why: Annotated[
+        bool, typer.Option("--why", help="At every card decision, list the legal cards and why the others are not.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the deal record as JSON.")] = False,
 ) -> None:
     """Play one deal and print every step: hands, miss, indicator, declarations, tricks, payouts.
 
+    The deck is --deck, the shuffle of --seed, or the cards you saw (--hand, --miss,
+    --indicator, --stock; the rest filled from --seed). Seats are numbered 0..players-1,
+    the numbering the trace prints, in --hand, --declare and --play alike.
+
     Examples: `loo-sim replay --preset three-card --seed 7`,
-    `loo-sim replay --preset classic-limited --seed 7 --deal 3 --carried 6 --seat-policy 0=cautious --json`.
+    `loo-sim replay --preset classic-limited --seed 7 --deal 3 --carried 6 --seat-policy 0=cautious --json`,
+    `loo-sim replay -p classic-limited --dealer 0 --carried 9 --hand 1="A♥ 7♥ K♣" --indicator 4H
+    --declare 1=play,2=play,3=play,4=pass,0=pass --why`.
     """
     rules = build_rules(preset, sets)
-    if (deck is None) == (seed is None):
-        raise LooError('replay needs exactly one of --deck "52 cards" or --seed N')
     n = rules.players
-    if seed is not None:
-        cards: list[int] | str = shuffled_deck(seed, deal)
-        default_dealer = deal % n
+    entered = hand is not None or miss is not None or indicator is not None or stock is not None
+    built = None
+    if entered:
+        if deck is not None:
+            raise LooError("--deck: give the whole deck or the cards seen (--hand, --miss, --indicator, --stock), "
+                           "not both")  # fmt: skip
+        dealer_seat = 0 if dealer is None else checks.seat("--dealer", dealer, n)
+        inp = DealInput(hands=parse_hands(hand or [], n),
+                        miss=None if miss is None else parse_card_list(miss, "--miss"),
+                        indicator=None if indicator is None else one_card(indicator, "--indicator"),
+                        stock=[] if stock is None else parse_card_list(stock, "--stock"))  # fmt: skip
+        built = entered_deck(rules, dealer_seat, carried, inp, seed or 0, deal)
+        cards: list[int] | str = built.deck
     else:
-        cards, default_dealer = deck or "", 0
-    dealer_seat = default_dealer if dealer is None else checks.seat("--dealer", dealer, n)
+        if (deck is None) == (seed is None):
+            raise LooError('replay needs exactly one of --deck "52 cards", --seed N or the hands (--hand SEAT=CARDS)')
+        if seed is not None:
+            cards = shuffled_deck(seed, deal)
+            default_dealer = deal % n
+        else:
+            cards, default_dealer = deck or "", 0
+        dealer_seat = default_dealer if dealer is None else checks.seat("--dealer", dealer, n)
+    declared = None if declare is None else parse_declarations(declare, n)
+    script = None if play is None else parse_play(play, n)
     table = parse_seat_policies(policy, seat_policy, n)
-    rec = play_deal(rules, cards, dealer_seat, carried, table, seed=seed or 0, deal_index=deal)
+    if isinstance(cards, str):
+        from loo_sim.game.cards import parse_deck
+
+        cards = parse_deck(cards)
+    done = play_scripted(rules, cards, dealer_seat, carried, table, seed=seed or 0, deal=deal, declare=declared,
+                         play=script, why=why)  # fmt: skip
+    if done.illegal is not None:
+        raise LooError(f"illegal: {done.illegal}")
+    rec = done.rec
+    assert rec is not None
     if not rec.exact:
         print("warning: chip amounts in this deal pass 2**53; float64 chips are no longer exact (R3)", file=sys.stderr)
     if as_json:
@@ -70,6 +132,25 @@ def replay_cmd(
 
         typer.echo(to_json(rec.to_dict(), "replay", indent=None))
         return
-    if seed is not None:
-        typer.echo(f"Deal {deal} of seed {seed}; deck: {deck_str(cards)}")  # type: ignore[arg-type]
-    typer.echo(render_deal(rules, rec, table, title=f"{preset}: "))
+    if built is not None:
+        given = [f"seat {s}" for s in sorted(inp.hands)] + ["the miss"] * (inp.miss is not None)
+        given += ["the indicator"] * (inp.indicator is not None) + ["the front of the stock"] * bool(inp.stock)
+        typer.echo(f"Entered as given: {', '.join(given) or 'nothing'} (placed by R2 deal order for dealer "
+                   f"{dealer_seat}, carried {chips(carried)}).")  # fmt: skip
+        note = filled_note(built, seed or 0, deal)
+        if note:
+            typer.echo(note)
+        typer.echo(f"Deck (R2 deal order; --deck with the same --dealer and --carried deals it again): "
+                   f"{deck_str(cards)}")  # fmt: skip
+    elif seed is not None:
+        typer.echo(f"Deal {deal} of seed {seed}; deck: {deck_str(cards)}")
+    scripted = built is not None or declared is not None or script is not None or why
+    typer.echo(render_deal(rules, rec, table, title=f"{preset}: ", notes=done.notes, next_pot=scripted))
+
+
+def one_card(text: str, what: str) -> int:
+    """Exactly one card (``--indicator``)."""
+    cards = parse_card_list(text, what)
+    if len(cards) != 1:
+        raise LooError(f"{what}: one card, got {len(cards)}")
+    return cards[0]
