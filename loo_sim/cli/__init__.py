@@ -19,7 +19,19 @@ from pathlib import Path
 import typer
 
 from loo_sim.cli.app import app
-from loo_sim.cli.commands import calibrate, check, miss, pots, replay, report, rules, simulate, solve, tournament
+from loo_sim.cli.commands import (
+    calibrate,
+    check,
+    miss,
+    pots,
+    replay,
+    report,
+    risk,
+    rules,
+    simulate,
+    solve,
+    tournament,
+)
 from loo_sim.cli.params import flag_message
 from loo_sim.errors import Interrupted, LooError
 
@@ -33,6 +45,7 @@ for name, fn in [
     ("pots", pots.pots_cmd),
     ("solve", solve.solve_cmd),
     ("tournament", tournament.tournament_cmd),
+    ("risk", risk.risk_cmd),
     ("report", report.report_cmd),
 ]:
     app.command(name)(fn)

@@ -32,6 +32,7 @@ COMPILE_SECONDS = {
     "miss": 17,
     "solve": 26,
     "tournament": 13,
+    "risk": 13,
 }
 MORE_KIND_SECONDS = 3
 

@@ -24,6 +24,7 @@ KIND_DRIVERS = {
     "pots": "pots",
     "solve": "solve",
     "tournament": "tournament",
+    "risk": "risk",
 }
 
 

@@ -50,6 +50,7 @@ DRIVERS = {
     "calibrate": [("calibrate", "calibrate_block")],
     "play_deals": [("chunks", "play_rows")],
     "tournament": [("tournament", "tournament_block")],
+    "risk": [("tournament", "risk_block")],
     "solve": [
         ("equilibrium", "infoset_lane"),
         ("equilibrium", "exploit_lane"),

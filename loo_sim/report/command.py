@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from loo_sim.game.policy import Policy
-from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy, SolveStudy, Study, TournamentStudy
+from loo_sim.report.study import MissStudy, PotsStudy, RiskStudy, SimulateStudy, SolveStudy, Study, TournamentStudy
 
 
 def describe_policies(table: Sequence[Policy]) -> str:
@@ -64,6 +64,9 @@ def command(study: Study, out: str | None = None) -> str:
         args += ["--iterations", str(study.iterations), "--deals", str(study.deals), "--seed", str(study.seed)]
         args += ["--averaging", study.averaging] if study.averaging != "linear" else []
         args += ["--eval-deals", str(study.eval_deals)] if study.eval_deals is not None else []
+    elif isinstance(study, RiskStudy):
+        args += ["--focal-policy", study.focal_policy, "--focal", str(study.focal)]
+        args += ["--sessions", str(study.sessions), "--deals", str(study.deals), "--seed", str(study.seed)]
     elif isinstance(study, TournamentStudy):
         args += ["--sessions", str(study.sessions), "--deals", str(study.deals), "--seed", str(study.seed)]
         args += ["--bankroll", f"{study.bankroll:g}"] if study.bankroll is not None else []

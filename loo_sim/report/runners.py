@@ -25,6 +25,7 @@ from loo_sim.report.figures import miss_figures, pots_figures, variants_figures
 from loo_sim.report.study import (
     MissStudy,
     PotsStudy,
+    RiskStudy,
     SimulateStudy,
     SolveStudy,
     Study,
@@ -121,6 +122,8 @@ def study_deals(study: Study) -> float:
         return float(study.deals) * max(len(study.rows), 1)
     if isinstance(study, TournamentStudy):
         return float(study.sessions) * study.deals * len(study.policies)
+    if isinstance(study, RiskStudy):
+        return 2.0 * study.sessions * study.deals
     if isinstance(study, SolveStudy):  # each deal of a solve is replayed about twice per seat
         per_start = (int(study.iterations) + 1) * study.deals * len(study.carried)
         evaluation = 2 * study.evaluation_deals() * len(study.carried) * (len(study.starts) + 8)
@@ -391,6 +394,12 @@ def _run_tournament(study: TournamentStudy, out: str | None, progress, backend) 
     return StudyOutput(**run_tournament_study(study, out, progress, backend))
 
 
+def _run_risk(study: RiskStudy, out: str | None, progress, backend) -> StudyOutput:
+    from loo_sim.report.risk import run_risk_study
+
+    return StudyOutput(**run_risk_study(study, out, progress, backend))
+
+
 RUNNERS: dict[str, Callable[..., StudyOutput]] = {
     "simulate": _run_simulate,
     "miss": _run_miss,
@@ -398,4 +407,5 @@ RUNNERS: dict[str, Callable[..., StudyOutput]] = {
     "variants": _run_variants,
     "solve": _run_solve,
     "tournament": _run_tournament,
+    "risk": _run_risk,
 }

@@ -33,7 +33,7 @@ FIELD_TYPES: dict[str, str] = {
     "preset": TEXT, "policy": TEXT, "baseline": TEXT, "by_class": FLAG,
     "deals": WHOLE, "seed": WHOLE, "sessions": WHOLE, "focal": WHOLE, "dealer": WHOLE, "chart_seat": WHOLE,
     "carried": NUMBER, "precision": NUMBER, "chart_scale": NUMBER, "bankroll": NUMBER,
-    "iterations": WHOLE, "averaging": TEXT, "eval_deals": WHOLE, "policies": TEXT,
+    "iterations": WHOLE, "averaging": TEXT, "eval_deals": WHOLE, "policies": TEXT, "focal_policy": TEXT,
 }  # fmt: skip
 TABLE = "a table"
 SCALAR = (str, int, float, bool)  # what a rule option's value may be
@@ -476,6 +476,31 @@ class TournamentStudy(Study):
         return rules.replace(bankroll=float(self.bankroll)) if self.bankroll is not None else rules
 
 
+@dataclass
+class RiskStudy(Study):
+    """Risk over sessions for one seat's policy (``focal_policy``) at a table (``policy`` at the
+    other seats): ruin over bankroll, deals until ruin, bankroll for a risk, N0 of its lead
+    over basic on the same decks."""
+
+    kind: ClassVar[str] = "risk"
+    focal_policy: str = "ev"
+    focal: int = 0
+    deals: int = 200  # per session
+    sessions: int = 4000
+
+    def focal_table(self, players: int) -> list[Policy]:
+        return self.table(players)
+
+    def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
+        p.attempt("seed", lambda: checks.seed(self.seed))
+        p.attempt("sessions", lambda: checks.sessions(self.sessions))
+        p.attempt("deals", lambda: checks.session_deals(self.deals))
+        p.attempt("focal_policy", lambda: Policy.parse(self.focal_policy))
+        if rules is not None:
+            p.attempt("policy", lambda: self.table(rules.players))
+            p.attempt("focal", lambda: checks.seat("focal", self.focal, rules.players))
+
+
 def _compared_as(key: str, value: str) -> str:
     """What a compared value means (so ``limited`` and ``Limited`` are one value)."""
     try:
@@ -485,7 +510,7 @@ def _compared_as(key: str, value: str) -> str:
 
 
 STUDIES: dict[str, type[Study]] = {
-    s.kind: s for s in (SimulateStudy, MissStudy, PotsStudy, VariantsStudy, SolveStudy, TournamentStudy)
+    s.kind: s for s in (SimulateStudy, MissStudy, PotsStudy, VariantsStudy, SolveStudy, TournamentStudy, RiskStudy)
 }
 KINDS = tuple(STUDIES)
 
