@@ -50,7 +50,11 @@ def random_rules(rng: random.Random, preset: str) -> tuple[dict, Rules]:
             continue
 
 
-WRITTEN_FAMILIES = tuple(f for f in DECLARE_FAMILIES if f not in ("chart", "table"))  # random_policy adds them
+# random_policy adds chart and table; flush-aware comes in by with_flush_aware, from a
+# stream of its own, so the draws of the other families (and the rare paths they reach,
+# e.g. a calibrated dealer's defence) are those of the spread before it existed
+WRITTEN_FAMILIES = tuple(f for f in DECLARE_FAMILIES if f not in ("chart", "table", "flush-aware"))
+FLUSH_AWARE_SHARE = 0.5  # of the basic seats
 
 
 def random_declare(rng: random.Random) -> str:
@@ -195,8 +199,24 @@ def random_deal(rng: random.Random, rules: Rules, preset: str = "", overrides: d
     policy = (
         random_policy(rng, rules.players) if rng.random() < 0.7 else [rng.choice(["basic", "always"])] * rules.players
     )
+    seed = rng.randrange(2**31)
     return dict(preset=preset, overrides=overrides or {}, rules=rules, deck=deck, dealer=dealer, carried=carried,
-                policy=policy, seed=rng.randrange(2**31), strength=STRENGTH, chart=CHART, tables=TABLES)  # fmt: skip
+                policy=with_flush_aware(policy, seed), seed=seed, strength=STRENGTH, chart=CHART,
+                tables=TABLES)  # fmt: skip
+
+
+def with_flush_aware(policy: list, seed: int) -> list:
+    """About FLUSH_AWARE_SHARE of the ``basic`` declaration seats turned ``flush-aware``
+    (same play and exchange), drawn from a stream keyed by the deal's seed: with flushes
+    the family differs from basic, without them it must give basic's deal in both engines."""
+    sub = random.Random(f"flush-aware-{seed}")
+    out = []
+    for p in policy:
+        parsed = Policy.parse(p)
+        if parsed.declare == "basic" and sub.random() < FLUSH_AWARE_SHARE:
+            p = str(Policy("flush-aware", parsed.play, parsed.exchange))
+        out.append(p)
+    return out
 
 
 def random_deals(seed: int, preset: str, count: int) -> list[dict]:

@@ -6,7 +6,7 @@ import pytest
 from loo_sim import Rules
 from loo_sim.engine.deal import _Deal
 from loo_sim.game.decl import DECL_NAMES
-from loo_sim.game.paths import RulePath, calibrated_path, dealer_case_path
+from loo_sim.game.paths import RulePath, calibrated_path, dealer_case_path, flush_aware_path
 from loo_sim.game.policy import CALIBRATED, Policy
 
 
@@ -26,9 +26,12 @@ def test_mark_counts_a_rule_path_and_rejects_any_other_name():
 
 
 def test_parameterised_paths_are_members():
-    assert {calibrated_path(f, a) for f in CALIBRATED for a in DECL_NAMES} == {
+    flush_aware = {flush_aware_path(c) for c in ("flush", "four of a suit")}
+    assert {calibrated_path(f, a) for f in CALIBRATED for a in DECL_NAMES} | flush_aware == {
         p for p in RulePath if p.startswith(("P3 ", "P6 "))
     }
+    with pytest.raises(ValueError):
+        flush_aware_path("straight")
     assert dealer_case_path(2, "defend") is RulePath.R8_CASE_2_DEFEND
     assert dealer_case_path(3, "pass") is RulePath.R8_CASE_3_PASS
     with pytest.raises(ValueError):

@@ -17,12 +17,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from loo_sim.engine.policies import DeclareChoice, DeclareContext, choose_card, choose_discards, declare
+from loo_sim.engine.policies import (
+    DeclareChoice,
+    DeclareContext,
+    choose_card,
+    choose_discards,
+    declare,
+    flush_clause,
+)
 from loo_sim.errors import IllegalAction
 from loo_sim.game.cards import ACE, CLUBS, PAM, SUITS, make_card, suit_of
 from loo_sim.game.decl import DEFEND, MISS, PASS, PLAY
 from loo_sim.game.legality import flush_rank, follow_options, lead_options
-from loo_sim.game.paths import RulePath, calibrated_path, dealer_case_path
+from loo_sim.game.paths import RulePath, calibrated_path, dealer_case_path, flush_aware_path
 from loo_sim.game.policy import CALIBRATED, Policy
 from loo_sim.game.ranking import TrumpState
 from loo_sim.game.record import DealRecord, DealTrace, Trick
@@ -193,7 +200,7 @@ class _Deal:
                              pot=self.pot_start, hand_size=self.h, penalty=self.loo_penalty(),
                              strength=self.strength, chart=self.chart, table=self.tables.get(policy.table),
                              uniform=getattr(stream, "declaration_uniform", None))  # fmt: skip
-        return declare(policy, self.hands[seat], self.ts, choice, ctx)
+        return declare(policy, self.hands[seat], self.ts, choice, ctx, self.rules)
 
     def refusal(self, i: int, seat: int, choice: DeclareChoice, action: str) -> str:
         """Why ``action`` is not on offer to the ``i``-th seat to declare, with the rule."""
@@ -243,6 +250,11 @@ class _Deal:
         family = self.policies[seat].declare
         if family in CALIBRATED:
             self.mark(calibrated_path(family, action))
+        forced = self.forced is not None and self.forced[0] == seat
+        if family == "flush-aware" and action == PLAY and not forced:  # a flush clause decided, not basic's test
+            clause = flush_clause(self.hands[seat], self.ts, self.rules)
+            if clause is not None and declare(Policy(), self.hands[seat], self.ts, choice) != PLAY:
+                self.mark(flush_aware_path(clause))
         self.declarations[seat] = action
         if action in (MISS, DEFEND):
             self.miss_taken = True

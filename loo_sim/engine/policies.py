@@ -7,15 +7,18 @@ the cards played so far.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from loo_sim.errors import LooError
-from loo_sim.game.cards import ACE, JACK, QUEEN, rank_of
+from loo_sim.game.cards import ACE, JACK, QUEEN, rank_of, suit_of
 from loo_sim.game.decl import DECL_NAMES, DEFEND, MISS, PASS, PLAY
 from loo_sim.game.infosets import seat_infoset
+from loo_sim.game.legality import flush_rank, pam_flush
 from loo_sim.game.policy import CALIBRATED, Policy
 from loo_sim.game.ranking import TrumpState
+from loo_sim.game.rules import Rules
 
 
 # ---- declaring (P2, P3) -------------------------------------------------------------
@@ -47,6 +50,27 @@ def _has_ace(hand: Sequence[int]) -> bool:
 def worth_playing(hand: Sequence[int], ts: TrumpState) -> bool:
     """P2: a trump (Pam counts) or an ace; while trumps are unknown, an ace."""
     return _has_ace(hand) or bool(_trumps(hand, ts))
+
+
+def four_of_a_suit(hand: Sequence[int], ts: TrumpState, rules: Rules) -> bool:
+    """P3 flush-aware: at least four cards of one suit, Pam (in play) counting towards any
+    suit under the rules' ``pam_flush`` reading; without it Pam is the club it is."""
+    wild = pam_flush(rules) and any(ts.is_pam(c) for c in hand)
+    suits = Counter(suit_of(c) for c in hand if not (wild and ts.is_pam(c)))
+    return max(suits.values(), default=0) + wild >= 4
+
+
+def flush_clause(hand: Sequence[int], ts: TrumpState, rules: Rules) -> str | None:
+    """P3 flush-aware: which of its two clauses holds for the hand, judged at the
+    declaration: ``"flush"`` (a flush by the show's own test, R9 ``flush_rank``),
+    ``"four of a suit"`` (where ``exchange`` is on), or None. Both need ``flush``."""
+    if not rules.flush:
+        return None
+    if flush_rank(hand, ts) is not None:
+        return "flush"
+    if rules.exchange and four_of_a_suit(hand, ts, rules):
+        return "four of a suit"
+    return None
 
 
 def cautious_strong(hand: Sequence[int], ts: TrumpState) -> bool:
@@ -162,8 +186,9 @@ def declare_calibrated(policy: Policy, hand: Sequence[int], ts: TrumpState, choi
 
 
 def declare(policy: Policy, hand: Sequence[int], ts: TrumpState, choice: DeclareChoice,
-            ctx: DeclareContext | None = None) -> str:  # fmt: skip
-    """The declaration of one seat: play / pass / miss / defend."""
+            ctx: DeclareContext | None = None, rules: Rules | None = None) -> str:  # fmt: skip
+    """The declaration of one seat: play / pass / miss / defend. ``rules`` feeds
+    flush-aware (its flush clauses read ``flush``, ``exchange`` and ``pam_flush``)."""
     family = policy.declare
     if family in CALIBRATED:
         if ctx is None:
@@ -178,7 +203,14 @@ def declare(policy: Policy, hand: Sequence[int], ts: TrumpState, choice: Declare
         if family == "nothing-takes-miss" and choice.miss_on_offer and holds_nothing(hand, ts):
             return MISS
         return PLAY
-    strong = worth_playing(hand, ts) if family == "basic" else cautious_strong(hand, ts)
+    if family == "flush-aware":
+        if rules is None:
+            raise LooError(f"policy {policy}: the flush-aware family needs the rules")
+        # as basic, with the flush clauses counted as worth playing (never in R8 case 2)
+        strong = worth_playing(hand, ts) or (choice.dealer_case != 2 and flush_clause(hand, ts, rules) is not None)
+        family = "basic"
+    else:
+        strong = worth_playing(hand, ts) if family == "basic" else cautious_strong(hand, ts)
     if strong:
         return PLAY
     if choice.dealer_case == 2:

@@ -93,6 +93,21 @@ def follow_options(hand: list[int], trick: list[int], ts: TrumpState, rules: Rul
     return Options(hand, RulePath.R7_TRUMP_TO_WIN_ANY)
 
 
+def pam_flush(rules: Rules) -> bool:
+    """R9's reading of Pam in a flush (option ``pam_flush`` of R9c): True when four cards
+    of one suit plus Pam form a flush of that suit (a Pam-flush), where Pam is in play.
+
+    loo_sim has no ``pam_flush`` option yet, so every rule set reads True: that is the
+    reading :func:`flush_rank` (and the kernel's ``flush_key``) implement, and the one the
+    ``flush-aware`` declaration family (docs/policies.md P3) counts Pam with. This is the
+    one switch: R9c's ``pam_flush = false`` returns ``rules.pam_flush`` here, and whatever
+    reads the reading follows it: ``engine.policies.four_of_a_suit`` directly, the kernel
+    through ``rules_arrays``' ``R_PAM_FLUSH`` slot; the show (``flush_rank``, ``flush_key``)
+    is still to be taught the false reading (Pam then only a club, R9c).
+    """
+    return True
+
+
 def flush_rank(hand: Sequence[int], ts: TrumpState) -> tuple[bool, bool, list[int]] | None:
     """R9 flushes: the sort key of a five-card flush (higher wins), or None for no flush.
 

@@ -73,6 +73,9 @@ class RulePath(StrEnum):
     P3_CHART_PASS = "P3 chart pass"
     P3_CHART_MISS = "P3 chart miss"
     P3_CHART_DEFEND = "P3 chart defend"
+    # P3: flush-aware plays where basic would not, by one of its flush clauses
+    P3_FLUSH_AWARE_FLUSH = "P3 flush-aware flush"
+    P3_FLUSH_AWARE_FOUR = "P3 flush-aware four of a suit"
     # P6: a strategy table's declaration (table:PATH), one per action
     P6_TABLE_PLAY = "P6 table play"
     P6_TABLE_PASS = "P6 table pass"
@@ -88,3 +91,9 @@ def dealer_case_path(case: int, action: str) -> RulePath:
 def calibrated_path(family: str, action: str) -> RulePath:
     """P3 (P6 for table): a calibrated family's declaration; ValueError for a pair that has no path."""
     return RulePath(f"{'P6' if family == 'table' else 'P3'} {family} {action}")
+
+
+def flush_aware_path(clause: str) -> RulePath:
+    """P3 flush-aware: the clause (``engine.policies.flush_clause``) that made a hand worth
+    playing where basic would not have played it; ValueError for any other name."""
+    return RulePath(f"P3 flush-aware {clause}")

@@ -13,7 +13,9 @@ from loo_sim.errors import LooError
 # ``chart`` plays a decision chart's best action (a miss run's ``analysis.miss.best_actions``);
 # a run with a chart seat must be given that chart. ``table:PATH`` plays a strategy table
 # (P6: a CSV of information set -> probability of each action, e.g. a solve's strategy.csv).
-DECLARE_FAMILIES = ("always", "basic", "cautious", "nothing-takes-miss", "threshold", "ev", "chart", "table")
+DECLARE_FAMILIES = (
+    "always", "basic", "cautious", "nothing-takes-miss", "flush-aware", "threshold", "ev", "chart", "table",
+)  # fmt: skip
 CALIBRATED = ("threshold", "ev", "chart", "table")  # families that read strength tables, a chart or a table
 TABLE_PREFIX = "table:"
 PLAY_FAMILIES = ("basic", "high", "low", "random")

@@ -27,7 +27,8 @@ MAX_TRICKS = 5
 # ---- rules: int vector -------------------------------------------------------------
 R_PLAYERS, R_HAND, R_MISS, R_TRUMP, R_ANTE_EACH, R_LIMITED, R_BOLD, R_SINGLE_POT = range(8)
 R_DEFENDS, R_LEAD, R_VOID, R_PAM, R_CIVIL, R_EXCHANGE, R_FLUSH, R_CLUB_LAW = range(8, 16)
-R_LEN = 16
+R_PAM_FLUSH = 16  # 1: four of a suit plus Pam form a flush (game.legality.pam_flush, R9 / R9c)
+R_LEN = 17
 # ---- rules: float vector -------------------------------------------------------------
 RF_ANTE, RF_PENALTY = 0, 1
 RF_P_IN = 2  # from the strength table: the share of seats that enter a deal (threshold, ev)
@@ -50,8 +51,10 @@ P_TABLE = 3  # chart and table seats: which of the run's declaration tables the 
 P_LEN = 4
 DECLARE_CODES = {
     "always": 0, "basic": 1, "cautious": 2, "nothing-takes-miss": 3, "threshold": 4, "ev": 5, "chart": 6, "table": 7,
+    "flush-aware": 8,
 }  # fmt: skip
 D_ALWAYS, D_BASIC, D_CAUTIOUS, D_NOTHING, D_THRESHOLD, D_EV, D_CHART, D_TABLE = range(8)
+D_FLUSH_AWARE = 8  # after the calibrated codes: kernel/deal.py matches threshold..table by code, not by order
 PF_PLAY_AT, PF_MISS_BELOW = 0, 1  # policy floats [seat, slot] (threshold)
 PF_LEN = 2
 PLAY_CODES = {"basic": 0, "high": 1, "low": 2, "random": 3}

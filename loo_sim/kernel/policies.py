@@ -20,12 +20,52 @@ from loo_sim.kernel.bits import (
     trump_mask,
 )
 from loo_sim.kernel.krng import draw_below
-
+from loo_sim.kernel.legality import flush_key
 
 # ---- declaring (P2, P3) ---------------------------------------------------------------
+FA_FLUSH, FA_FOUR, FA_PAM_ANY = 1, 2, 4  # flush-aware's clauses in force (flush_clauses' bits)
+
+
 @njit(cache=True)
-def declare(family, hand, t, pam, may_pass, miss_on_offer, dealer_case):
-    """engine.policies.declare in ints: returns a DECL_* code."""
+def flush_clauses(ri):
+    """The flush-aware clauses the rules put in force, as FA_* bits: the flush (needs
+    ``flush``), four of a suit (``flush`` and ``exchange``), and Pam counting towards any
+    suit there (the ``pam_flush`` reading, slot R_PAM_FLUSH of game.legality.pam_flush)."""
+    if ri[L.R_FLUSH] != 1:
+        return 0
+    bits = FA_FLUSH
+    if ri[L.R_EXCHANGE] == 1:
+        bits |= FA_FOUR
+    if ri[L.R_PAM] == 1 and ri[L.R_PAM_FLUSH] == 1:
+        bits |= FA_PAM_ANY
+    return bits
+
+
+@njit(cache=True)
+def four_of_a_suit(hand, pam_any):
+    """engine.policies.four_of_a_suit: at least four cards of one suit, Pam counting
+    towards any suit with ``pam_any`` (else it is the club it is)."""
+    wild = 1 if (pam_any and has(hand, PAM)) else 0
+    rest = hand & ~PAM_BIT if wild else hand
+    longest = 0
+    for s in range(4):
+        longest = max(longest, popcount(rest & SUIT_MASK[s]))
+    return longest + wild >= 4
+
+
+@njit(cache=True)
+def flush_worth_playing(hand, t, pam, clauses):
+    """engine.policies.flush_clause is not None: the show's flush test (flush_key, R9), or
+    four of a suit where that clause is in force."""
+    if clauses & FA_FLUSH and flush_key(hand, t, pam) >= 0:
+        return True
+    return (clauses & FA_FOUR) != 0 and four_of_a_suit(hand, (clauses & FA_PAM_ANY) != 0)
+
+
+@njit(cache=True)
+def declare(family, hand, t, pam, may_pass, miss_on_offer, dealer_case, clauses):
+    """engine.policies.declare in ints: returns a DECL_* code. ``clauses``: flush_clauses
+    of the rules (read by flush-aware only)."""
     tm = trump_mask(t, pam)
     if family == L.D_ALWAYS or family == L.D_NOTHING:
         if dealer_case != 0:
@@ -33,7 +73,12 @@ def declare(family, hand, t, pam, may_pass, miss_on_offer, dealer_case):
         if family == L.D_NOTHING and miss_on_offer and (hand & tm) == 0 and (hand & FACE_BITS) == 0:
             return L.DECL_MISS
         return L.DECL_PLAY
-    if family == L.D_BASIC:
+    if family == L.D_FLUSH_AWARE:  # as basic, with the flush clauses worth playing (never in R8 case 2)
+        strong = (hand & (tm | ACE_BITS)) != 0
+        if not strong and clauses != 0 and dealer_case != 2:
+            strong = flush_worth_playing(hand, t, pam, clauses)
+        family = L.D_BASIC
+    elif family == L.D_BASIC:
         strong = (hand & (tm | ACE_BITS)) != 0
     elif t < 0:
         strong = (hand & ACE_BITS) != 0

@@ -46,6 +46,13 @@ HEURISTICS = [
     "threshold:play=0.3,miss=0.15",
     "ev",
 ]
+FLUSH_HEURISTICS = ["flush-aware"]  # only where the rules have flushes (elsewhere it is basic)
+
+
+def heuristics_for(rules: Rules) -> list[str]:
+    """The miss study's heuristics for ``rules``: HEURISTICS, then flush-aware where
+    ``flush`` is on (added at the end, so the other rows are those of the rules without it)."""
+    return HEURISTICS + (FLUSH_HEURISTICS if rules.flush else [])
 
 
 @dataclass
@@ -115,7 +122,7 @@ def study_deals(study: Study) -> float:
     """About how many deals the kernel plays for ``study`` (the run-time estimate's count)."""
     if isinstance(study, MissStudy):
         runs = len(study.player_counts(study.base_rules())) * max(len(study.carried), 1)
-        return float(study.deals) * (runs + len(HEURISTICS) + 1)
+        return float(study.deals) * (runs + len(heuristics_for(study.base_rules())) + 1)
     if isinstance(study, PotsStudy):
         return float(study.sessions) * study.deals * len(study.arms())
     if isinstance(study, VariantsStudy):
@@ -218,8 +225,8 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
     info = {"rules": rules.to_dict(), "players": player_counts, "carried": pots}
     if chart_res.partial:  # Ctrl-C: stop here, the stages after it do not run
         return _partial_miss(study, {"chart": chart_table(chart_res)}, info, "chart deals", chart_res.deals)
-    names = [*HEURISTICS, "chart (best action of this chart)"]
-    candidates = [Policy.parse(h) for h in HEURISTICS] + [Policy("chart")]
+    names = [*heuristics_for(rules), "chart (best action of this chart)"]
+    candidates = [Policy.parse(h) for h in heuristics_for(rules)] + [Policy("chart")]
     try:
         heur = heuristics(rules, table, study.focal, candidates, names, study.deals, study.seed, main_pot,
                           chart=best_actions(chart_res), precision=study.precision,

@@ -33,6 +33,14 @@ PROFILES = [
     "threshold:play=0.3,miss=0.15",
     "ev",
 ]
+
+
+def profiles_for(rules: Rules) -> list[str]:
+    """PROFILES for ``rules``: flush-aware joins them, last, where ``flush`` is on (as in
+    the miss study's ``report.runners.heuristics_for``); elsewhere it would be basic."""
+    return PROFILES + (["flush-aware"] if rules.flush else [])
+
+
 CHART_PROFILE = "chart (the miss study's best actions vs basic)"
 TARGET_SHARE = 0.01  # of the ante pool: the issue's bar for a solved table
 
@@ -91,7 +99,7 @@ def run_solve(study: SolveStudy, out: str | None, progress, backend) -> dict[str
             break
     main = results[0]
     solved = [(f"equilibrium (from {r.start})", [r.table_policy()] * n, r.tables) for r in results]
-    heuristics = [(name, [_with_play(name, play)] * n, None) for name in PROFILES]
+    heuristics = [(name, [_with_play(name, play)] * n, None) for name in profiles_for(rules)]
     heuristics.append((CHART_PROFILE, [_with_play("chart", play)] * n, None))
     chart = _miss_chart(rules, play, eval_deals, study, carried[0], backend)
     bar = progress("exploitability profiles") if progress else None
@@ -167,8 +175,8 @@ def _heuristic_frame(rules: Rules, main: SolveResult, play: Policy, deals: int, 
     from loo_sim.run.decisions import heuristics
 
     n = rules.players
-    names = [*PROFILES, "equilibrium table"]
-    candidates = [_with_play(h, play) for h in PROFILES] + [main.table_policy()]
+    names = [*profiles_for(rules), "equilibrium table"]
+    candidates = [_with_play(h, play) for h in profiles_for(rules)] + [main.table_policy()]
     frames = []
     for label, table in (
         ("equilibrium players", [main.table_policy()] * n),

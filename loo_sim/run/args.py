@@ -12,6 +12,7 @@ import numpy as np
 from loo_sim.errors import LooError
 from loo_sim.game.classes import N_CLASSES
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
+from loo_sim.game.legality import pam_flush
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import AntePayer, Penalty, Rules
 from loo_sim.kernel import abi as L
@@ -46,6 +47,7 @@ def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     ints[L.R_EXCHANGE] = rules.exchange
     ints[L.R_FLUSH] = rules.flush
     ints[L.R_CLUB_LAW] = rules.club_law
+    ints[L.R_PAM_FLUSH] = pam_flush(rules)
     floats = np.zeros(L.RF_LEN, dtype=np.float64)
     floats[L.RF_ANTE] = rules.ante
     floats[L.RF_PENALTY] = rules.penalty_amount
