@@ -250,7 +250,7 @@ class _Deal:
         family = self.policies[seat].declare
         if family in CALIBRATED:
             self.mark(calibrated_path(family, action))
-        forced = self.forced is not None and self.forced[0] == seat
+        forced = seat in self.forced
         if family == "flush-aware" and action == PLAY and not forced:  # a flush clause decided, not basic's test
             clause = flush_clause(self.hands[seat], self.ts, self.rules)
             if clause is not None and declare(Policy(), self.hands[seat], self.ts, choice) != PLAY:
