@@ -100,6 +100,8 @@ def test_r11_derived_presets_equal_their_base():
         ("three-card", "ante", "4.5", 4.5),
         ("three-card", "ante", "0", 0),
         ("limited", "penalty_amount", "7", 7),
+        ("limited", "penalty", "capped", "capped"),  # R9c
+        ("three-card", "penalty", Penalty.CAPPED, "capped"),
         ("three-card", "ante_payer", "dealer", "dealer"),
         ("three-card", "ante_payer", AntePayer.DEALER, "dealer"),
         ("three-card", "bold_stand", "everyone", "everyone"),

@@ -127,8 +127,13 @@ class _Deal:
         self.pot_start = self.carried + sum(self.antes)
 
     def loo_penalty(self) -> float:
-        """R3: what a loo costs: the whole pot (unlimited) or the fixed amount (limited)."""
-        return self.pot_start if self.rules.penalty is Penalty.UNLIMITED else self.rules.penalty_amount
+        """R3: what a loo costs: the whole pot (unlimited) or the fixed amount (limited);
+        R9c capped: the smaller of the two."""
+        if self.rules.penalty is Penalty.UNLIMITED:
+            return self.pot_start
+        if self.rules.penalty is Penalty.LIMITED:
+            return self.rules.penalty_amount
+        return min(self.pot_start, self.rules.penalty_amount)
 
     # ---- R4, R5, R8, R9b: declarations --------------------------------------------
     def declare_all(self) -> None:
@@ -344,6 +349,8 @@ class _Deal:
 
     def charge_penalties(self) -> None:
         penalty = self.loo_penalty()
+        if self.looed and self.rules.penalty is Penalty.CAPPED and self.pot_start < self.rules.penalty_amount:
+            self.mark(RulePath.R9C_CAPPED_AT_POT)  # R9c: the cap is the pot, below penalty_amount
         for seat in self.looed:
             self.penalties[seat] = penalty
         self.pot_next = penalty * len(self.looed)

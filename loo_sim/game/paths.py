@@ -1,4 +1,4 @@
-"""The one set of rule-path names (docs/rules.md R4-R9b, docs/policies.md P3, P6).
+"""The one set of rule-path names (docs/rules.md R3-R9c, docs/policies.md P3, P6).
 
 The reference engine counts each special rule branch it takes under one of these
 names (``DealTrace.paths``), and the differential test requires its spread of deals to
@@ -60,6 +60,8 @@ class RulePath(StrEnum):
     R9_FLUSH_TIE_TO_ELDER = "R9 flush tie to elder"
     # R9b: club law
     R9B_CLUB_LAW = "R9b club law"
+    # R9c: the rule books' variants
+    R9C_CAPPED_AT_POT = "R9c capped: a looed player pays the pot, below penalty_amount"
     # P3: a calibrated family's declaration (threshold, ev, chart), one per action
     P3_THRESHOLD_PLAY = "P3 threshold play"
     P3_THRESHOLD_PASS = "P3 threshold pass"

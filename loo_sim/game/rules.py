@@ -26,6 +26,7 @@ class AntePayer(StrEnum):  # R3
 class Penalty(StrEnum):  # R3
     UNLIMITED = "unlimited"
     LIMITED = "limited"
+    CAPPED = "capped"  # R9c: min(pot_start, penalty_amount)
 
 
 class BoldStand(StrEnum):  # R4
@@ -271,7 +272,7 @@ OPTION_HELP: dict[str, str] = {
     "trump": "R6  turn_up | first_lead | first_renounce",
     "ante": "R3  chips a payer antes before the deal",
     "ante_payer": "R3  each | dealer",
-    "penalty": "R3  what a looed player pays: unlimited (the pot) | limited",
+    "penalty": "R3  what a looed player pays: unlimited (the pot) | limited | capped (R9c)",
     "penalty_amount": "R3  the limited penalty",
     "bold_stand": "R4  off | last_and_dealer | everyone (clean pot may not be abandoned)",
     "single_pot": "R8  a clean pot is a single pot (all play, trumps at first renounce)",

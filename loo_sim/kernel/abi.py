@@ -13,7 +13,7 @@ from loo_sim.config import SESSION_BLOCK  # noqa: F401 (sessions per kernel bloc
 from loo_sim.game.classes import EARLIER_IN_BINS, N_CLASSES
 from loo_sim.game.decl import DECL_NAMES, OUTCOME_NAMES, Decl, Outcome  # noqa: F401 (codes and their names)
 from loo_sim.game.record import EXACT_LIMIT, OVERFLOW_LIMIT  # noqa: F401 (R3, for the kernel)
-from loo_sim.game.rules import BoldStand, Lead, Trump, Void
+from loo_sim.game.rules import BoldStand, Lead, Penalty, Trump, Void
 
 
 def _codes(enum: type[Enum]) -> dict[str, int]:
@@ -25,7 +25,7 @@ MAX_PLAYERS = 8
 MAX_TRICKS = 5
 
 # ---- rules: int vector -------------------------------------------------------------
-R_PLAYERS, R_HAND, R_MISS, R_TRUMP, R_ANTE_EACH, R_LIMITED, R_BOLD, R_SINGLE_POT = range(8)
+R_PLAYERS, R_HAND, R_MISS, R_TRUMP, R_ANTE_EACH, R_PENALTY, R_BOLD, R_SINGLE_POT = range(8)
 R_DEFENDS, R_LEAD, R_VOID, R_PAM, R_CIVIL, R_EXCHANGE, R_FLUSH, R_CLUB_LAW = range(8, 16)
 R_LEN = 16
 # ---- rules: float vector -------------------------------------------------------------
@@ -35,6 +35,10 @@ RF_LEN = 3
 
 TRUMP_CODES = _codes(Trump)  # R6
 TURN_UP, FIRST_LEAD, FIRST_RENOUNCE = (TRUMP_CODES[m] for m in (Trump.TURN_UP, Trump.FIRST_LEAD, Trump.FIRST_RENOUNCE))
+PENALTY_CODES = _codes(Penalty)  # R3, R9c
+PEN_UNLIMITED, PEN_LIMITED, PEN_CAPPED = (
+    PENALTY_CODES[m] for m in (Penalty.UNLIMITED, Penalty.LIMITED, Penalty.CAPPED)
+)
 BOLD_CODES = _codes(BoldStand)  # R4
 BOLD_OFF, BOLD_LAST, BOLD_EVERYONE = (
     BOLD_CODES[m] for m in (BoldStand.OFF, BoldStand.LAST_AND_DEALER, BoldStand.EVERYONE)

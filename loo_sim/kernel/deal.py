@@ -124,6 +124,18 @@ def collect_antes(ri, rf, dealer, carried, of):
 
 
 @njit(cache=True, inline="always")
+def loo_penalty(ri, rf, pot_start):
+    """R3, R9c: what a loo costs: the whole pot (unlimited), the fixed amount (limited), or
+    the smaller of the two (capped)."""
+    kind = ri[L.R_PENALTY]
+    if kind == L.PEN_UNLIMITED:
+        return pot_start
+    if kind == L.PEN_LIMITED:
+        return rf[L.RF_PENALTY]
+    return min(pot_start, rf[L.RF_PENALTY])
+
+
+@njit(cache=True, inline="always")
 def declaration_options(ri, i, seat, dealer, single, club_law, clean, defence, miss_on_offer, already_in, early_in,
                         last_in, last_decl):  # fmt: skip
     """R4, R5, R8: what the i-th seat from the dealer's left may declare, given how many
@@ -171,7 +183,7 @@ def choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, hand, t, al
     if seat == forced_seat:
         action = forced_action
     elif family >= L.D_THRESHOLD:
-        penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
+        penalty = loo_penalty(ri, rf, pot_start)
         if family >= L.D_CHART:
             cls = hand_class(hand, t, ri[L.R_PAM])
             index = infoset_index(cls, i + 1, already_in, allowed, pot_start, penalty)
@@ -379,7 +391,7 @@ def finish_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat
     if settle_uncontested(m, pot_start, sc, oi, of):
         return
     exchange(ri, pol, deck, single, miss_dealt, t, m, sc[L.SC_STOCK], seat_keys, sc)
-    penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
+    penalty = loo_penalty(ri, rf, pot_start)
     if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         return
     play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi)

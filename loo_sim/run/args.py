@@ -13,7 +13,7 @@ from loo_sim.errors import LooError
 from loo_sim.game.classes import N_CLASSES
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.policy import Policy
-from loo_sim.game.rules import AntePayer, Penalty, Rules
+from loo_sim.game.rules import AntePayer, Rules
 from loo_sim.kernel import abi as L
 from loo_sim.run.tables import resolve_tables
 
@@ -35,7 +35,7 @@ def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     ints[L.R_MISS] = rules.miss
     ints[L.R_TRUMP] = L.TRUMP_CODES[rules.trump.value]
     ints[L.R_ANTE_EACH] = rules.ante_payer is AntePayer.EACH
-    ints[L.R_LIMITED] = rules.penalty is Penalty.LIMITED
+    ints[L.R_PENALTY] = L.PENALTY_CODES[rules.penalty.value]
     ints[L.R_BOLD] = L.BOLD_CODES[rules.bold_stand.value]
     ints[L.R_SINGLE_POT] = rules.single_pot
     ints[L.R_DEFENDS] = rules.dealer_defends
