@@ -30,6 +30,9 @@ R11_TABLE = {
     "club_law":       (False,             False,             False,             True,              False),
 }  # fmt: skip
 BASE = {name: {opt: row[i] for opt, row in R11_TABLE.items()} for i, name in enumerate(COLUMNS)}
+# R9c's variants: off in every preset
+R9C_DEFAULTS = {"ace_lead_king": False}
+BASE = {name: values | R9C_DEFAULTS for name, values in BASE.items()}
 # Derived presets (R11: only the differences).
 EXPECTED = dict(BASE)
 EXPECTED["limited"] = BASE["three-card"] | {"penalty": "limited"}
@@ -40,7 +43,7 @@ EXPECTED["pam-loo"] = dict(BASE["five-card"])
 
 ALL_PRESETS = sorted(EXPECTED)
 # Every option of docs/rules.md: the R11 table plus R10's session options.
-ALL_OPTIONS = set(R11_TABLE) | {"bankroll", "final_pot"}
+ALL_OPTIONS = set(R11_TABLE) | {"bankroll", "final_pot"} | set(R9C_DEFAULTS)
 
 
 def test_r11_there_are_exactly_ten_presets():

@@ -47,6 +47,8 @@ def lead_options(hand: list[int], ts: TrumpState, rules: Rules, *, first_trick: 
             return Options([PAM], RulePath.R7_ACE_PAM_FIRST)
         if first and ace in hand:
             return Options([ace], RulePath.R7_ACE_ACE_FIRST)
+        if first and rules.ace_lead_king and ace_is_indicator and king in hand:
+            return Options([king], RulePath.R9C_ACE_LEAD_KING)  # R9c: the king stands in
         return Options(hand)
     if lead is Lead.TRUMP:
         if not trumps:

@@ -62,6 +62,7 @@ class RulePath(StrEnum):
     R9B_CLUB_LAW = "R9b club law"
     # R9c: the rule books' variants
     R9C_CAPPED_AT_POT = "R9c capped: a looed player pays the pot, below penalty_amount"
+    R9C_ACE_LEAD_KING = "R9c ace_lead_king: king led first (ace turned up)"
     # P3: a calibrated family's declaration (threshold, ev, chart), one per action
     P3_THRESHOLD_PLAY = "P3 threshold play"
     P3_THRESHOLD_PASS = "P3 threshold pass"

@@ -63,7 +63,9 @@ _ENUMS: dict[str, type[StrEnum]] = {
 }
 _INTS = ("players", "hand_size")
 _NUMBERS = ("ante", "penalty_amount")
-_BOOLS = ("miss", "single_pot", "dealer_defends", "pam", "pam_be_civil", "exchange", "flush", "club_law")
+_BOOLS = (
+    "miss", "single_pot", "dealer_defends", "pam", "pam_be_civil", "exchange", "flush", "club_law", "ace_lead_king",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,7 @@ class Rules:
     exchange: bool = False  # R9
     flush: bool = False  # R9
     club_law: bool = False  # R9b
+    ace_lead_king: bool = False  # R9c: with lead = ace, the king when the ace is turned up
     bankroll: float | None = None  # R10: ruin when a balance falls below -bankroll
     final_pot: FinalPot = FinalPot.SHARE  # R10
 
@@ -180,6 +183,10 @@ class Rules:
             raise LooError("flush: true needs hand_size = 5 (R9); allowed with hand_size 3: flush=false")
         if self.dealer_defends and not self.miss:
             raise LooError("dealer_defends: true needs miss = true (R8); allowed: dealer_defends=false")
+        if self.ace_lead_king and self.lead is not Lead.ACE:
+            raise LooError(
+                f"ace_lead_king: true needs lead = ace, got {self.lead.value} (R9c); allowed: ace_lead_king=false"
+            )
         if self.club_law and self.trump is not Trump.TURN_UP:
             raise LooError(
                 f"club_law: true needs trump = turn_up, got {self.trump.value} (R9b); allowed: club_law=false"
@@ -284,6 +291,7 @@ OPTION_HELP: dict[str, str] = {
     "exchange": "R9  discard and draw from the stock",
     "flush": "R9  a flush takes the pot without play (five-card)",
     "club_law": "R9b a club turn-up: nobody may pass, no miss",
+    "ace_lead_king": "R9c lead = ace: the king of trumps first when the ace is turned up",
     "bankroll": "R10 sessions end when a balance falls below -bankroll",
     "final_pot": "R10 share | discard the pot left at a session's end",
 }
@@ -292,7 +300,7 @@ _THREE_CARD: dict[str, Any] = dict(
     players=5, hand_size=3, miss=True, trump="turn_up", ante=3, ante_payer="each",
     penalty="unlimited", penalty_amount=3, bold_stand="last_and_dealer", single_pot=False,
     dealer_defends=False, lead="free", void="must_trump", pam=False, pam_be_civil=False,
-    exchange=False, flush=False, club_law=False,
+    exchange=False, flush=False, club_law=False, ace_lead_king=False,
 )  # fmt: skip
 _FIVE_CARD = _THREE_CARD | dict(
     hand_size=5, miss=False, ante=5, penalty_amount=5, pam=True, pam_be_civil=True, exchange=True, flush=True

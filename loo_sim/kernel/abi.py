@@ -45,6 +45,7 @@ BOLD_OFF, BOLD_LAST, BOLD_EVERYONE = (
 )
 LEAD_CODES = _codes(Lead)  # R7
 LEAD_FREE, LEAD_ACE, LEAD_TRUMP, LEAD_CLASSIC = (LEAD_CODES[m] for m in (Lead.FREE, Lead.ACE, Lead.TRUMP, Lead.CLASSIC))
+LEAD_ACE_KING = len(LEAD_CODES)  # R9c: lead = ace with ace_lead_king (a kernel code of its own, not an enum member)
 VOID_CODES = _codes(Void)  # R7
 VOID_MUST, VOID_TO_WIN = (VOID_CODES[m] for m in (Void.MUST_TRUMP, Void.TRUMP_TO_WIN))
 

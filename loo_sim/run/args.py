@@ -39,7 +39,7 @@ def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     ints[L.R_BOLD] = L.BOLD_CODES[rules.bold_stand.value]
     ints[L.R_SINGLE_POT] = rules.single_pot
     ints[L.R_DEFENDS] = rules.dealer_defends
-    ints[L.R_LEAD] = L.LEAD_CODES[rules.lead.value]
+    ints[L.R_LEAD] = L.LEAD_ACE_KING if rules.ace_lead_king else L.LEAD_CODES[rules.lead.value]  # R9c
     ints[L.R_VOID] = L.VOID_CODES[rules.void.value]
     ints[L.R_PAM] = rules.pam
     ints[L.R_CIVIL] = rules.pam and rules.pam_be_civil

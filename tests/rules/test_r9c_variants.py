@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from loo_sim import LooError, Rules
 from tests.deckbuild import build_deck
-from tests.rules.golden import MONEY, outcome, run, table
+from tests.rules.golden import MONEY, outcome, run, table, trick
 from tests.rules.test_r3_r12_worked_example import R12_DECK, R12_POLICY, R12_TRICKS
 
 # --------------------------------------------------------------------------------------
@@ -50,3 +51,57 @@ def test_r9c_capped_penalty_applies_to_flush_loos():
             "penalties": [0.0, loo, 0.0, loo, 0.0],
             "pot_next": 2 * loo,
         }
+
+
+# --------------------------------------------------------------------------------------
+# R9c ace_lead_king = true (with lead = ace): the ace of trumps turned up, a first-trick
+# leader holding the king of trumps must lead it
+# --------------------------------------------------------------------------------------
+
+# three-card, carried 3 (not clean: no bold stand), dealer S0, indicator AH (hearts
+# trumps, the ace out of play). S1 and S2 play "always/low" (lowest-power legal card);
+# the others are cautious with no trump and pass.
+KING_DECK = build_deck(
+    5, 0, {1: "KH 2C 3D", 2: "5H 4C 6D", 3: "2S 3S 4S", 4: "5S 6S 7S", 0: "8S 9S TS"}, miss="7C 8C 9C", indicator="AH"
+)
+KING_POLICY = table(5, "cautious", s1="always/low", s2="always/low")
+
+
+@pytest.mark.parametrize(
+    ("ace_lead_king", "first"),
+    [
+        # the king must be led: S2 follows hearts with its only heart, 5H, and KH wins
+        (True, trick(1, "1:KH 2:5H", 1)),
+        # without the variant lead = ace asks nothing here: S1 leads its lowest, 2C; S2
+        # follows clubs and heads it with 4C
+        (False, trick(1, "1:2C 2:4C", 2)),
+    ],
+)
+def test_r9c_ace_lead_king_king_led_first_when_the_ace_is_turned_up(ace_lead_king, first):
+    d = run("three-card", KING_DECK, carried=3, policy=KING_POLICY, lead="ace", ace_lead_king=ace_lead_king)
+    assert d["declarations"] == ["pass", "play", "play", "pass", "pass"]
+    assert d["tricks"][0] == first
+
+
+def test_r9c_ace_lead_king_pam_still_comes_first():
+    # five-card, 3 players, dealer S0, indicator AS: S1 holds Pam (JC) and KS. With Pam,
+    # lead = ace asks for Pam before anything else, and ace_lead_king does not change that:
+    # S1 ("always/low/none") leads JC, not KS (nor its lowest card). S2 must follow trumps:
+    # its only spade, 2S; Pam wins.
+    deck = build_deck(3, 0, {1: "JC KS 2D 3D 4H", 2: "2S 5D 6D 7H 8C", 0: "9C TC 9D 5H 6H"}, indicator="AS")
+    pol = ["cautious/basic/none", "always/low/none", "always/low/none"]
+    d = run("five-card", deck, policy=pol, players=3, lead="ace", ace_lead_king=True)
+    assert d["declarations"] == ["pass", "play", "play"]
+    assert d["tricks"][0] == trick(1, "1:JC 2:2S", 1)
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        (dict(lead="trump", ace_lead_king=True), "ace_lead_king"),  # needs lead = ace
+    ],
+)
+def test_r9c_refusals_name_the_option(options, named):
+    with pytest.raises(LooError) as err:
+        Rules.preset("three-card", **options)
+    assert str(err.value).startswith(f"{named}:") and "\n" not in str(err.value)
