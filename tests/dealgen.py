@@ -39,6 +39,7 @@ OVERRIDE_CHOICES = {
 R9C_CHOICES: dict[str, list] = {
     "penalty": ["capped"],
     "ace_lead_king": [True],
+    "dealer_takes_all_pass": [True],
 }
 R9C_NEEDS: dict[str, dict] = {"ace_lead_king": {"lead": "ace"}}
 R9C_SHARE = 0.3  # of the spread's deals, with one or two variants

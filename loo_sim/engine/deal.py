@@ -58,6 +58,7 @@ class _Deal:
         self.single = rules.is_single_pot(self.carried)
         self.mode = Trump.FIRST_RENOUNCE if self.single else rules.trump
         self.miss_dealt = rules.miss and not self.single
+        self.defence = rules.dealer_defends and self.miss_dealt  # R8: the dealer's defence, double pots
         # R2: seats from the dealer's left, the dealer last.
         self.order = [(dealer + 1 + i) % self.n for i in range(self.n)]
         self.hands: list[list[int]] = [[] for _ in range(self.n)]
@@ -141,9 +142,9 @@ class _Deal:
         self.club_law = self.rules.club_law and self.indicator_turned and suit_of(self.indicator or 0) == CLUBS
         for i, seat in enumerate(self.order):
             choice = self.declaration_options(i, seat)
-            if choice.dealer_case == 1:  # R8 case 1: the dealer takes the pot without play
+            if choice.dealer_case == 1:  # R8 case 1 (or R9c): the dealer takes the pot without play
                 self.declarations[seat] = PLAY
-                self.mark(RulePath.R8_CASE_1)
+                self.mark(RulePath.R8_CASE_1 if self.defence else RulePath.R9C_DEALER_TAKES_ALL_PASS)
                 break
             self.apply_declaration(seat, choice, self.decide(i, seat, choice))
         self.in_deal = [s for s in self.order if self.declarations[s] != PASS]
@@ -167,8 +168,10 @@ class _Deal:
             self.mark(RulePath.R4_BOLD_STAND_LAST_AND_DEALER)
         miss_on_offer = self.miss_dealt and not self.miss_taken and not self.club_law
         choice = DeclareChoice(may_pass=may_pass, miss_on_offer=miss_on_offer)
-        if seat == self.dealer and rules.dealer_defends and self.miss_dealt:  # double pots only (R8)
-            others = [s for s in self.order[:-1] if self.declarations[s] != PASS]
+        others = [s for s in self.order[:-1] if self.declarations[s] != PASS]
+        if seat == self.dealer and rules.dealer_takes_all_pass and not others:  # R9c: as R8 case 1
+            choice = DeclareChoice(may_pass=False, miss_on_offer=False, dealer_case=1)
+        elif seat == self.dealer and self.defence:  # double pots only (R8)
             if not others:  # case 1: the dealer takes the pot without play
                 choice = DeclareChoice(may_pass=False, miss_on_offer=False, dealer_case=1)
             elif len(others) == 1 and self.declarations[others[0]] == PLAY:  # case 2: own hand

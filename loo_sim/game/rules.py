@@ -65,6 +65,7 @@ _INTS = ("players", "hand_size")
 _NUMBERS = ("ante", "penalty_amount")
 _BOOLS = (
     "miss", "single_pot", "dealer_defends", "pam", "pam_be_civil", "exchange", "flush", "club_law", "ace_lead_king",
+    "dealer_takes_all_pass",
 )  # fmt: skip
 
 
@@ -95,6 +96,7 @@ class Rules:
     flush: bool = False  # R9
     club_law: bool = False  # R9b
     ace_lead_king: bool = False  # R9c: with lead = ace, the king when the ace is turned up
+    dealer_takes_all_pass: bool = False  # R9c: all before the dealer passed: the dealer takes the pot
     bankroll: float | None = None  # R10: ruin when a balance falls below -bankroll
     final_pot: FinalPot = FinalPot.SHARE  # R10
 
@@ -292,6 +294,7 @@ OPTION_HELP: dict[str, str] = {
     "flush": "R9  a flush takes the pot without play (five-card)",
     "club_law": "R9b a club turn-up: nobody may pass, no miss",
     "ace_lead_king": "R9c lead = ace: the king of trumps first when the ace is turned up",
+    "dealer_takes_all_pass": "R9c all others passed: the dealer takes the pot without play",
     "bankroll": "R10 sessions end when a balance falls below -bankroll",
     "final_pot": "R10 share | discard the pot left at a session's end",
 }
@@ -301,6 +304,7 @@ _THREE_CARD: dict[str, Any] = dict(
     penalty="unlimited", penalty_amount=3, bold_stand="last_and_dealer", single_pot=False,
     dealer_defends=False, lead="free", void="must_trump", pam=False, pam_be_civil=False,
     exchange=False, flush=False, club_law=False, ace_lead_king=False,
+    dealer_takes_all_pass=False,
 )  # fmt: skip
 _FIVE_CARD = _THREE_CARD | dict(
     hand_size=5, miss=False, ante=5, penalty_amount=5, pam=True, pam_be_civil=True, exchange=True, flush=True

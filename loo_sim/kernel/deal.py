@@ -151,11 +151,10 @@ def declaration_options(ri, i, seat, dealer, single, club_law, clean, defence, m
     if clean and bold == L.BOLD_LAST and i >= n - 2 and early_in == 0:
         may_pass = False  # everyone before the dealer's right-hand neighbour passed
     dealer_case = 0
-    if seat == dealer and defence:
-        if already_in == 0:  # R8 case 1
-            return 1 << L.DECL_PLAY, False, False, 1
-        if already_in == 1:
-            dealer_case = 2 if last_decl == L.DECL_PLAY else 3
+    if seat == dealer and already_in == 0 and (defence or ri[L.R_TAKES_ALL] == 1):  # R8 case 1, R9c
+        return 1 << L.DECL_PLAY, False, False, 1
+    if seat == dealer and defence and already_in == 1:  # R8 cases 2 and 3
+        dealer_case = 2 if last_decl == L.DECL_PLAY else 3
     if dealer_case == 2:
         may_pass = False
         miss_on_offer = False

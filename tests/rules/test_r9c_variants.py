@@ -105,3 +105,46 @@ def test_r9c_refusals_name_the_option(options, named):
     with pytest.raises(LooError) as err:
         Rules.preset("three-card", **options)
     assert str(err.value).startswith(f"{named}:") and "\n" not in str(err.value)
+
+
+# --------------------------------------------------------------------------------------
+# R9c dealer_takes_all_pass = true: every seat before the dealer passed -> the dealer
+# takes the pot without play (recorded as play)
+# --------------------------------------------------------------------------------------
+
+# three-card, carried 3 (not clean: no bold stand), 5 antes of 3 -> pot 18, dealer S0,
+# indicator 2H; nobody holds a heart, so every cautious seat passes (and never takes the
+# miss) -- the dealer too, left to itself.
+ALL_PASS_DECK = build_deck(
+    5, 0, {1: "2C 3C 4C", 2: "5C 6C 7C", 3: "2S 3S 4S", 4: "5S 6S 7S", 0: "8S 9S TS"}, miss="8C 9C TC", indicator="2H"
+)
+
+
+@pytest.mark.parametrize(
+    ("takes_all", "dealer_declares", "dealer_share", "pot_next"),
+    [
+        # the dealer takes the whole pot without play: a lone player, nobody looed
+        (True, "play", 18.0, 0.0),
+        # without it, the cautious dealer passes too: nobody is in, the pot carries over
+        (False, "pass", 0.0, 18.0),
+    ],
+)
+def test_r9c_dealer_takes_all_pass_dealer_takes_the_pot(takes_all, dealer_declares, dealer_share, pot_next):
+    d = run("three-card", ALL_PASS_DECK, carried=3, policy="cautious", dealer_takes_all_pass=takes_all)
+    assert d["declarations"] == [dealer_declares, "pass", "pass", "pass", "pass"]
+    assert d["tricks"] == []
+    assert outcome(d, "shares", "looed", "pot_start", "pot_next") == {
+        "shares": [dealer_share, 0.0, 0.0, 0.0, 0.0],
+        "looed": [],
+        "pot_start": 18.0,
+        "pot_next": pot_next,
+    }
+
+
+def test_r9c_dealer_takes_all_pass_without_a_miss():
+    # irish-classic has no miss (and so no dealer's defence); the dealer still takes the pot
+    # (clubs are not turned, so club law does not forbid passing). Pot 3 + 15 = 18.
+    deck = build_deck(5, 0, {1: "2C 3C 4C", 2: "5C 6C 7C", 3: "2S 3S 4S", 4: "5S 6S 7S", 0: "8S 9S TS"}, indicator="2H")
+    d = run("irish-classic", deck, carried=3, policy="cautious", dealer_takes_all_pass=True)
+    assert d["declarations"] == ["play", "pass", "pass", "pass", "pass"]
+    assert d["shares"] == [18.0, 0.0, 0.0, 0.0, 0.0]
