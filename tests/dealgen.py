@@ -40,8 +40,9 @@ R9C_CHOICES: dict[str, list] = {
     "penalty": ["capped"],
     "ace_lead_king": [True],
     "dealer_takes_all_pass": [True],
+    "dealer_takes_miss": [True],
 }
-R9C_NEEDS: dict[str, dict] = {"ace_lead_king": {"lead": "ace"}}
+R9C_NEEDS: dict[str, dict] = {"ace_lead_king": {"lead": "ace"}, "dealer_takes_miss": {"dealer_defends": True}}
 R9C_SHARE = 0.3  # of the spread's deals, with one or two variants
 CARRIED = [0.0, 0.0, 3.0, 6.0, 12.0, 30.0, 7.5]
 SYNTHETIC_TABLE = "synthetic-table.csv"  # the path name table seats of the spread read (dealgen.TABLES)

@@ -4,7 +4,18 @@ of R1 and R11 (messages that name the option and the allowed values)."""
 import pytest
 
 from loo_sim.errors import LooError
-from loo_sim.game.rules import PRESETS, AntePayer, BoldStand, FinalPot, Lead, Penalty, Rules, Trump, Void
+from loo_sim.game.rules import (
+    PRESETS,
+    VARIANT_DEFAULTS,
+    AntePayer,
+    BoldStand,
+    FinalPot,
+    Lead,
+    Penalty,
+    Rules,
+    Trump,
+    Void,
+)
 
 # ---- The R11 table, copied by hand from docs/rules.md ----------------------------------------
 COLUMNS = ("three-card", "five-card", "irish", "irish-classic", "classic-limited")
@@ -31,7 +42,8 @@ R11_TABLE = {
 }  # fmt: skip
 BASE = {name: {opt: row[i] for opt, row in R11_TABLE.items()} for i, name in enumerate(COLUMNS)}
 # R9c's variants: off in every preset
-R9C_DEFAULTS = {"ace_lead_king": False, "dealer_takes_all_pass": False}
+R9C_DEFAULTS = {"ace_lead_king": False, "dealer_takes_all_pass": False, "dealer_takes_miss": False}
+assert R9C_DEFAULTS == VARIANT_DEFAULTS
 BASE = {name: values | R9C_DEFAULTS for name, values in BASE.items()}
 # Derived presets (R11: only the differences).
 EXPECTED = dict(BASE)

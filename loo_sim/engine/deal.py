@@ -175,7 +175,8 @@ class _Deal:
             if not others:  # case 1: the dealer takes the pot without play
                 choice = DeclareChoice(may_pass=False, miss_on_offer=False, dealer_case=1)
             elif len(others) == 1 and self.declarations[others[0]] == PLAY:  # case 2: own hand
-                choice = DeclareChoice(may_pass=False, miss_on_offer=False, dealer_case=2)
+                choice = DeclareChoice(may_pass=False, miss_on_offer=False, dealer_case=2,
+                                       dealer_miss=rules.dealer_takes_miss)  # fmt: skip
             elif len(others) == 1:  # case 3: the other seat took the miss
                 choice = DeclareChoice(may_pass=may_pass, miss_on_offer=False, dealer_case=3)
         if not choice.may_pass and not choice.dealer_case:

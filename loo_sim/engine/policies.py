@@ -28,11 +28,18 @@ class DeclareChoice:
     # R8 dealer's defence: 2 (play/defend) or 3 (play/pass), else 0; 1 (the dealer takes
     # the pot without play) never reaches a policy
     dealer_case: int = 0
+    # R9c dealer_takes_miss: in case 2 the dealer may also take the miss (``miss_on_offer``
+    # stays False there, so every P3 family keeps its play/defend rule)
+    dealer_miss: bool = False
 
     @property
     def allowed(self) -> list[str]:
         """The declarations on offer, in name order."""
-        offer = {PLAY} | ({PASS} if self.may_pass else set()) | ({MISS} if self.miss_on_offer else set())
+        offer = (
+            {PLAY}
+            | ({PASS} if self.may_pass else set())
+            | ({MISS} if self.miss_on_offer or self.dealer_miss else set())
+        )
         return sorted(offer | ({DEFEND} if self.dealer_case == 2 else set()))
 
 

@@ -42,10 +42,11 @@ class RulePath(StrEnum):
     R7_MUST_TRUMP_UNDER = "R7 must_trump: undertrump"
     R7_TRUMP_TO_WIN_WINNING = "R7 trump_to_win: winning trump"
     R7_TRUMP_TO_WIN_ANY = "R7 trump_to_win: no winning trump, any card"
-    # R8: the dealer's defence (case 2: play or defend; case 3: play or pass)
+    # R8: the dealer's defence (case 2: play or defend, or miss under R9c; case 3: play or pass)
     R8_CASE_1 = "R8 case 1"
     R8_CASE_2_DEFEND = "R8 case 2 defend"
     R8_CASE_2_PLAY = "R8 case 2 play"
+    R8_CASE_2_MISS = "R8 case 2 miss"  # R9c dealer_takes_miss
     R8_CASE_3_PASS = "R8 case 3 pass"
     R8_CASE_3_PLAY = "R8 case 3 play"
     # R9: Pam be civil, exchange, flushes

@@ -163,6 +163,8 @@ def declaration_options(ri, i, seat, dealer, single, club_law, clean, defence, m
     allowed = 1 << L.DECL_PLAY
     if dealer_case == 2:
         allowed |= 1 << L.DECL_DEFEND
+        if ri[L.R_TAKES_MISS] == 1:  # R9c: the dealer may also take the miss (no family does by itself)
+            allowed |= 1 << L.DECL_MISS
     elif may_pass:
         allowed |= 1 << L.DECL_PASS
     if miss_on_offer:

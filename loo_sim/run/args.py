@@ -47,6 +47,7 @@ def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     ints[L.R_FLUSH] = rules.flush
     ints[L.R_CLUB_LAW] = rules.club_law
     ints[L.R_TAKES_ALL] = rules.dealer_takes_all_pass
+    ints[L.R_TAKES_MISS] = rules.dealer_takes_miss
     floats = np.zeros(L.RF_LEN, dtype=np.float64)
     floats[L.RF_ANTE] = rules.ante
     floats[L.RF_PENALTY] = rules.penalty_amount
@@ -79,10 +80,14 @@ def chart_as_table(chart: np.ndarray) -> np.ndarray:
     """A decision chart as the pure declaration table the kernel reads: at each information
     set, the chart's best action of its cell (hand class, position, miss on offer to take
     or defend with, earlier seats in) where that action is on offer; elsewhere NaN (the
-    chart has no answer there: basic decides)."""
+    chart has no answer there: basic decides). In R8 case 2 the chart never takes the miss
+    (R9c dealer_takes_miss: no P3 family does)."""
     cls, position, earlier, situation, _ = _INFOSET_PARTS.T
     masks = np.array(SITUATION_MASKS, dtype=np.int64)[situation]
     offer = ((masks >> L.DECL_MISS) & 1) | ((masks >> L.DECL_DEFEND) & 1)
+    # R8 case 2 under R9c dealer_takes_miss: the chart (a P3 family) keeps play/defend there
+    defends = ((masks >> L.DECL_DEFEND) & 1) == 1
+    masks = np.where(defends, masks & ~(1 << L.DECL_MISS), masks)
     best = chart[cls, position, offer, earlier]
     ok = (best >= 0) & ((masks >> np.maximum(best, 0)) & 1 == 1)
     table = np.full((N_INFOSETS, ACTIONS), np.nan)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from loo_sim import LooError, Rules
+from loo_sim import LooError, Rules, play_deal, play_deals
+from loo_sim.game.decl import Decl
+from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
+from loo_sim.game.policy import Policy
 from tests.deckbuild import build_deck
 from tests.rules.golden import MONEY, outcome, run, table, trick
 from tests.rules.test_r3_r12_worked_example import R12_DECK, R12_POLICY, R12_TRICKS
@@ -99,6 +103,7 @@ def test_r9c_ace_lead_king_pam_still_comes_first():
     ("options", "named"),
     [
         (dict(lead="trump", ace_lead_king=True), "ace_lead_king"),  # needs lead = ace
+        (dict(dealer_takes_miss=True), "dealer_takes_miss"),  # needs dealer_defends
     ],
 )
 def test_r9c_refusals_name_the_option(options, named):
@@ -148,3 +153,58 @@ def test_r9c_dealer_takes_all_pass_without_a_miss():
     d = run("irish-classic", deck, carried=3, policy="cautious", dealer_takes_all_pass=True)
     assert d["declarations"] == ["play", "pass", "pass", "pass", "pass"]
     assert d["shares"] == [18.0, 0.0, 0.0, 0.0, 0.0]
+
+
+# --------------------------------------------------------------------------------------
+# R9c dealer_takes_miss = true (with dealer_defends): in R8 case 2 the dealer may also take
+# the miss, and plays it as an ordinary seat: wins shares, can be looed
+# --------------------------------------------------------------------------------------
+
+# three-card, 3 players, dealer S0, carried 3 (a double pot of 3 + 9 = 12, unlimited loo),
+# indicator 2H. S1 (always) holds AH KH QH and plays; S2 (cautious, no trump) passes; so
+# the dealer is in R8 case 2 and may play, defend or (with the variant) take the miss.
+MISS_DECK = build_deck(3, 0, {1: "AH KH QH", 2: "6D 7D 8D", 0: "9S TS JS"}, miss="3C 4C 5C", indicator="2H")
+DEALER_TABLE = "dealer-takes-miss.csv"
+
+
+def miss_table() -> np.ndarray:
+    """A strategy table (P6) that takes the miss wherever play/miss/defend is offered."""
+    table = np.full((N_INFOSETS, ACTIONS), np.nan)
+    situation = SITUATION_MASKS.index(sum(1 << int(d) for d in (Decl.PLAY, Decl.MISS, Decl.DEFEND)))
+    for i in range(N_INFOSETS):
+        if infoset_parts(i)[3] == situation:
+            table[i] = [0.0, 0.0, 1.0, 0.0]
+    return table
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+def test_r9c_dealer_takes_miss_in_r8_case_2(engine):
+    # The dealer's table takes the miss (3C 4C 5C; the own hand 9S TS JS is dead). S1 leads
+    # AH, KH, QH (basic: highest power); the dealer, void of hearts with no trump, follows
+    # 3C, 4C, 5C (lowest). S1 wins all three: 12. The dealer is an ordinary seat in the deal,
+    # not a defender: it won nothing, so it is looed and pays the pot, 12.
+    rules = Rules.preset("three-card", players=3, dealer_defends=True, dealer_takes_miss=True)
+    policy = ["basic", "always", "cautious"]
+    policy[0] = Policy("table", "basic", "basic", table=DEALER_TABLE)
+    rec = play_deals(rules, [MISS_DECK], [0], [3.0], policy, engine=engine, tables={DEALER_TABLE: miss_table()})[0]
+    d = rec.to_dict()
+    assert d["declarations"] == ["miss", "play", "pass"]
+    assert [[c for _, c in t["cards"]] for t in d["tricks"]] == [["AH", "3C"], ["KH", "4C"], ["QH", "5C"]]
+    assert outcome(d, *MONEY) == {
+        "shares": [0.0, 12.0, 0.0],
+        "penalties": [12.0, 0.0, 0.0],
+        "looed": [0],
+        "antes": [3.0, 3.0, 3.0],
+        "pot_start": 12.0,
+        "pot_next": 12.0,
+    }
+
+
+def test_r9c_dealer_takes_miss_is_offered_only_with_the_variant():
+    # R8 case 2 offers play/defend; the variant adds the miss. No P3 family takes it by
+    # itself: the cautious dealer still defends (its own hand holds no trump).
+    for variant, offered in ((False, ["defend", "play"]), (True, ["defend", "miss", "play"])):
+        rules = Rules.preset("three-card", players=3, dealer_defends=True, dealer_takes_miss=variant)
+        rec = play_deal(rules, MISS_DECK, dealer=0, carried=3, policy=["cautious", "always", "cautious"])
+        assert rec.trace.options[0] == offered
+        assert rec.declarations[0] == "defend"
