@@ -41,6 +41,7 @@ R9C_CHOICES: dict[str, list] = {
     "ace_lead_king": [True],
     "dealer_takes_all_pass": [True],
     "dealer_takes_miss": [True],
+    "pam_flush": [False],
 }
 R9C_NEEDS: dict[str, dict] = {"ace_lead_king": {"lead": "ace"}, "dealer_takes_miss": {"dealer_defends": True}}
 R9C_SHARE = 0.3  # of the spread's deals, with one or two variants

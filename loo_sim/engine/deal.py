@@ -251,6 +251,14 @@ class _Deal:
         best_seat, best_key = None, None
         for seat in self.in_deal:  # elder hands first: an exact tie stays with them
             key = flush_rank(self.hands[seat], self.ts)
+            if (
+                key is not None
+                and key[0]
+                and not self.rules.pam_flush
+                and any(suit_of(c) != CLUBS for c in self.hands[seat])
+            ):  # R9c: four of a suit plus Pam (the jack of clubs) is not five of one suit
+                self.mark(RulePath.R9C_NO_PAM_FLUSH)
+                key = None
             if key is not None and best_key is not None:
                 self.mark(RulePath.R9_FLUSH_TIE_TO_ELDER if key == best_key else RulePath.R9_TWO_FLUSHES)
             if key is not None and (best_key is None or key > best_key):

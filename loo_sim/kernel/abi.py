@@ -29,7 +29,8 @@ R_PLAYERS, R_HAND, R_MISS, R_TRUMP, R_ANTE_EACH, R_PENALTY, R_BOLD, R_SINGLE_POT
 R_DEFENDS, R_LEAD, R_VOID, R_PAM, R_CIVIL, R_EXCHANGE, R_FLUSH, R_CLUB_LAW = range(8, 16)
 R_TAKES_ALL = 16  # R9c dealer_takes_all_pass
 R_TAKES_MISS = 17  # R9c dealer_takes_miss
-R_LEN = 18
+R_NO_PAM_FLUSH = 18  # R9c pam_flush = false (with Pam)
+R_LEN = 19
 # ---- rules: float vector -------------------------------------------------------------
 RF_ANTE, RF_PENALTY = 0, 1
 RF_P_IN = 2  # from the strength table: the share of seats that enter a deal (threshold, ev)

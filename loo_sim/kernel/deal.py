@@ -319,6 +319,8 @@ def show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         hand = sc[L.SC_HANDS + seat]
         if not one_suit(hand & ~PAM_BIT if pam == 1 else hand):
             continue  # most hands: no flush, and no call to rank one
+        if ri[L.R_NO_PAM_FLUSH] == 1 and not one_suit(hand):
+            continue  # R9c pam_flush = false: Pam with four of another suit is no flush
         key = flush_key(hand, t, pam)
         if key >= 0:
             oi[L.O_FLUSH_HELD + seat] = 1

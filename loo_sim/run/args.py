@@ -48,6 +48,7 @@ def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     ints[L.R_CLUB_LAW] = rules.club_law
     ints[L.R_TAKES_ALL] = rules.dealer_takes_all_pass
     ints[L.R_TAKES_MISS] = rules.dealer_takes_miss
+    ints[L.R_NO_PAM_FLUSH] = rules.pam and not rules.pam_flush
     floats = np.zeros(L.RF_LEN, dtype=np.float64)
     floats[L.RF_ANTE] = rules.ante
     floats[L.RF_PENALTY] = rules.penalty_amount

@@ -104,6 +104,7 @@ def test_r9c_ace_lead_king_pam_still_comes_first():
     [
         (dict(lead="trump", ace_lead_king=True), "ace_lead_king"),  # needs lead = ace
         (dict(dealer_takes_miss=True), "dealer_takes_miss"),  # needs dealer_defends
+        (dict(pam_flush=False), "pam_flush"),  # needs flush
     ],
 )
 def test_r9c_refusals_name_the_option(options, named):
@@ -208,3 +209,43 @@ def test_r9c_dealer_takes_miss_is_offered_only_with_the_variant():
         rec = play_deal(rules, MISS_DECK, dealer=0, carried=3, policy=["cautious", "always", "cautious"])
         assert rec.trace.options[0] == offered
         assert rec.declarations[0] == "defend"
+
+
+# --------------------------------------------------------------------------------------
+# R9c pam_flush = false: only five cards of one suit make a flush
+# --------------------------------------------------------------------------------------
+
+
+def test_r9c_pam_flush_false_four_plus_pam_is_no_flush():
+    # five-card, pot 25, spades trumps (2S). S1 AS KS QS JS TS: a trump flush. S2 JC AD KD
+    # QD TD: four diamonds plus Pam, a Pam-flush by default (it would win), no flush under
+    # the variant: S1's flush takes the pot and S2, in the deal, is looed (25).
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS TS", 2: "JC AD KD QD TD", 3: "2C 3C 4D 5H 6H", 4: "7C 8C 9D 2H 3H", 0: "4C 5C 6D 4H 7H"},
+        indicator="2S",
+    )
+    pol = table(5, "cautious/basic/none", s1="always/basic/none", s2="always/basic/none")
+    assert run("five-card", deck, policy=pol)["flush_winner"] == 2
+    d = run("five-card", deck, policy=pol, pam_flush=False)
+    assert outcome(d, "flush_winner", "looed", "shares", "penalties") == {
+        "flush_winner": 1,
+        "looed": [2],
+        "shares": [0.0, 25.0, 0.0, 0.0, 0.0],
+        "penalties": [0.0, 0.0, 25.0, 0.0, 0.0],
+    }
+
+
+def test_r9c_pam_flush_false_pam_with_four_clubs_is_still_a_flush_with_pam():
+    # S2 JC AC KC QC TC is five clubs: still a flush, one containing Pam, and it beats S1's
+    # trump flush (spades) as a Pam-flush would.
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS TS", 2: "JC AC KC QC TC", 3: "2C 3C 4D 5H 6H", 4: "7C 8C 9D 2H 3H", 0: "4C 5C 6D 4H 7H"},
+        indicator="2S",
+    )
+    pol = table(5, "cautious/basic/none", s1="always/basic/none", s2="always/basic/none")
+    d = run("five-card", deck, policy=pol, pam_flush=False)
+    assert (d["flush_winner"], d["looed"]) == (2, [1])
