@@ -32,12 +32,27 @@ OVERRIDE_CHOICES = {
     "pam_be_civil": [True, False],
     "flush": [True, False],
 }
+# R9c's variants (issue 16): drawn from a stream of their own (``random_rules``' ``variants``),
+# so the options above keep the draws they had before; ``R9C_NEEDS`` are the settings a
+# variant needs (R9c's refusals), set with it. The spread's choices are OVERRIDE_CHOICES
+# and these.
+R9C_CHOICES: dict[str, list] = {
+    "penalty": ["capped"],
+    "ace_lead_king": [True],
+    "dealer_takes_all_pass": [True],
+    "dealer_takes_miss": [True],
+    "pam_flush": [False],
+}
+R9C_NEEDS: dict[str, dict] = {"ace_lead_king": {"lead": "ace"}, "dealer_takes_miss": {"dealer_defends": True}}
+R9C_SHARE = 0.3  # of the spread's deals, with one or two variants
 CARRIED = [0.0, 0.0, 3.0, 6.0, 12.0, 30.0, 7.5]
 SYNTHETIC_TABLE = "synthetic-table.csv"  # the path name table seats of the spread read (dealgen.TABLES)
 
 
-def random_rules(rng: random.Random, preset: str) -> tuple[dict, Rules]:
-    """A valid rule set near ``preset``: 0-3 random overrides (invalid draws retried)."""
+def random_rules(rng: random.Random, preset: str, variants: random.Random | None = None) -> tuple[dict, Rules]:
+    """A valid rule set near ``preset``: 0-3 random overrides (invalid draws retried); with
+    ``variants``, a stream of its own, sometimes one or two of R9c's variants on top (each
+    with what it needs; one the rule set refuses is left out)."""
     while True:
         overrides = {}
         for key in rng.sample(sorted(OVERRIDE_CHOICES), rng.randint(0, 3)):
@@ -45,9 +60,17 @@ def random_rules(rng: random.Random, preset: str) -> tuple[dict, Rules]:
         if rng.random() < 0.5:
             overrides["players"] = rng.choice(OVERRIDE_CHOICES["players"])
         try:
-            return overrides, Rules.preset(preset, **overrides)
+            rules = Rules.preset(preset, **overrides)
         except LooError:
             continue
+        if variants is not None and variants.random() < R9C_SHARE:
+            for key in variants.sample(sorted(R9C_CHOICES), min(len(R9C_CHOICES), variants.randint(1, 2))):
+                tried = overrides | R9C_NEEDS.get(key, {}) | {key: variants.choice(R9C_CHOICES[key])}
+                try:
+                    rules, overrides = Rules.preset(preset, **tried), tried
+                except LooError:
+                    continue
+        return overrides, rules
 
 
 # random_policy adds chart and table; flush-aware comes in by with_flush_aware, from a
@@ -222,9 +245,10 @@ def with_flush_aware(policy: list, seed: int) -> list:
 def random_deals(seed: int, preset: str, count: int) -> list[dict]:
     """``count`` deals of ``preset`` with varied overrides, policies, dealers and pots."""
     rng = random.Random(f"{seed}-{preset}")
+    variants = random.Random(f"{seed}-{preset}-r9c")
     deals = []
     for _ in range(count):
-        overrides, rules = random_rules(rng, preset)
+        overrides, rules = random_rules(rng, preset, variants)
         deals.append(random_deal(rng, rules, preset, overrides))
     return deals
 

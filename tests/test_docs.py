@@ -312,6 +312,23 @@ def family_marks(p3: str) -> list[str]:
     return problems
 
 
+def test_each_r9c_option_says_whether_it_is_available():
+    """Each item of R9c that opens with an option's setting says "not yet available"
+    exactly while Rules refuses that setting (options land one at a time, issue #16)."""
+    r9c = section_of(RULES_MD, "R9c")
+    items = re.findall(r"^(\s*)- (`[^`]+`[^\n]*(?:\n\1  [^\n]*)*)", r9c, re.MULTILINE)
+    checked = 0
+    for _, item in items:
+        opening = settings(code_spans(item)[0].join("``"))
+        if not opening:
+            continue
+        checked += 1
+        bad = unavailable(opening)
+        marked = NOT_YET in " ".join(item.lower().split())
+        assert marked == bool(bad), f"docs/rules.md R9c: {item[:60]!r}: refused {bad}, marked {marked}"
+    assert checked >= 9
+
+
 def test_unimplemented_families_are_marked():
     """Each declaration family P3 lists is either one loo_sim offers or marked not available."""
     p3 = section_of(POLICIES_MD, "P3")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from loo_sim.game.classes import MISS_ROW, N_CLASSES
-from loo_sim.game.rules import BoldStand, Lead, Trump, Void
+from loo_sim.game.rules import BoldStand, Lead, Penalty, Trump, Void
 from loo_sim.kernel import abi as L
 
 
@@ -20,6 +20,7 @@ def test_class_slots_hold_every_class_and_the_miss():
     [
         (Trump, L.TRUMP_CODES, ("TURN_UP", "FIRST_LEAD", "FIRST_RENOUNCE")),
         (BoldStand, L.BOLD_CODES, ("BOLD_OFF", "BOLD_LAST", "BOLD_EVERYONE")),
+        (Penalty, L.PENALTY_CODES, ("PEN_UNLIMITED", "PEN_LIMITED", "PEN_CAPPED")),
         (Lead, L.LEAD_CODES, ("LEAD_FREE", "LEAD_ACE", "LEAD_TRUMP", "LEAD_CLASSIC")),
         (Void, L.VOID_CODES, ("VOID_MUST", "VOID_TO_WIN")),
     ],

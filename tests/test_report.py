@@ -170,7 +170,7 @@ rules = "limited"
     err = capsys.readouterr().err.splitlines()
     expected = [
         "error: defaults.colour: unknown key",
-        "error: experiments[0].rules.penalty: 'unlimted' is not one of unlimited, limited",
+        "error: experiments[0].rules.penalty: 'unlimted' is not one of unlimited, limited, capped",
         "error: experiments[0].rules: players: 9 is not allowed",
         "error: defaults.deals: 0 is not allowed",  # set in [defaults]: said there, once
         "error: experiments[1].name: 'a' is used twice",

@@ -4,7 +4,18 @@ of R1 and R11 (messages that name the option and the allowed values)."""
 import pytest
 
 from loo_sim.errors import LooError
-from loo_sim.game.rules import PRESETS, AntePayer, BoldStand, FinalPot, Lead, Penalty, Rules, Trump, Void
+from loo_sim.game.rules import (
+    PRESETS,
+    VARIANT_DEFAULTS,
+    AntePayer,
+    BoldStand,
+    FinalPot,
+    Lead,
+    Penalty,
+    Rules,
+    Trump,
+    Void,
+)
 
 # ---- The R11 table, copied by hand from docs/rules.md ----------------------------------------
 COLUMNS = ("three-card", "five-card", "irish", "irish-classic", "classic-limited")
@@ -30,6 +41,10 @@ R11_TABLE = {
     "club_law":       (False,             False,             False,             True,              False),
 }  # fmt: skip
 BASE = {name: {opt: row[i] for opt, row in R11_TABLE.items()} for i, name in enumerate(COLUMNS)}
+# R9c's variants: off in every preset
+R9C_DEFAULTS = {"ace_lead_king": False, "dealer_takes_all_pass": False, "dealer_takes_miss": False, "pam_flush": True}
+assert R9C_DEFAULTS == VARIANT_DEFAULTS
+BASE = {name: values | R9C_DEFAULTS for name, values in BASE.items()}
 # Derived presets (R11: only the differences).
 EXPECTED = dict(BASE)
 EXPECTED["limited"] = BASE["three-card"] | {"penalty": "limited"}
@@ -40,7 +55,7 @@ EXPECTED["pam-loo"] = dict(BASE["five-card"])
 
 ALL_PRESETS = sorted(EXPECTED)
 # Every option of docs/rules.md: the R11 table plus R10's session options.
-ALL_OPTIONS = set(R11_TABLE) | {"bankroll", "final_pot"}
+ALL_OPTIONS = set(R11_TABLE) | {"bankroll", "final_pot"} | set(R9C_DEFAULTS)
 
 
 def test_r11_there_are_exactly_ten_presets():
@@ -100,6 +115,8 @@ def test_r11_derived_presets_equal_their_base():
         ("three-card", "ante", "4.5", 4.5),
         ("three-card", "ante", "0", 0),
         ("limited", "penalty_amount", "7", 7),
+        ("limited", "penalty", "capped", "capped"),  # R9c
+        ("three-card", "penalty", Penalty.CAPPED, "capped"),
         ("three-card", "ante_payer", "dealer", "dealer"),
         ("three-card", "ante_payer", AntePayer.DEALER, "dealer"),
         ("three-card", "bold_stand", "everyone", "everyone"),

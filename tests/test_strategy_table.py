@@ -301,7 +301,8 @@ def basic_action(cls: int, situation: int) -> int:
     label = SITUATION_LABELS[situation]
     if basic_plays(cls):
         return PLAY
-    return {"play/pass": PASS, "play/pass/miss": MISS, "play/miss": MISS, "play/defend": DEFEND}[label]
+    return {"play/pass": PASS, "play/pass/miss": MISS, "play/miss": MISS, "play/defend": DEFEND,
+            "play/miss/defend": DEFEND}[label]  # fmt: skip
 
 
 def basic_copy(keep: float, seed: int, players: int = PLAYERS) -> np.ndarray:

@@ -66,6 +66,7 @@ class _Deal:
         self.single = rules.is_single_pot(self.carried)
         self.mode = Trump.FIRST_RENOUNCE if self.single else rules.trump
         self.miss_dealt = rules.miss and not self.single
+        self.defence = rules.dealer_defends and self.miss_dealt  # R8: the dealer's defence, double pots
         # R2: seats from the dealer's left, the dealer last.
         self.order = [(dealer + 1 + i) % self.n for i in range(self.n)]
         self.hands: list[list[int]] = [[] for _ in range(self.n)]
@@ -135,8 +136,13 @@ class _Deal:
         self.pot_start = self.carried + sum(self.antes)
 
     def loo_penalty(self) -> float:
-        """R3: what a loo costs: the whole pot (unlimited) or the fixed amount (limited)."""
-        return self.pot_start if self.rules.penalty is Penalty.UNLIMITED else self.rules.penalty_amount
+        """R3: what a loo costs: the whole pot (unlimited) or the fixed amount (limited);
+        R9c capped: the smaller of the two."""
+        if self.rules.penalty is Penalty.UNLIMITED:
+            return self.pot_start
+        if self.rules.penalty is Penalty.LIMITED:
+            return self.rules.penalty_amount
+        return min(self.pot_start, self.rules.penalty_amount)
 
     # ---- R4, R5, R8, R9b: declarations --------------------------------------------
     def declare_all(self) -> None:
@@ -144,12 +150,12 @@ class _Deal:
         self.club_law = self.rules.club_law and self.indicator_turned and suit_of(self.indicator or 0) == CLUBS
         for i, seat in enumerate(self.order):
             choice = self.declaration_options(i, seat)
-            if choice.dealer_case == 1:  # R8 case 1: the dealer takes the pot without play
+            if choice.dealer_case == 1:  # R8 case 1 (or R9c): the dealer takes the pot without play
                 if self.forced.get(seat, PLAY) != PLAY:
                     raise IllegalAction(f"seat {seat} may not {self.forced[seat]}: everyone else passed, so the "
                                         "dealer takes the pot without play (R8 case 1)")  # fmt: skip
                 self.declarations[seat] = PLAY
-                self.mark(RulePath.R8_CASE_1)
+                self.mark(RulePath.R8_CASE_1 if self.defence else RulePath.R9C_DEALER_TAKES_ALL_PASS)
                 break
             self.apply_declaration(seat, choice, self.decide(i, seat, choice))
         self.in_deal = [s for s in self.order if self.declarations[s] != PASS]
@@ -173,12 +179,15 @@ class _Deal:
             self.mark(RulePath.R4_BOLD_STAND_LAST_AND_DEALER)
         miss_on_offer = self.miss_dealt and not self.miss_taken and not self.club_law
         choice = DeclareChoice(may_pass=may_pass, miss_on_offer=miss_on_offer)
-        if seat == self.dealer and rules.dealer_defends and self.miss_dealt:  # double pots only (R8)
-            others = [s for s in self.order[:-1] if self.declarations[s] != PASS]
+        others = [s for s in self.order[:-1] if self.declarations[s] != PASS]
+        if seat == self.dealer and rules.dealer_takes_all_pass and not others:  # R9c: as R8 case 1
+            choice = DeclareChoice(may_pass=False, miss_on_offer=False, dealer_case=1)
+        elif seat == self.dealer and self.defence:  # double pots only (R8)
             if not others:  # case 1: the dealer takes the pot without play
                 choice = DeclareChoice(may_pass=False, miss_on_offer=False, dealer_case=1)
             elif len(others) == 1 and self.declarations[others[0]] == PLAY:  # case 2: own hand
-                choice = DeclareChoice(may_pass=False, miss_on_offer=False, dealer_case=2)
+                choice = DeclareChoice(may_pass=False, miss_on_offer=False, dealer_case=2,
+                                       dealer_miss=rules.dealer_takes_miss)  # fmt: skip
             elif len(others) == 1:  # case 3: the other seat took the miss
                 choice = DeclareChoice(may_pass=may_pass, miss_on_offer=False, dealer_case=3)
         if not choice.may_pass and not choice.dealer_case:
@@ -300,6 +309,14 @@ class _Deal:
         best_seat, best_key = None, None
         for seat in self.in_deal:  # elder hands first: an exact tie stays with them
             key = flush_rank(self.hands[seat], self.ts)
+            if (
+                key is not None
+                and key[0]
+                and not self.rules.pam_flush
+                and any(suit_of(c) != CLUBS for c in self.hands[seat])
+            ):  # R9c: four of a suit plus Pam (the jack of clubs) is not five of one suit
+                self.mark(RulePath.R9C_NO_PAM_FLUSH)
+                key = None
             if key is not None and best_key is not None:
                 self.mark(RulePath.R9_FLUSH_TIE_TO_ELDER if key == best_key else RulePath.R9_TWO_FLUSHES)
             if key is not None and (best_key is None or key > best_key):
@@ -402,6 +419,8 @@ class _Deal:
 
     def charge_penalties(self) -> None:
         penalty = self.loo_penalty()
+        if self.looed and self.rules.penalty is Penalty.CAPPED and self.pot_start < self.rules.penalty_amount:
+            self.mark(RulePath.R9C_CAPPED_AT_POT)  # R9c: the cap is the pot, below penalty_amount
         for seat in self.looed:
             self.penalties[seat] = penalty
         self.pot_next = penalty * len(self.looed)

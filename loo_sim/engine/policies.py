@@ -15,7 +15,7 @@ from loo_sim.errors import LooError
 from loo_sim.game.cards import ACE, JACK, QUEEN, rank_of, suit_of
 from loo_sim.game.decl import DECL_NAMES, DEFEND, MISS, PASS, PLAY
 from loo_sim.game.infosets import seat_infoset
-from loo_sim.game.legality import flush_rank, pam_flush
+from loo_sim.game.legality import is_flush, pam_flush
 from loo_sim.game.policy import CALIBRATED, Policy
 from loo_sim.game.ranking import TrumpState
 from loo_sim.game.rules import Rules
@@ -31,11 +31,18 @@ class DeclareChoice:
     # R8 dealer's defence: 2 (play/defend) or 3 (play/pass), else 0; 1 (the dealer takes
     # the pot without play) never reaches a policy
     dealer_case: int = 0
+    # R9c dealer_takes_miss: in case 2 the dealer may also take the miss (``miss_on_offer``
+    # stays False there, so every P3 family keeps its play/defend rule)
+    dealer_miss: bool = False
 
     @property
     def allowed(self) -> list[str]:
         """The declarations on offer, in name order."""
-        offer = {PLAY} | ({PASS} if self.may_pass else set()) | ({MISS} if self.miss_on_offer else set())
+        offer = (
+            {PLAY}
+            | ({PASS} if self.may_pass else set())
+            | ({MISS} if self.miss_on_offer or self.dealer_miss else set())
+        )
         return sorted(offer | ({DEFEND} if self.dealer_case == 2 else set()))
 
 
@@ -62,11 +69,11 @@ def four_of_a_suit(hand: Sequence[int], ts: TrumpState, rules: Rules) -> bool:
 
 def flush_clause(hand: Sequence[int], ts: TrumpState, rules: Rules) -> str | None:
     """P3 flush-aware: which of its two clauses holds for the hand, judged at the
-    declaration: ``"flush"`` (a flush by the show's own test, R9 ``flush_rank``),
+    declaration: ``"flush"`` (a flush by the show's own test, R9 ``is_flush``),
     ``"four of a suit"`` (where ``exchange`` is on), or None. Both need ``flush``."""
     if not rules.flush:
         return None
-    if flush_rank(hand, ts) is not None:
+    if is_flush(hand, ts, rules):
         return "flush"
     if rules.exchange and four_of_a_suit(hand, ts, rules):
         return "four of a suit"

@@ -33,6 +33,9 @@ SITUATION_MASKS = (
     _mask(Decl.PLAY, Decl.PASS, Decl.MISS),
     _mask(Decl.PLAY, Decl.MISS),
     _mask(Decl.PLAY, Decl.DEFEND),
+    _mask(
+        Decl.PLAY, Decl.MISS, Decl.DEFEND
+    ),  # R9c dealer_takes_miss, R8 case 2 (appended: the others keep their index)
 )
 SITUATION_LABELS = tuple("/".join(DECL_NAMES[d] for d in (1, 0, 2, 3) if (m >> d) & 1) for m in SITUATION_MASKS)
 N_SITUATIONS = len(SITUATION_MASKS)

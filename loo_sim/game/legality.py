@@ -47,6 +47,8 @@ def lead_options(hand: list[int], ts: TrumpState, rules: Rules, *, first_trick: 
             return Options([PAM], RulePath.R7_ACE_PAM_FIRST)
         if first and ace in hand:
             return Options([ace], RulePath.R7_ACE_ACE_FIRST)
+        if first and rules.ace_lead_king and ace_is_indicator and king in hand:
+            return Options([king], RulePath.R9C_ACE_LEAD_KING)  # R9c: the king stands in
         return Options(hand)
     if lead is Lead.TRUMP:
         if not trumps:
@@ -96,16 +98,19 @@ def follow_options(hand: list[int], trick: list[int], ts: TrumpState, rules: Rul
 def pam_flush(rules: Rules) -> bool:
     """R9's reading of Pam in a flush (option ``pam_flush`` of R9c): True when four cards
     of one suit plus Pam form a flush of that suit (a Pam-flush), where Pam is in play.
+    The show of flushes (engine ``show_flushes``, kernel ``show_flushes``) and the
+    ``flush-aware`` family (docs/policies.md P3: ``engine.policies.flush_clause``, the
+    kernel through ``rules_arrays``' ``R_PAM_FLUSH`` slot) read it."""
+    return rules.pam_flush
 
-    loo_sim has no ``pam_flush`` option yet, so every rule set reads True: that is the
-    reading :func:`flush_rank` (and the kernel's ``flush_key``) implement, and the one the
-    ``flush-aware`` declaration family (docs/policies.md P3) counts Pam with. This is the
-    one switch: R9c's ``pam_flush = false`` returns ``rules.pam_flush`` here, and whatever
-    reads the reading follows it: ``engine.policies.four_of_a_suit`` directly, the kernel
-    through ``rules_arrays``' ``R_PAM_FLUSH`` slot; the show (``flush_rank``, ``flush_key``)
-    is still to be taught the false reading (Pam then only a club, R9c).
-    """
-    return True
+
+def is_flush(hand: Sequence[int], ts: TrumpState, rules: Rules) -> bool:
+    """Whether the show of flushes (R9, with the rules' ``pam_flush`` reading) counts the
+    hand as a flush: ``flush_rank`` finds one, and under ``pam_flush = false`` a hand
+    with Pam is a flush only as five clubs."""
+    if flush_rank(hand, ts) is None:
+        return False
+    return pam_flush(rules) or not any(ts.is_pam(c) for c in hand) or all(suit_of(c) == suit_of(PAM) for c in hand)
 
 
 def flush_rank(hand: Sequence[int], ts: TrumpState) -> tuple[bool, bool, list[int]] | None:

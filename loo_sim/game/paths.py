@@ -1,4 +1,4 @@
-"""The one set of rule-path names (docs/rules.md R4-R9b, docs/policies.md P3, P6).
+"""The one set of rule-path names (docs/rules.md R3-R9c, docs/policies.md P3, P6).
 
 The reference engine counts each special rule branch it takes under one of these
 names (``DealTrace.paths``), and the differential test requires its spread of deals to
@@ -42,10 +42,11 @@ class RulePath(StrEnum):
     R7_MUST_TRUMP_UNDER = "R7 must_trump: undertrump"
     R7_TRUMP_TO_WIN_WINNING = "R7 trump_to_win: winning trump"
     R7_TRUMP_TO_WIN_ANY = "R7 trump_to_win: no winning trump, any card"
-    # R8: the dealer's defence (case 2: play or defend; case 3: play or pass)
+    # R8: the dealer's defence (case 2: play or defend, or miss under R9c; case 3: play or pass)
     R8_CASE_1 = "R8 case 1"
     R8_CASE_2_DEFEND = "R8 case 2 defend"
     R8_CASE_2_PLAY = "R8 case 2 play"
+    R8_CASE_2_MISS = "R8 case 2 miss"  # R9c dealer_takes_miss
     R8_CASE_3_PASS = "R8 case 3 pass"
     R8_CASE_3_PLAY = "R8 case 3 play"
     # R9: Pam be civil, exchange, flushes
@@ -60,6 +61,11 @@ class RulePath(StrEnum):
     R9_FLUSH_TIE_TO_ELDER = "R9 flush tie to elder"
     # R9b: club law
     R9B_CLUB_LAW = "R9b club law"
+    # R9c: the rule books' variants
+    R9C_CAPPED_AT_POT = "R9c capped: a looed player pays the pot, below penalty_amount"
+    R9C_ACE_LEAD_KING = "R9c ace_lead_king: king led first (ace turned up)"
+    R9C_DEALER_TAKES_ALL_PASS = "R9c dealer_takes_all_pass: the dealer takes the pot"
+    R9C_NO_PAM_FLUSH = "R9c pam_flush false: four of a suit plus Pam is no flush"
     # P3: a calibrated family's declaration (threshold, ev, chart), one per action
     P3_THRESHOLD_PLAY = "P3 threshold play"
     P3_THRESHOLD_PASS = "P3 threshold pass"

@@ -26,6 +26,7 @@ class AntePayer(StrEnum):  # R3
 class Penalty(StrEnum):  # R3
     UNLIMITED = "unlimited"
     LIMITED = "limited"
+    CAPPED = "capped"  # R9c: min(pot_start, penalty_amount)
 
 
 class BoldStand(StrEnum):  # R4
@@ -62,7 +63,10 @@ _ENUMS: dict[str, type[StrEnum]] = {
 }
 _INTS = ("players", "hand_size")
 _NUMBERS = ("ante", "penalty_amount")
-_BOOLS = ("miss", "single_pot", "dealer_defends", "pam", "pam_be_civil", "exchange", "flush", "club_law")
+_BOOLS = (
+    "miss", "single_pot", "dealer_defends", "pam", "pam_be_civil", "exchange", "flush", "club_law", "ace_lead_king",
+    "dealer_takes_all_pass", "dealer_takes_miss", "pam_flush",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,10 @@ class Rules:
     exchange: bool = False  # R9
     flush: bool = False  # R9
     club_law: bool = False  # R9b
+    ace_lead_king: bool = False  # R9c: with lead = ace, the king when the ace is turned up
+    dealer_takes_all_pass: bool = False  # R9c: all before the dealer passed: the dealer takes the pot
+    dealer_takes_miss: bool = False  # R9c: in R8 case 2 the dealer may also take the miss
+    pam_flush: bool = True  # R9c: false: four of a suit plus Pam is no flush
     bankroll: float | None = None  # R10: ruin when a balance falls below -bankroll
     final_pot: FinalPot = FinalPot.SHARE  # R10
 
@@ -179,6 +187,16 @@ class Rules:
             raise LooError("flush: true needs hand_size = 5 (R9); allowed with hand_size 3: flush=false")
         if self.dealer_defends and not self.miss:
             raise LooError("dealer_defends: true needs miss = true (R8); allowed: dealer_defends=false")
+        if self.ace_lead_king and self.lead is not Lead.ACE:
+            raise LooError(
+                f"ace_lead_king: true needs lead = ace, got {self.lead.value} (R9c); allowed: ace_lead_king=false"
+            )
+        if self.dealer_takes_miss and not self.dealer_defends:
+            raise LooError(
+                "dealer_takes_miss: true needs dealer_defends = true (R9c); allowed: dealer_takes_miss=false"
+            )
+        if not self.pam_flush and not self.flush:
+            raise LooError("pam_flush: false needs flush = true (R9c); allowed: pam_flush=true")
         if self.club_law and self.trump is not Trump.TURN_UP:
             raise LooError(
                 f"club_law: true needs trump = turn_up, got {self.trump.value} (R9b); allowed: club_law=false"
@@ -263,6 +281,11 @@ def parse_set(items: list[str] | tuple[str, ...] | None) -> dict[str, str]:
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules))
+# R9c's variants and their defaults (off in every preset): a rule set that leaves them
+# there plays as before they existed, so keys of rule sets (run.strength) leave them out
+VARIANT_DEFAULTS: dict[str, Any] = {
+    "ace_lead_king": False, "dealer_takes_all_pass": False, "dealer_takes_miss": False, "pam_flush": True,
+}  # fmt: skip
 
 OPTION_HELP: dict[str, str] = {
     "players": "R2  players at the table, 3-8",
@@ -271,7 +294,7 @@ OPTION_HELP: dict[str, str] = {
     "trump": "R6  turn_up | first_lead | first_renounce",
     "ante": "R3  chips a payer antes before the deal",
     "ante_payer": "R3  each | dealer",
-    "penalty": "R3  what a looed player pays: unlimited (the pot) | limited",
+    "penalty": "R3  what a looed player pays: unlimited (the pot) | limited | capped (R9c)",
     "penalty_amount": "R3  the limited penalty",
     "bold_stand": "R4  off | last_and_dealer | everyone (clean pot may not be abandoned)",
     "single_pot": "R8  a clean pot is a single pot (all play, trumps at first renounce)",
@@ -283,6 +306,10 @@ OPTION_HELP: dict[str, str] = {
     "exchange": "R9  discard and draw from the stock",
     "flush": "R9  a flush takes the pot without play (five-card)",
     "club_law": "R9b a club turn-up: nobody may pass, no miss",
+    "ace_lead_king": "R9c lead = ace: the king of trumps first when the ace is turned up",
+    "dealer_takes_all_pass": "R9c all others passed: the dealer takes the pot without play",
+    "dealer_takes_miss": "R9c R8 case 2: the dealer may also take the miss as an ordinary seat",
+    "pam_flush": "R9c four of a suit plus Pam is a flush (false: five of one suit only)",
     "bankroll": "R10 sessions end when a balance falls below -bankroll",
     "final_pot": "R10 share | discard the pot left at a session's end",
 }
@@ -291,7 +318,8 @@ _THREE_CARD: dict[str, Any] = dict(
     players=5, hand_size=3, miss=True, trump="turn_up", ante=3, ante_payer="each",
     penalty="unlimited", penalty_amount=3, bold_stand="last_and_dealer", single_pot=False,
     dealer_defends=False, lead="free", void="must_trump", pam=False, pam_be_civil=False,
-    exchange=False, flush=False, club_law=False,
+    exchange=False, flush=False, club_law=False, ace_lead_king=False,
+    dealer_takes_all_pass=False, dealer_takes_miss=False, pam_flush=True,
 )  # fmt: skip
 _FIVE_CARD = _THREE_CARD | dict(
     hand_size=5, miss=False, ante=5, penalty_amount=5, pam=True, pam_be_civil=True, exchange=True, flush=True

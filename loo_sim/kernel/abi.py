@@ -13,7 +13,7 @@ from loo_sim.config import SESSION_BLOCK  # noqa: F401 (sessions per kernel bloc
 from loo_sim.game.classes import EARLIER_IN_BINS, N_CLASSES
 from loo_sim.game.decl import DECL_NAMES, OUTCOME_NAMES, Decl, Outcome  # noqa: F401 (codes and their names)
 from loo_sim.game.record import EXACT_LIMIT, OVERFLOW_LIMIT  # noqa: F401 (R3, for the kernel)
-from loo_sim.game.rules import BoldStand, Lead, Trump, Void
+from loo_sim.game.rules import BoldStand, Lead, Penalty, Trump, Void
 
 
 def _codes(enum: type[Enum]) -> dict[str, int]:
@@ -25,10 +25,13 @@ MAX_PLAYERS = 8
 MAX_TRICKS = 5
 
 # ---- rules: int vector -------------------------------------------------------------
-R_PLAYERS, R_HAND, R_MISS, R_TRUMP, R_ANTE_EACH, R_LIMITED, R_BOLD, R_SINGLE_POT = range(8)
+R_PLAYERS, R_HAND, R_MISS, R_TRUMP, R_ANTE_EACH, R_PENALTY, R_BOLD, R_SINGLE_POT = range(8)
 R_DEFENDS, R_LEAD, R_VOID, R_PAM, R_CIVIL, R_EXCHANGE, R_FLUSH, R_CLUB_LAW = range(8, 16)
-R_PAM_FLUSH = 16  # 1: four of a suit plus Pam form a flush (game.legality.pam_flush, R9 / R9c)
-R_LEN = 17
+R_TAKES_ALL = 16  # R9c dealer_takes_all_pass
+R_TAKES_MISS = 17  # R9c dealer_takes_miss
+R_NO_PAM_FLUSH = 18  # R9c pam_flush = false (with Pam)
+R_PAM_FLUSH = 19  # 1: four of a suit plus Pam form a flush (game.legality.pam_flush; flush-aware's reading)
+R_LEN = 20
 # ---- rules: float vector -------------------------------------------------------------
 RF_ANTE, RF_PENALTY = 0, 1
 RF_P_IN = 2  # from the strength table: the share of seats that enter a deal (threshold, ev)
@@ -36,12 +39,17 @@ RF_LEN = 3
 
 TRUMP_CODES = _codes(Trump)  # R6
 TURN_UP, FIRST_LEAD, FIRST_RENOUNCE = (TRUMP_CODES[m] for m in (Trump.TURN_UP, Trump.FIRST_LEAD, Trump.FIRST_RENOUNCE))
+PENALTY_CODES = _codes(Penalty)  # R3, R9c
+PEN_UNLIMITED, PEN_LIMITED, PEN_CAPPED = (
+    PENALTY_CODES[m] for m in (Penalty.UNLIMITED, Penalty.LIMITED, Penalty.CAPPED)
+)
 BOLD_CODES = _codes(BoldStand)  # R4
 BOLD_OFF, BOLD_LAST, BOLD_EVERYONE = (
     BOLD_CODES[m] for m in (BoldStand.OFF, BoldStand.LAST_AND_DEALER, BoldStand.EVERYONE)
 )
 LEAD_CODES = _codes(Lead)  # R7
 LEAD_FREE, LEAD_ACE, LEAD_TRUMP, LEAD_CLASSIC = (LEAD_CODES[m] for m in (Lead.FREE, Lead.ACE, Lead.TRUMP, Lead.CLASSIC))
+LEAD_ACE_KING = len(LEAD_CODES)  # R9c: lead = ace with ace_lead_king (a kernel code of its own, not an enum member)
 VOID_CODES = _codes(Void)  # R7
 VOID_MUST, VOID_TO_WIN = (VOID_CODES[m] for m in (Void.MUST_TRUMP, Void.TRUMP_TO_WIN))
 

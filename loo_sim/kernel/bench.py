@@ -15,6 +15,7 @@ from loo_sim.kernel.deal import (
     deal_hands,
     declare_all,
     exchange,
+    loo_penalty,
     score,
     settle_uncontested,
     show_flushes,
@@ -80,7 +81,7 @@ def staged_deal(ri, rf, pol, polf, strength, tables, deck, dealer, seat_keys, sc
     if settle_uncontested(m, pot_start, sc, oi, of) or stage < ST_TRICKS:
         return
     exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc)
-    penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
+    penalty = loo_penalty(ri, rf, pot_start)
     if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         return
     play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi)

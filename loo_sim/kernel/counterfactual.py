@@ -9,7 +9,7 @@ from numba import njit
 from loo_sim.game.classes import EARLIER_IN_BINS
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.classes import hand_class
-from loo_sim.kernel.deal import begin_deal, finish_deal, play_deal, rewind_deal
+from loo_sim.kernel.deal import begin_deal, finish_deal, loo_penalty, play_deal, rewind_deal
 from loo_sim.kernel.infosets import infoset_index
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
@@ -93,7 +93,7 @@ def seat_infoset(ri, rf, dealer, seat, options, sc, oi, of, base_decl):
     n = ri[L.R_PLAYERS]
     position = position_of(seat, dealer, n)
     pot_start = of[L.F_POT_START]
-    penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
+    penalty = loo_penalty(ri, rf, pot_start)
     cls = hand_class(sc[L.SC_DEALT + seat], oi[L.O_T_DECL], ri[L.R_PAM])
     return infoset_index(cls, position, earlier_in(position, sc, base_decl), options, pot_start, penalty)
 

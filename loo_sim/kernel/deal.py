@@ -124,6 +124,18 @@ def collect_antes(ri, rf, dealer, carried, of):
 
 
 @njit(cache=True, inline="always")
+def loo_penalty(ri, rf, pot_start):
+    """R3, R9c: what a loo costs: the whole pot (unlimited), the fixed amount (limited), or
+    the smaller of the two (capped)."""
+    kind = ri[L.R_PENALTY]
+    if kind == L.PEN_UNLIMITED:
+        return pot_start
+    if kind == L.PEN_LIMITED:
+        return rf[L.RF_PENALTY]
+    return min(pot_start, rf[L.RF_PENALTY])
+
+
+@njit(cache=True, inline="always")
 def declaration_options(ri, i, seat, dealer, single, club_law, clean, defence, miss_on_offer, already_in, early_in,
                         last_in, last_decl):  # fmt: skip
     """R4, R5, R8: what the i-th seat from the dealer's left may declare, given how many
@@ -139,11 +151,10 @@ def declaration_options(ri, i, seat, dealer, single, club_law, clean, defence, m
     if clean and bold == L.BOLD_LAST and i >= n - 2 and early_in == 0:
         may_pass = False  # everyone before the dealer's right-hand neighbour passed
     dealer_case = 0
-    if seat == dealer and defence:
-        if already_in == 0:  # R8 case 1
-            return 1 << L.DECL_PLAY, False, False, 1
-        if already_in == 1:
-            dealer_case = 2 if last_decl == L.DECL_PLAY else 3
+    if seat == dealer and already_in == 0 and (defence or ri[L.R_TAKES_ALL] == 1):  # R8 case 1, R9c
+        return 1 << L.DECL_PLAY, False, False, 1
+    if seat == dealer and defence and already_in == 1:  # R8 cases 2 and 3
+        dealer_case = 2 if last_decl == L.DECL_PLAY else 3
     if dealer_case == 2:
         may_pass = False
         miss_on_offer = False
@@ -152,6 +163,8 @@ def declaration_options(ri, i, seat, dealer, single, club_law, clean, defence, m
     allowed = 1 << L.DECL_PLAY
     if dealer_case == 2:
         allowed |= 1 << L.DECL_DEFEND
+        if ri[L.R_TAKES_MISS] == 1:  # R9c: the dealer may also take the miss (no family does by itself)
+            allowed |= 1 << L.DECL_MISS
     elif may_pass:
         allowed |= 1 << L.DECL_PASS
     if miss_on_offer:
@@ -171,7 +184,7 @@ def choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, hand, t, al
     if seat == forced_seat:
         action = forced_action
     elif family == L.D_THRESHOLD or family == L.D_EV or family == L.D_CHART or family == L.D_TABLE:
-        penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
+        penalty = loo_penalty(ri, rf, pot_start)
         if family == L.D_CHART or family == L.D_TABLE:
             cls = hand_class(hand, t, ri[L.R_PAM])
             index = infoset_index(cls, i + 1, already_in, allowed, pot_start, penalty)
@@ -306,6 +319,8 @@ def show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         hand = sc[L.SC_HANDS + seat]
         if not one_suit(hand & ~PAM_BIT if pam == 1 else hand):
             continue  # most hands: no flush, and no call to rank one
+        if ri[L.R_NO_PAM_FLUSH] == 1 and not one_suit(hand):
+            continue  # R9c pam_flush = false: Pam with four of another suit is no flush
         key = flush_key(hand, t, pam)
         if key >= 0:
             oi[L.O_FLUSH_HELD + seat] = 1
@@ -379,7 +394,7 @@ def finish_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat
     if settle_uncontested(m, pot_start, sc, oi, of):
         return
     exchange(ri, pol, deck, single, miss_dealt, t, m, sc[L.SC_STOCK], seat_keys, sc)
-    penalty = pot_start if ri[L.R_LIMITED] == 0 else rf[L.RF_PENALTY]
+    penalty = loo_penalty(ri, rf, pot_start)
     if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         return
     play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi)

@@ -53,11 +53,13 @@ def lead_options(hand, t, pam, lead, first, indicator):
     king = 44 + t
     ace_is_indicator = indicator == ace  # indicator as a bit position
     trumps = hand & trump_mask(t, pam)
-    if lead == L.LEAD_ACE:
+    if lead == L.LEAD_ACE or lead == L.LEAD_ACE_KING:
         if first and pam == 1 and has(hand, PAM):
             return PAM_BIT
         if first and has(hand, ace):
             return 1 << ace
+        if first and lead == L.LEAD_ACE_KING and ace_is_indicator and has(hand, king):
+            return 1 << king  # R9c ace_lead_king
         return hand
     if lead == L.LEAD_TRUMP:
         if trumps == 0:

@@ -16,6 +16,7 @@ from loo_sim.kernel.bits import (
     lowest_in,
     lowest_power,
     nth_card,
+    one_suit,
     popcount,
     trump_mask,
 )
@@ -57,7 +58,9 @@ def four_of_a_suit(hand, pam_any):
 def flush_worth_playing(hand, t, pam, clauses):
     """engine.policies.flush_clause is not None: the show's flush test (flush_key, R9), or
     four of a suit where that clause is in force."""
-    if clauses & FA_FLUSH and flush_key(hand, t, pam) >= 0:
+    # pam_flush = false (R9c): a hand with Pam is a flush only as five clubs
+    no_pam_flush = pam == 1 and has(hand, PAM) and not clauses & FA_PAM_ANY and not one_suit(hand)
+    if clauses & FA_FLUSH and flush_key(hand, t, pam) >= 0 and not no_pam_flush:
         return True
     return (clauses & FA_FOUR) != 0 and four_of_a_suit(hand, (clauses & FA_PAM_ANY) != 0)
 

@@ -3,7 +3,7 @@ and ``[[experiments]]``, each becoming the study of its kind (``report.study``).
 
 A config is validated in full before anything runs: :func:`load_config` raises one
 :class:`ConfigError` listing every problem, each with its TOML path
-(``experiments[2].rules.penalty: 'unlimted' is not one of unlimited, limited``).
+(``experiments[2].rules.penalty: 'unlimted' is not one of unlimited, limited, capped``).
 """
 
 from __future__ import annotations

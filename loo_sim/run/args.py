@@ -14,7 +14,7 @@ from loo_sim.game.classes import N_CLASSES
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.legality import pam_flush
 from loo_sim.game.policy import Policy
-from loo_sim.game.rules import AntePayer, Penalty, Rules
+from loo_sim.game.rules import AntePayer, Rules
 from loo_sim.kernel import abi as L
 from loo_sim.run.tables import resolve_tables
 
@@ -36,17 +36,20 @@ def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     ints[L.R_MISS] = rules.miss
     ints[L.R_TRUMP] = L.TRUMP_CODES[rules.trump.value]
     ints[L.R_ANTE_EACH] = rules.ante_payer is AntePayer.EACH
-    ints[L.R_LIMITED] = rules.penalty is Penalty.LIMITED
+    ints[L.R_PENALTY] = L.PENALTY_CODES[rules.penalty.value]
     ints[L.R_BOLD] = L.BOLD_CODES[rules.bold_stand.value]
     ints[L.R_SINGLE_POT] = rules.single_pot
     ints[L.R_DEFENDS] = rules.dealer_defends
-    ints[L.R_LEAD] = L.LEAD_CODES[rules.lead.value]
+    ints[L.R_LEAD] = L.LEAD_ACE_KING if rules.ace_lead_king else L.LEAD_CODES[rules.lead.value]  # R9c
     ints[L.R_VOID] = L.VOID_CODES[rules.void.value]
     ints[L.R_PAM] = rules.pam
     ints[L.R_CIVIL] = rules.pam and rules.pam_be_civil
     ints[L.R_EXCHANGE] = rules.exchange
     ints[L.R_FLUSH] = rules.flush
     ints[L.R_CLUB_LAW] = rules.club_law
+    ints[L.R_TAKES_ALL] = rules.dealer_takes_all_pass
+    ints[L.R_TAKES_MISS] = rules.dealer_takes_miss
+    ints[L.R_NO_PAM_FLUSH] = rules.pam and not rules.pam_flush
     ints[L.R_PAM_FLUSH] = pam_flush(rules)
     floats = np.zeros(L.RF_LEN, dtype=np.float64)
     floats[L.RF_ANTE] = rules.ante
@@ -80,10 +83,14 @@ def chart_as_table(chart: np.ndarray) -> np.ndarray:
     """A decision chart as the pure declaration table the kernel reads: at each information
     set, the chart's best action of its cell (hand class, position, miss on offer to take
     or defend with, earlier seats in) where that action is on offer; elsewhere NaN (the
-    chart has no answer there: basic decides)."""
+    chart has no answer there: basic decides). In R8 case 2 the chart never takes the miss
+    (R9c dealer_takes_miss: no P3 family does)."""
     cls, position, earlier, situation, _ = _INFOSET_PARTS.T
     masks = np.array(SITUATION_MASKS, dtype=np.int64)[situation]
     offer = ((masks >> L.DECL_MISS) & 1) | ((masks >> L.DECL_DEFEND) & 1)
+    # R8 case 2 under R9c dealer_takes_miss: the chart (a P3 family) keeps play/defend there
+    defends = ((masks >> L.DECL_DEFEND) & 1) == 1
+    masks = np.where(defends, masks & ~(1 << L.DECL_MISS), masks)
     best = chart[cls, position, offer, earlier]
     ok = (best >= 0) & ((masks >> np.maximum(best, 0)) & 1 == 1)
     table = np.full((N_INFOSETS, ACTIONS), np.nan)

@@ -41,7 +41,7 @@ import numpy as np
 from loo_sim import config
 from loo_sim.config import BLOCK, DEFAULT_DEALS, DEFAULT_SEED, MIN_OBS
 from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS
-from loo_sim.game.rules import Rules
+from loo_sim.game.rules import VARIANT_DEFAULTS, Rules
 from loo_sim.kernel import abi as L
 from loo_sim.rng import CALIBRATION_SESSION
 from loo_sim.run.args import kernel_args
@@ -66,7 +66,8 @@ class StrengthTable:
 
 def rules_key(rules: Rules) -> str:
     """A hash of the options that change how deals are played (and the scheme)."""
-    options = {k: v for k, v in rules.to_dict().items() if k not in SESSION_OPTIONS}
+    options = {k: v for k, v in rules.to_dict().items()
+               if k not in SESSION_OPTIONS and not (k in VARIANT_DEFAULTS and VARIANT_DEFAULTS[k] == v)}  # fmt: skip
     text = json.dumps({"scheme": SCHEME, "rules": options}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -1,0 +1,251 @@
+"""R9c: the rule books' variants, one option at a time (golden deals)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from loo_sim import LooError, Rules, play_deal, play_deals
+from loo_sim.game.decl import Decl
+from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
+from loo_sim.game.policy import Policy
+from tests.deckbuild import build_deck
+from tests.rules.golden import MONEY, outcome, run, table, trick
+from tests.rules.test_r3_r12_worked_example import R12_DECK, R12_POLICY, R12_TRICKS
+
+# --------------------------------------------------------------------------------------
+# R9c penalty = capped: each looed player pays min(pot_start, penalty_amount)
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("amount", "loo"), [(3, 3.0), (20, 12.0), (12, 12.0)])
+def test_r9c_capped_penalty_is_the_smaller_of_pot_and_amount(amount, loo):
+    # The R12 deal (pot 12, C = S3 looed): capped pays the fixed amount while it is below
+    # the pot (3), and the pot where the amount is above it (20 -> 12); equal: 12.
+    d = run("classic-limited", R12_DECK, dealer=0, carried=9, policy=R12_POLICY, penalty="capped",
+            penalty_amount=amount)  # fmt: skip
+    assert d["tricks"] == R12_TRICKS
+    assert outcome(d, *MONEY) == {
+        "shares": [0.0, 8.0, 4.0, 0.0, 0.0],
+        "penalties": [0.0, 0.0, 0.0, loo, 0.0],
+        "looed": [3],
+        "antes": [3.0, 0.0, 0.0, 0.0, 0.0],
+        "pot_start": 12.0,
+        "pot_next": loo,
+    }
+
+
+def test_r9c_capped_penalty_applies_to_flush_loos():
+    # five-card, pot 25 (5 antes of 5). S2's trump flush (hearts, 2H turned) takes the pot;
+    # S1 and S3 are in the deal and looed by the flush: capped at 25 with penalty_amount
+    # 40 (the pot, not 40), and 5 with penalty_amount 5 (the preset's amount).
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS TS", 2: "3H 4H 5H 6H 7H", 3: "8H AC 9D 2C 3D", 4: "4C 5C 6D 7D 8D", 0: "6C 7C 9C TD JD"},
+        indicator="2H",
+    )
+    pol = table(5, "cautious/basic/none", s1="always/basic/none", s2="always/basic/none", s3="always/basic/none")
+    for amount, loo in ((40, 25.0), (5, 5.0)):
+        d = run("five-card", deck, policy=pol, penalty="capped", penalty_amount=amount)
+        assert d["flush_winner"] == 2
+        assert outcome(d, "looed", "shares", "penalties", "pot_next") == {
+            "looed": [1, 3],
+            "shares": [0.0, 0.0, 25.0, 0.0, 0.0],
+            "penalties": [0.0, loo, 0.0, loo, 0.0],
+            "pot_next": 2 * loo,
+        }
+
+
+# --------------------------------------------------------------------------------------
+# R9c ace_lead_king = true (with lead = ace): the ace of trumps turned up, a first-trick
+# leader holding the king of trumps must lead it
+# --------------------------------------------------------------------------------------
+
+# three-card, carried 3 (not clean: no bold stand), dealer S0, indicator AH (hearts
+# trumps, the ace out of play). S1 and S2 play "always/low" (lowest-power legal card);
+# the others are cautious with no trump and pass.
+KING_DECK = build_deck(
+    5, 0, {1: "KH 2C 3D", 2: "5H 4C 6D", 3: "2S 3S 4S", 4: "5S 6S 7S", 0: "8S 9S TS"}, miss="7C 8C 9C", indicator="AH"
+)
+KING_POLICY = table(5, "cautious", s1="always/low", s2="always/low")
+
+
+@pytest.mark.parametrize(
+    ("ace_lead_king", "first"),
+    [
+        # the king must be led: S2 follows hearts with its only heart, 5H, and KH wins
+        (True, trick(1, "1:KH 2:5H", 1)),
+        # without the variant lead = ace asks nothing here: S1 leads its lowest, 2C; S2
+        # follows clubs and heads it with 4C
+        (False, trick(1, "1:2C 2:4C", 2)),
+    ],
+)
+def test_r9c_ace_lead_king_king_led_first_when_the_ace_is_turned_up(ace_lead_king, first):
+    d = run("three-card", KING_DECK, carried=3, policy=KING_POLICY, lead="ace", ace_lead_king=ace_lead_king)
+    assert d["declarations"] == ["pass", "play", "play", "pass", "pass"]
+    assert d["tricks"][0] == first
+
+
+def test_r9c_ace_lead_king_pam_still_comes_first():
+    # five-card, 3 players, dealer S0, indicator AS: S1 holds Pam (JC) and KS. With Pam,
+    # lead = ace asks for Pam before anything else, and ace_lead_king does not change that:
+    # S1 ("always/low/none") leads JC, not KS (nor its lowest card). S2 must follow trumps:
+    # its only spade, 2S; Pam wins.
+    deck = build_deck(3, 0, {1: "JC KS 2D 3D 4H", 2: "2S 5D 6D 7H 8C", 0: "9C TC 9D 5H 6H"}, indicator="AS")
+    pol = ["cautious/basic/none", "always/low/none", "always/low/none"]
+    d = run("five-card", deck, policy=pol, players=3, lead="ace", ace_lead_king=True)
+    assert d["declarations"] == ["pass", "play", "play"]
+    assert d["tricks"][0] == trick(1, "1:JC 2:2S", 1)
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        (dict(lead="trump", ace_lead_king=True), "ace_lead_king"),  # needs lead = ace
+        (dict(dealer_takes_miss=True), "dealer_takes_miss"),  # needs dealer_defends
+        (dict(pam_flush=False), "pam_flush"),  # needs flush
+    ],
+)
+def test_r9c_refusals_name_the_option(options, named):
+    with pytest.raises(LooError) as err:
+        Rules.preset("three-card", **options)
+    assert str(err.value).startswith(f"{named}:") and "\n" not in str(err.value)
+
+
+# --------------------------------------------------------------------------------------
+# R9c dealer_takes_all_pass = true: every seat before the dealer passed -> the dealer
+# takes the pot without play (recorded as play)
+# --------------------------------------------------------------------------------------
+
+# three-card, carried 3 (not clean: no bold stand), 5 antes of 3 -> pot 18, dealer S0,
+# indicator 2H; nobody holds a heart, so every cautious seat passes (and never takes the
+# miss) -- the dealer too, left to itself.
+ALL_PASS_DECK = build_deck(
+    5, 0, {1: "2C 3C 4C", 2: "5C 6C 7C", 3: "2S 3S 4S", 4: "5S 6S 7S", 0: "8S 9S TS"}, miss="8C 9C TC", indicator="2H"
+)
+
+
+@pytest.mark.parametrize(
+    ("takes_all", "dealer_declares", "dealer_share", "pot_next"),
+    [
+        # the dealer takes the whole pot without play: a lone player, nobody looed
+        (True, "play", 18.0, 0.0),
+        # without it, the cautious dealer passes too: nobody is in, the pot carries over
+        (False, "pass", 0.0, 18.0),
+    ],
+)
+def test_r9c_dealer_takes_all_pass_dealer_takes_the_pot(takes_all, dealer_declares, dealer_share, pot_next):
+    d = run("three-card", ALL_PASS_DECK, carried=3, policy="cautious", dealer_takes_all_pass=takes_all)
+    assert d["declarations"] == [dealer_declares, "pass", "pass", "pass", "pass"]
+    assert d["tricks"] == []
+    assert outcome(d, "shares", "looed", "pot_start", "pot_next") == {
+        "shares": [dealer_share, 0.0, 0.0, 0.0, 0.0],
+        "looed": [],
+        "pot_start": 18.0,
+        "pot_next": pot_next,
+    }
+
+
+def test_r9c_dealer_takes_all_pass_without_a_miss():
+    # irish-classic has no miss (and so no dealer's defence); the dealer still takes the pot
+    # (clubs are not turned, so club law does not forbid passing). Pot 3 + 15 = 18.
+    deck = build_deck(5, 0, {1: "2C 3C 4C", 2: "5C 6C 7C", 3: "2S 3S 4S", 4: "5S 6S 7S", 0: "8S 9S TS"}, indicator="2H")
+    d = run("irish-classic", deck, carried=3, policy="cautious", dealer_takes_all_pass=True)
+    assert d["declarations"] == ["play", "pass", "pass", "pass", "pass"]
+    assert d["shares"] == [18.0, 0.0, 0.0, 0.0, 0.0]
+
+
+# --------------------------------------------------------------------------------------
+# R9c dealer_takes_miss = true (with dealer_defends): in R8 case 2 the dealer may also take
+# the miss, and plays it as an ordinary seat: wins shares, can be looed
+# --------------------------------------------------------------------------------------
+
+# three-card, 3 players, dealer S0, carried 3 (a double pot of 3 + 9 = 12, unlimited loo),
+# indicator 2H. S1 (always) holds AH KH QH and plays; S2 (cautious, no trump) passes; so
+# the dealer is in R8 case 2 and may play, defend or (with the variant) take the miss.
+MISS_DECK = build_deck(3, 0, {1: "AH KH QH", 2: "6D 7D 8D", 0: "9S TS JS"}, miss="3C 4C 5C", indicator="2H")
+DEALER_TABLE = "dealer-takes-miss.csv"
+
+
+def miss_table() -> np.ndarray:
+    """A strategy table (P6) that takes the miss wherever play/miss/defend is offered."""
+    table = np.full((N_INFOSETS, ACTIONS), np.nan)
+    situation = SITUATION_MASKS.index(sum(1 << int(d) for d in (Decl.PLAY, Decl.MISS, Decl.DEFEND)))
+    for i in range(N_INFOSETS):
+        if infoset_parts(i)[3] == situation:
+            table[i] = [0.0, 0.0, 1.0, 0.0]
+    return table
+
+
+@pytest.mark.parametrize("engine", ["reference", "kernel"])
+def test_r9c_dealer_takes_miss_in_r8_case_2(engine):
+    # The dealer's table takes the miss (3C 4C 5C; the own hand 9S TS JS is dead). S1 leads
+    # AH, KH, QH (basic: highest power); the dealer, void of hearts with no trump, follows
+    # 3C, 4C, 5C (lowest). S1 wins all three: 12. The dealer is an ordinary seat in the deal,
+    # not a defender: it won nothing, so it is looed and pays the pot, 12.
+    rules = Rules.preset("three-card", players=3, dealer_defends=True, dealer_takes_miss=True)
+    policy = ["basic", "always", "cautious"]
+    policy[0] = Policy("table", "basic", "basic", table=DEALER_TABLE)
+    rec = play_deals(rules, [MISS_DECK], [0], [3.0], policy, engine=engine, tables={DEALER_TABLE: miss_table()})[0]
+    d = rec.to_dict()
+    assert d["declarations"] == ["miss", "play", "pass"]
+    assert [[c for _, c in t["cards"]] for t in d["tricks"]] == [["AH", "3C"], ["KH", "4C"], ["QH", "5C"]]
+    assert outcome(d, *MONEY) == {
+        "shares": [0.0, 12.0, 0.0],
+        "penalties": [12.0, 0.0, 0.0],
+        "looed": [0],
+        "antes": [3.0, 3.0, 3.0],
+        "pot_start": 12.0,
+        "pot_next": 12.0,
+    }
+
+
+def test_r9c_dealer_takes_miss_is_offered_only_with_the_variant():
+    # R8 case 2 offers play/defend; the variant adds the miss. No P3 family takes it by
+    # itself: the cautious dealer still defends (its own hand holds no trump).
+    for variant, offered in ((False, ["defend", "play"]), (True, ["defend", "miss", "play"])):
+        rules = Rules.preset("three-card", players=3, dealer_defends=True, dealer_takes_miss=variant)
+        rec = play_deal(rules, MISS_DECK, dealer=0, carried=3, policy=["cautious", "always", "cautious"])
+        assert rec.trace.options[0] == offered
+        assert rec.declarations[0] == "defend"
+
+
+# --------------------------------------------------------------------------------------
+# R9c pam_flush = false: only five cards of one suit make a flush
+# --------------------------------------------------------------------------------------
+
+
+def test_r9c_pam_flush_false_four_plus_pam_is_no_flush():
+    # five-card, pot 25, spades trumps (2S). S1 AS KS QS JS TS: a trump flush. S2 JC AD KD
+    # QD TD: four diamonds plus Pam, a Pam-flush by default (it would win), no flush under
+    # the variant: S1's flush takes the pot and S2, in the deal, is looed (25).
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS TS", 2: "JC AD KD QD TD", 3: "2C 3C 4D 5H 6H", 4: "7C 8C 9D 2H 3H", 0: "4C 5C 6D 4H 7H"},
+        indicator="2S",
+    )
+    pol = table(5, "cautious/basic/none", s1="always/basic/none", s2="always/basic/none")
+    assert run("five-card", deck, policy=pol)["flush_winner"] == 2
+    d = run("five-card", deck, policy=pol, pam_flush=False)
+    assert outcome(d, "flush_winner", "looed", "shares", "penalties") == {
+        "flush_winner": 1,
+        "looed": [2],
+        "shares": [0.0, 25.0, 0.0, 0.0, 0.0],
+        "penalties": [0.0, 0.0, 25.0, 0.0, 0.0],
+    }
+
+
+def test_r9c_pam_flush_false_pam_with_four_clubs_is_still_a_flush_with_pam():
+    # S2 JC AC KC QC TC is five clubs: still a flush, one containing Pam, and it beats S1's
+    # trump flush (spades) as a Pam-flush would.
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS TS", 2: "JC AC KC QC TC", 3: "2C 3C 4D 5H 6H", 4: "7C 8C 9D 2H 3H", 0: "4C 5C 6D 4H 7H"},
+        indicator="2S",
+    )
+    pol = table(5, "cautious/basic/none", s1="always/basic/none", s2="always/basic/none")
+    d = run("five-card", deck, policy=pol, pam_flush=False)
+    assert (d["flush_winner"], d["looed"]) == (2, [1])
