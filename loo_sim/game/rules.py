@@ -142,6 +142,13 @@ class Rules:
         """Plain JSON-ready values, as docs/rules.md spells them."""
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
 
+    def deal_options(self) -> dict[str, Any]:
+        """The options that change how a deal is played, as keys of rule sets hash them
+        (strength tables, strategy tables): no session option (R10), and no R9c variant
+        left at its default (such a rule set plays as before the variant existed)."""
+        return {k: v for k, v in self.to_dict().items()
+                if k not in SESSION_OPTIONS and not (k in VARIANT_DEFAULTS and VARIANT_DEFAULTS[k] == v)}  # fmt: skip
+
     # ---- derived facts ----------------------------------------------------------
     def is_single_pot(self, carried: float) -> bool:
         """R8: with ``single_pot`` on, a deal whose pot is clean is a single pot."""
@@ -281,6 +288,7 @@ def parse_set(items: list[str] | tuple[str, ...] | None) -> dict[str, str]:
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules))
+SESSION_OPTIONS = ("bankroll", "final_pot")  # R10: not part of a deal
 # R9c's variants and their defaults (off in every preset): a rule set that leaves them
 # there plays as before they existed, so keys of rule sets (run.strength) leave them out
 VARIANT_DEFAULTS: dict[str, Any] = {

@@ -39,15 +39,13 @@ SCHEME = 1  # bump when the information sets change: older tables stop matching
 HEADER_PREFIX = "# loo_sim strategy table;"
 PROB_COLUMNS = tuple(f"p_{name}" for name in DECL_NAMES)  # p_pass, p_play, p_miss, p_defend: column = code
 REQUIRED = ("class", "hand", "position", "earlier_in", "options", "pot", *PROB_COLUMNS)
-SESSION_OPTIONS = ("bankroll", "final_pot")  # not part of a deal: they do not change a table
 MISS_OR_DEFEND = (1 << int(Decl.MISS)) | (1 << int(Decl.DEFEND))  # the miss on offer, to take or defend with
 TOLERANCE = 1e-6  # probabilities of a row must sum to 1 within this (a CSV rounds them)
 
 
 def rules_hash(rules: Rules) -> str:
     """A hash of the options that change how a deal is played, and of the scheme."""
-    options = {k: v for k, v in rules.to_dict().items() if k not in SESSION_OPTIONS}
-    text = json.dumps({"infosets": SCHEME, "rules": options}, sort_keys=True)
+    text = json.dumps({"infosets": SCHEME, "rules": rules.deal_options()}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

@@ -41,7 +41,7 @@ import numpy as np
 from loo_sim import config
 from loo_sim.config import BLOCK, DEFAULT_DEALS, DEFAULT_SEED, MIN_OBS
 from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS
-from loo_sim.game.rules import VARIANT_DEFAULTS, Rules
+from loo_sim.game.rules import Rules
 from loo_sim.kernel import abi as L
 from loo_sim.rng import CALIBRATION_SESSION
 from loo_sim.run.args import kernel_args
@@ -49,7 +49,6 @@ from loo_sim.run.args import kernel_args
 SCHEME = 1  # bump when the grid or the calibration method changes: old tables stop matching
 SHAPE = (N_CLASSES + 1, L.MAX_PLAYERS + 1, L.MAX_TRICKS + 1)
 SHIPPED = Path(__file__).resolve().parent.parent / "data" / "strength.npz"
-SESSION_OPTIONS = ("bankroll", "final_pot")  # not part of a deal: they do not change a table
 SOURCES = ("shipped", "cache", "calibrated")  # where a table came from (StrengthTable.source)
 
 
@@ -66,9 +65,7 @@ class StrengthTable:
 
 def rules_key(rules: Rules) -> str:
     """A hash of the options that change how deals are played (and the scheme)."""
-    options = {k: v for k, v in rules.to_dict().items()
-               if k not in SESSION_OPTIONS and not (k in VARIANT_DEFAULTS and VARIANT_DEFAULTS[k] == v)}  # fmt: skip
-    text = json.dumps({"scheme": SCHEME, "rules": options}, sort_keys=True)
+    text = json.dumps({"scheme": SCHEME, "rules": rules.deal_options()}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
