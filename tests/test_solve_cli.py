@@ -146,3 +146,15 @@ def test_a_report_solve_experiment_writes_the_same_files(tmp_path, solved):
     assert by_cli["study"] == by_report["study"] and by_cli["digest"] == by_report["digest"]
     index = (out / "index.md").read_text()
     assert "same as: `loo-sim solve --preset three-card" in index and "given card play `basic`" in index
+
+
+def test_the_committed_strategy_tables_read_for_their_own_rules():
+    # a table is keyed by its rules' hash: a change to how rule sets are hashed must not
+    # orphan the tables the reports and the README point at (reports/solve/*/strategy.csv)
+    root = Path(__file__).resolve().parent.parent / "reports" / "solve"
+    found = sorted(root.glob("*/strategy.csv"))
+    assert found
+    for path in found:
+        options = json.loads((path.parent / "run.json").read_text())["rules"]
+        table = read_table(path, Rules(**options))
+        assert (~np.isnan(table[:, 0])).sum() > 100, path
