@@ -327,10 +327,18 @@ class _Deal:
         self.mark(RulePath.R9_PAM_FLUSH if best_key[0] else RulePath.R9_TRUMP_FLUSH if best_key[1]
                   else RulePath.R9_PLAIN_FLUSH)  # fmt: skip
         self.shares[best_seat] = self.pot_start
-        self.looed = sorted(s for s in self.in_deal if s != best_seat)
+        self.looed = sorted(s for s in self.in_deal if s != best_seat and not self.spared_by_flush(s))
         self.trace.outcome = "flush"
         self.charge_penalties()
         return True
+
+    def spared_by_flush(self, seat: int) -> bool:
+        """R9c: a seat in the deal that another seat's flush does not loo (judged at the
+        show, after the exchange)."""
+        if self.rules.flush_spares_pam and self.rules.pam and PAM in self.hands[seat]:
+            self.mark(RulePath.R9C_FLUSH_SPARES_PAM)
+            return True
+        return False
 
     # ---- R6, R7: the tricks -----------------------------------------------------------
     def play_tricks(self) -> None:

@@ -66,6 +66,7 @@ class RulePath(StrEnum):
     R9C_ACE_LEAD_KING = "R9c ace_lead_king: king led first (ace turned up)"
     R9C_DEALER_TAKES_ALL_PASS = "R9c dealer_takes_all_pass: the dealer takes the pot"
     R9C_NO_PAM_FLUSH = "R9c pam_flush false: four of a suit plus Pam is no flush"
+    R9C_FLUSH_SPARES_PAM = "R9c flush_spares_pam: a holder of Pam not looed by a flush"
     # P3: a calibrated family's declaration (threshold, ev, chart), one per action
     P3_THRESHOLD_PLAY = "P3 threshold play"
     P3_THRESHOLD_PASS = "P3 threshold pass"

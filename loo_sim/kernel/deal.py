@@ -334,10 +334,13 @@ def show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
     looed = 0
     for i in range(m):
         seat = sc[L.SC_IN_DEAL + i]
-        if seat != best_seat:
-            oi[L.O_LOOED + seat] = 1
-            of[L.F_PENALTIES + seat] = penalty
-            looed += 1
+        if seat == best_seat:
+            continue
+        if ri[L.R_SPARES_PAM] == 1 and (sc[L.SC_HANDS + seat] & PAM_BIT) != 0:
+            continue  # R9c flush_spares_pam: a holder of Pam is not looed by the flush
+        oi[L.O_LOOED + seat] = 1
+        of[L.F_PENALTIES + seat] = penalty
+        looed += 1
     of[L.F_POT_NEXT] = penalty * looed
     oi[L.O_TRUMP] = t
     return True

@@ -105,6 +105,7 @@ def test_r9c_ace_lead_king_pam_still_comes_first():
         (dict(lead="trump", ace_lead_king=True), "ace_lead_king"),  # needs lead = ace
         (dict(dealer_takes_miss=True), "dealer_takes_miss"),  # needs dealer_defends
         (dict(pam_flush=False), "pam_flush"),  # needs flush
+        (dict(flush_spares_pam=True), "flush_spares_pam"),  # needs flush
     ],
 )
 def test_r9c_refusals_name_the_option(options, named):
@@ -249,3 +250,66 @@ def test_r9c_pam_flush_false_pam_with_four_clubs_is_still_a_flush_with_pam():
     pol = table(5, "cautious/basic/none", s1="always/basic/none", s2="always/basic/none")
     d = run("five-card", deck, policy=pol, pam_flush=False)
     assert (d["flush_winner"], d["looed"]) == (2, [1])
+
+
+# --------------------------------------------------------------------------------------
+# R9c flush settlement (each option on its own): who a flush loos
+# --------------------------------------------------------------------------------------
+
+
+def both(deck, policy, *, dealer=0, carried=0.0, **options):
+    """One five-card deal in both engines: the records must agree; the reference's is returned."""
+    rules = Rules.preset("five-card", **options)
+    recs = [
+        play_deals(rules, [deck], [dealer], [carried], policy, engine=engine)[0].to_dict()
+        for engine in ("reference", "kernel")
+    ]
+    keys = ("flush_winner", "declarations", *MONEY)
+    assert outcome(recs[1], *keys) == outcome(recs[0], *keys)
+    return recs[0]
+
+
+# five-card, pot 25 (5 antes of 5), spades trumps (2S turned). S1 AS KS QS JS TS: a trump
+# flush. S2 JC 2D 3D 4H 5H holds Pam (no flush), S3 8H AC 9D 2C 3C neither; S4 and the
+# dealer S0 pass.
+SETTLE_DECK = build_deck(
+    5,
+    0,
+    {1: "AS KS QS JS TS", 2: "JC 2D 3D 4H 5H", 3: "8H AC 9D 2C 3C", 4: "4C 5C 6D 7D 8D", 0: "6C 7C 9C TD JD"},
+    indicator="2S",
+)
+SETTLE_POLICY = table(5, "cautious/basic/none", s1="always/basic/none", s2="always/basic/none", s3="always/basic/none")
+
+
+def test_r9c_flush_spares_pam_a_holder_of_pam_is_not_looed():
+    d = both(SETTLE_DECK, SETTLE_POLICY)
+    assert (d["flush_winner"], d["looed"]) == (1, [2, 3])
+    d = both(SETTLE_DECK, SETTLE_POLICY, flush_spares_pam=True)
+    assert outcome(d, "flush_winner", "looed", "shares", "penalties", "pot_next") == {
+        "flush_winner": 1,
+        "looed": [3],
+        "shares": [0.0, 25.0, 0.0, 0.0, 0.0],
+        "penalties": [0.0, 0.0, 0.0, 25.0, 0.0],
+        "pot_next": 25.0,
+    }
+
+
+def test_r9c_flush_spares_pam_holding_pam_is_judged_after_the_exchange():
+    # S2 keeps a Pam-less hand (no exchange); S3 (basic exchange) throws all but the ace of
+    # clubs and draws JC first: it holds Pam at the show and is spared, S2 is looed.
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS TS", 2: "KH 2D 3D 4H 5H", 3: "8H AC 9D 2C 3C", 4: "4C 5C 6D 7D 8D", 0: "6C 7C 9C TD JD"},
+        indicator="2S",
+        stock="JC 6H 7H 8C",
+    )
+    pol = table(5, "cautious/basic/none", s1="always/basic/none", s2="always/basic/none", s3="always/basic/basic")
+    assert both(deck, pol)["looed"] == [2, 3]
+    assert both(deck, pol, flush_spares_pam=True)["looed"] == [2]
+
+
+def test_r9c_flush_spares_pam_does_nothing_without_pam():
+    # pam = false: the jack of clubs is an ordinary card, S2 is looed as before
+    d = both(SETTLE_DECK, SETTLE_POLICY, pam=False, pam_be_civil=False, flush_spares_pam=True)
+    assert d["looed"] == [2, 3]
