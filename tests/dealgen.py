@@ -43,6 +43,7 @@ R9C_CHOICES: dict[str, list] = {
     "dealer_takes_miss": [True],
     "pam_flush": [False],
     "flush_spares_pam": [True],
+    "flush_spares_flushes": [True],
 }
 R9C_NEEDS: dict[str, dict] = {"ace_lead_king": {"lead": "ace"}, "dealer_takes_miss": {"dealer_defends": True}}
 R9C_SHARE = 0.3  # of the spread's deals, with one or two variants
@@ -65,13 +66,26 @@ def random_rules(rng: random.Random, preset: str, variants: random.Random | None
         except LooError:
             continue
         if variants is not None and variants.random() < R9C_SHARE:
-            for key in variants.sample(sorted(R9C_CHOICES), min(len(R9C_CHOICES), variants.randint(1, 2))):
+            fitting = [key for key in sorted(R9C_CHOICES) if _accepts(preset, overrides, key)]
+            for key in variants.sample(fitting, min(len(fitting), variants.randint(1, 2))):
                 tried = overrides | R9C_NEEDS.get(key, {}) | {key: variants.choice(R9C_CHOICES[key])}
                 try:
                     rules, overrides = Rules.preset(preset, **tried), tried
                 except LooError:
                     continue
         return overrides, rules
+
+
+def _accepts(preset: str, overrides: dict, key: str) -> bool:
+    """Whether the rule set takes R9c's variant ``key`` (each of its values, with what it
+    needs): the variants drawn are those that can apply, so the flush settlements of a
+    five-card table do not thin out the variants of a three-card one."""
+    try:
+        for value in R9C_CHOICES[key]:
+            Rules.preset(preset, **(overrides | R9C_NEEDS.get(key, {}) | {key: value}))
+    except LooError:
+        return False
+    return True
 
 
 # random_policy adds chart and table; flush-aware comes in by with_flush_aware, from a

@@ -83,6 +83,7 @@ class _Deal:
         self.tricks: list[Trick] = []
         self.tricks_won = [0] * self.n
         self.flush_winner: int | None = None
+        self.flush_shown: list[int] = []  # R9: the seats in the deal that showed a flush
         self.looed: list[int] = []
         self.shares = [0.0] * self.n
         self.penalties = [0.0] * self.n
@@ -307,6 +308,7 @@ class _Deal:
         if not self.rules.flush:
             return False
         best_seat, best_key = None, None
+        self.flush_shown = []  # the seats that showed a flush, elder hands first
         for seat in self.in_deal:  # elder hands first: an exact tie stays with them
             key = flush_rank(self.hands[seat], self.ts)
             if (
@@ -317,6 +319,8 @@ class _Deal:
             ):  # R9c: four of a suit plus Pam (the jack of clubs) is not five of one suit
                 self.mark(RulePath.R9C_NO_PAM_FLUSH)
                 key = None
+            if key is not None:
+                self.flush_shown.append(seat)
             if key is not None and best_key is not None:
                 self.mark(RulePath.R9_FLUSH_TIE_TO_ELDER if key == best_key else RulePath.R9_TWO_FLUSHES)
             if key is not None and (best_key is None or key > best_key):
@@ -337,6 +341,9 @@ class _Deal:
         show, after the exchange)."""
         if self.rules.flush_spares_pam and self.rules.pam and PAM in self.hands[seat]:
             self.mark(RulePath.R9C_FLUSH_SPARES_PAM)
+            return True
+        if self.rules.flush_spares_flushes and seat in self.flush_shown:
+            self.mark(RulePath.R9C_FLUSH_SPARES_FLUSHES)  # a beaten flush (or the tie an elder hand won)
             return True
         return False
 

@@ -66,6 +66,7 @@ _NUMBERS = ("ante", "penalty_amount")
 _BOOLS = (
     "miss", "single_pot", "dealer_defends", "pam", "pam_be_civil", "exchange", "flush", "club_law", "ace_lead_king",
     "dealer_takes_all_pass", "dealer_takes_miss", "pam_flush", "flush_spares_pam",
+    "flush_spares_flushes",
 )  # fmt: skip
 
 
@@ -100,6 +101,7 @@ class Rules:
     dealer_takes_miss: bool = False  # R9c: in R8 case 2 the dealer may also take the miss
     pam_flush: bool = True  # R9c: false: four of a suit plus Pam is no flush
     flush_spares_pam: bool = False  # R9c: a seat in the deal holding Pam is not looed by a flush
+    flush_spares_flushes: bool = False  # R9c: a seat that showed a beaten flush is not looed
     bankroll: float | None = None  # R10: ruin when a balance falls below -bankroll
     final_pot: FinalPot = FinalPot.SHARE  # R10
 
@@ -207,6 +209,8 @@ class Rules:
             raise LooError("pam_flush: false needs flush = true (R9c); allowed: pam_flush=true")
         if self.flush_spares_pam and not self.flush:
             raise LooError("flush_spares_pam: true needs flush = true (R9c); allowed: flush_spares_pam=false")
+        if self.flush_spares_flushes and not self.flush:
+            raise LooError("flush_spares_flushes: true needs flush = true (R9c); allowed: flush_spares_flushes=false")
         if self.club_law and self.trump is not Trump.TURN_UP:
             raise LooError(
                 f"club_law: true needs trump = turn_up, got {self.trump.value} (R9b); allowed: club_law=false"
@@ -296,7 +300,7 @@ SESSION_OPTIONS = ("bankroll", "final_pot")  # R10: not part of a deal
 # there plays as before they existed, so keys of rule sets (run.strength) leave them out
 VARIANT_DEFAULTS: dict[str, Any] = {
     "ace_lead_king": False, "dealer_takes_all_pass": False, "dealer_takes_miss": False, "pam_flush": True,
-    "flush_spares_pam": False,
+    "flush_spares_pam": False, "flush_spares_flushes": False,
 }  # fmt: skip
 
 OPTION_HELP: dict[str, str] = {
@@ -323,6 +327,7 @@ OPTION_HELP: dict[str, str] = {
     "dealer_takes_miss": "R9c R8 case 2: the dealer may also take the miss as an ordinary seat",
     "pam_flush": "R9c four of a suit plus Pam is a flush (false: five of one suit only)",
     "flush_spares_pam": "R9c a seat in the deal holding Pam is not looed by a flush",
+    "flush_spares_flushes": "R9c a seat that showed a beaten flush is not looed",
     "bankroll": "R10 sessions end when a balance falls below -bankroll",
     "final_pot": "R10 share | discard the pot left at a session's end",
 }
@@ -333,6 +338,7 @@ _THREE_CARD: dict[str, Any] = dict(
     dealer_defends=False, lead="free", void="must_trump", pam=False, pam_be_civil=False,
     exchange=False, flush=False, club_law=False, ace_lead_king=False,
     dealer_takes_all_pass=False, dealer_takes_miss=False, pam_flush=True, flush_spares_pam=False,
+    flush_spares_flushes=False,
 )  # fmt: skip
 _FIVE_CARD = _THREE_CARD | dict(
     hand_size=5, miss=False, ante=5, penalty_amount=5, pam=True, pam_be_civil=True, exchange=True, flush=True

@@ -338,6 +338,8 @@ def show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
             continue
         if ri[L.R_SPARES_PAM] == 1 and (sc[L.SC_HANDS + seat] & PAM_BIT) != 0:
             continue  # R9c flush_spares_pam: a holder of Pam is not looed by the flush
+        if ri[L.R_SPARES_FLUSHES] == 1 and oi[L.O_FLUSH_HELD + seat] == 1:
+            continue  # R9c flush_spares_flushes: a beaten flush is not looed
         oi[L.O_LOOED + seat] = 1
         of[L.F_PENALTIES + seat] = penalty
         looed += 1

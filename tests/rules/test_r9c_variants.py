@@ -106,6 +106,7 @@ def test_r9c_ace_lead_king_pam_still_comes_first():
         (dict(dealer_takes_miss=True), "dealer_takes_miss"),  # needs dealer_defends
         (dict(pam_flush=False), "pam_flush"),  # needs flush
         (dict(flush_spares_pam=True), "flush_spares_pam"),  # needs flush
+        (dict(flush_spares_flushes=True), "flush_spares_flushes"),  # needs flush
     ],
 )
 def test_r9c_refusals_name_the_option(options, named):
@@ -313,3 +314,51 @@ def test_r9c_flush_spares_pam_does_nothing_without_pam():
     # pam = false: the jack of clubs is an ordinary card, S2 is looed as before
     d = both(SETTLE_DECK, SETTLE_POLICY, pam=False, pam_be_civil=False, flush_spares_pam=True)
     assert d["looed"] == [2, 3]
+
+
+# S1's trump flush (spades, 2S turned) beats S2's plain heart flush; S3 shows none
+BEATEN_DECK = build_deck(
+    5,
+    0,
+    {1: "AS KS QS JS TS", 2: "AH KH QH 9H 7H", 3: "8H AC 9D 2C 3C", 4: "4C 5C 6D 7D 8D", 0: "6C 7C 9C TD JD"},
+    indicator="2S",
+)
+
+
+def test_r9c_flush_spares_flushes_a_beaten_flush_is_not_looed():
+    assert both(BEATEN_DECK, SETTLE_POLICY)["looed"] == [2, 3]
+    d = both(BEATEN_DECK, SETTLE_POLICY, flush_spares_flushes=True)
+    assert outcome(d, "flush_winner", "looed", "penalties", "pot_next") == {
+        "flush_winner": 1,
+        "looed": [3],
+        "penalties": [0.0, 0.0, 0.0, 25.0, 0.0],
+        "pot_next": 25.0,
+    }
+
+
+def test_r9c_flush_spares_flushes_the_elder_tie_loser_showed_a_beaten_flush():
+    # S1 AH KH QH 9H 7H and S2 AD KD QD 9D 7D: an exact tie (neither suit trumps), the
+    # elder hand S1 takes the pot; S2 lost the tie, so it showed a beaten flush
+    deck = build_deck(
+        5,
+        0,
+        {1: "AH KH QH 9H 7H", 2: "AD KD QD 9D 7D", 3: "8H AC 9S 2C 3C", 4: "4C 5C 6D 3S 8D", 0: "6C 7C 9C TD JD"},
+        indicator="2S",
+    )
+    assert both(deck, SETTLE_POLICY)["looed"] == [2, 3]
+    d = both(deck, SETTLE_POLICY, flush_spares_flushes=True)
+    assert (d["flush_winner"], d["looed"]) == (1, [3])
+
+
+def test_r9c_flush_spares_flushes_four_plus_pam_under_pam_flush_false_showed_no_flush():
+    # S2 JC AH KH QH 9H: a Pam-flush by default (it wins); under pam_flush = false no flush
+    # at all, so flush_spares_flushes does not spare it
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS TS", 2: "JC AH KH QH 9H", 3: "8H AC 9D 2C 3C", 4: "4C 5C 6D 7D 8D", 0: "6C 7C 9C TD JD"},
+        indicator="2S",
+    )
+    assert both(deck, SETTLE_POLICY, flush_spares_flushes=True)["flush_winner"] == 2
+    d = both(deck, SETTLE_POLICY, flush_spares_flushes=True, pam_flush=False)
+    assert (d["flush_winner"], d["looed"]) == (1, [2, 3])
