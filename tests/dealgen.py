@@ -44,6 +44,7 @@ R9C_CHOICES: dict[str, list] = {
     "pam_flush": [False],
     "flush_spares_pam": [True],
     "flush_spares_flushes": [True],
+    "flush_loos_all": [True],
 }
 R9C_NEEDS: dict[str, dict] = {"ace_lead_king": {"lead": "ace"}, "dealer_takes_miss": {"dealer_defends": True}}
 R9C_SHARE = 0.3  # of the spread's deals, with one or two variants

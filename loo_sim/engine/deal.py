@@ -331,7 +331,13 @@ class _Deal:
         self.mark(RulePath.R9_PAM_FLUSH if best_key[0] else RulePath.R9_TRUMP_FLUSH if best_key[1]
                   else RulePath.R9_PLAIN_FLUSH)  # fmt: skip
         self.shares[best_seat] = self.pot_start
-        self.looed = sorted(s for s in self.in_deal if s != best_seat and not self.spared_by_flush(s))
+        self.looed = [s for s in self.in_deal if s != best_seat and not self.spared_by_flush(s)]
+        if self.rules.flush_loos_all:  # R9c: the passers pay too (the exemptions are for seats in the deal)
+            passers = [s for s in range(self.n) if s not in self.in_deal]
+            if passers:
+                self.mark(RulePath.R9C_FLUSH_LOOS_ALL)
+            self.looed += passers
+        self.looed.sort()
         self.trace.outcome = "flush"
         self.charge_penalties()
         return True

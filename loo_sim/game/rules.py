@@ -66,7 +66,7 @@ _NUMBERS = ("ante", "penalty_amount")
 _BOOLS = (
     "miss", "single_pot", "dealer_defends", "pam", "pam_be_civil", "exchange", "flush", "club_law", "ace_lead_king",
     "dealer_takes_all_pass", "dealer_takes_miss", "pam_flush", "flush_spares_pam",
-    "flush_spares_flushes",
+    "flush_spares_flushes", "flush_loos_all",
 )  # fmt: skip
 
 
@@ -102,6 +102,7 @@ class Rules:
     pam_flush: bool = True  # R9c: false: four of a suit plus Pam is no flush
     flush_spares_pam: bool = False  # R9c: a seat in the deal holding Pam is not looed by a flush
     flush_spares_flushes: bool = False  # R9c: a seat that showed a beaten flush is not looed
+    flush_loos_all: bool = False  # R9c: a flush loos every other player, passers included
     bankroll: float | None = None  # R10: ruin when a balance falls below -bankroll
     final_pot: FinalPot = FinalPot.SHARE  # R10
 
@@ -211,6 +212,8 @@ class Rules:
             raise LooError("flush_spares_pam: true needs flush = true (R9c); allowed: flush_spares_pam=false")
         if self.flush_spares_flushes and not self.flush:
             raise LooError("flush_spares_flushes: true needs flush = true (R9c); allowed: flush_spares_flushes=false")
+        if self.flush_loos_all and not self.flush:
+            raise LooError("flush_loos_all: true needs flush = true (R9c); allowed: flush_loos_all=false")
         if self.club_law and self.trump is not Trump.TURN_UP:
             raise LooError(
                 f"club_law: true needs trump = turn_up, got {self.trump.value} (R9b); allowed: club_law=false"
@@ -300,7 +303,7 @@ SESSION_OPTIONS = ("bankroll", "final_pot")  # R10: not part of a deal
 # there plays as before they existed, so keys of rule sets (run.strength) leave them out
 VARIANT_DEFAULTS: dict[str, Any] = {
     "ace_lead_king": False, "dealer_takes_all_pass": False, "dealer_takes_miss": False, "pam_flush": True,
-    "flush_spares_pam": False, "flush_spares_flushes": False,
+    "flush_spares_pam": False, "flush_spares_flushes": False, "flush_loos_all": False,
 }  # fmt: skip
 
 OPTION_HELP: dict[str, str] = {
@@ -328,6 +331,7 @@ OPTION_HELP: dict[str, str] = {
     "pam_flush": "R9c four of a suit plus Pam is a flush (false: five of one suit only)",
     "flush_spares_pam": "R9c a seat in the deal holding Pam is not looed by a flush",
     "flush_spares_flushes": "R9c a seat that showed a beaten flush is not looed",
+    "flush_loos_all": "R9c a flush loos every other player, passers included",
     "bankroll": "R10 sessions end when a balance falls below -bankroll",
     "final_pot": "R10 share | discard the pot left at a session's end",
 }
@@ -338,7 +342,7 @@ _THREE_CARD: dict[str, Any] = dict(
     dealer_defends=False, lead="free", void="must_trump", pam=False, pam_be_civil=False,
     exchange=False, flush=False, club_law=False, ace_lead_king=False,
     dealer_takes_all_pass=False, dealer_takes_miss=False, pam_flush=True, flush_spares_pam=False,
-    flush_spares_flushes=False,
+    flush_spares_flushes=False, flush_loos_all=False,
 )  # fmt: skip
 _FIVE_CARD = _THREE_CARD | dict(
     hand_size=5, miss=False, ante=5, penalty_amount=5, pam=True, pam_be_civil=True, exchange=True, flush=True

@@ -332,8 +332,10 @@ def show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
     oi[L.O_FLUSH_WINNER] = best_seat
     of[L.F_SHARES + best_seat] = pot_start
     looed = 0
+    in_deal = 0  # a bit per seat in the deal
     for i in range(m):
         seat = sc[L.SC_IN_DEAL + i]
+        in_deal |= 1 << seat
         if seat == best_seat:
             continue
         if ri[L.R_SPARES_PAM] == 1 and (sc[L.SC_HANDS + seat] & PAM_BIT) != 0:
@@ -343,6 +345,12 @@ def show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         oi[L.O_LOOED + seat] = 1
         of[L.F_PENALTIES + seat] = penalty
         looed += 1
+    if ri[L.R_LOOS_ALL] == 1:  # R9c flush_loos_all: the passers pay too
+        for seat in range(ri[L.R_PLAYERS]):
+            if (in_deal >> seat) & 1 == 0:
+                oi[L.O_LOOED + seat] = 1
+                of[L.F_PENALTIES + seat] = penalty
+                looed += 1
     of[L.F_POT_NEXT] = penalty * looed
     oi[L.O_TRUMP] = t
     return True

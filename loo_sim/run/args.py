@@ -52,6 +52,7 @@ def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     ints[L.R_NO_PAM_FLUSH] = rules.pam and not rules.pam_flush
     ints[L.R_SPARES_PAM] = rules.pam and rules.flush_spares_pam
     ints[L.R_SPARES_FLUSHES] = rules.flush_spares_flushes
+    ints[L.R_LOOS_ALL] = rules.flush_loos_all
     ints[L.R_PAM_FLUSH] = pam_flush(rules)
     floats = np.zeros(L.RF_LEN, dtype=np.float64)
     floats[L.RF_ANTE] = rules.ante

@@ -107,6 +107,7 @@ def test_r9c_ace_lead_king_pam_still_comes_first():
         (dict(pam_flush=False), "pam_flush"),  # needs flush
         (dict(flush_spares_pam=True), "flush_spares_pam"),  # needs flush
         (dict(flush_spares_flushes=True), "flush_spares_flushes"),  # needs flush
+        (dict(flush_loos_all=True), "flush_loos_all"),  # needs flush
     ],
 )
 def test_r9c_refusals_name_the_option(options, named):
@@ -362,3 +363,45 @@ def test_r9c_flush_spares_flushes_four_plus_pam_under_pam_flush_false_showed_no_
     assert both(deck, SETTLE_POLICY, flush_spares_flushes=True)["flush_winner"] == 2
     d = both(deck, SETTLE_POLICY, flush_spares_flushes=True, pam_flush=False)
     assert (d["flush_winner"], d["looed"]) == (1, [2, 3])
+
+
+def test_r9c_flush_loos_all_the_passers_pay_too():
+    # SETTLE_DECK: S1's flush; S2 and S3 in the deal, S4 and the dealer S0 passed: all four
+    # are looed (listed in looed) and pay the pot
+    d = both(SETTLE_DECK, SETTLE_POLICY, flush_loos_all=True)
+    assert outcome(d, "flush_winner", "looed", "shares", "penalties", "pot_next") == {
+        "flush_winner": 1,
+        "looed": [0, 2, 3, 4],
+        "shares": [0.0, 25.0, 0.0, 0.0, 0.0],
+        "penalties": [25.0, 0.0, 25.0, 25.0, 25.0],
+        "pot_next": 100.0,
+    }
+    # the R3 penalty, whatever it is: limited (5)
+    d = both(SETTLE_DECK, SETTLE_POLICY, flush_loos_all=True, penalty="limited")
+    assert (d["penalties"], d["pot_next"]) == ([5.0, 0.0, 5.0, 5.0, 5.0], 20.0)
+
+
+def test_r9c_flush_loos_all_the_exemptions_protect_only_seats_in_the_deal():
+    # with flush_spares_pam, S2 (in the deal, Pam) is spared; a passer holding Pam is not
+    d = both(SETTLE_DECK, SETTLE_POLICY, flush_loos_all=True, flush_spares_pam=True)
+    assert d["looed"] == [0, 3, 4]
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS TS", 2: "KH 2D 3D 4H 5H", 3: "8H AC 9D 2C 3C", 4: "JC 5C 6D 7D 8D", 0: "6C 7C 9C TD JD"},
+        indicator="2S",
+    )
+    rules = Rules.preset("five-card", flush_loos_all=True, flush_spares_pam=True)
+    d = play_deal(rules, deck, 0, 0.0, SETTLE_POLICY, forced={4: "pass"}).to_dict()  # S4 holds Pam, passes
+    assert (d["declarations"], d["looed"]) == (["pass", "play", "play", "play", "pass"], [0, 2, 3, 4])
+
+
+def test_r9c_flush_loos_all_without_a_flush_changes_nothing():
+    # nobody shows a flush: the tricks are played and only seats in the deal can be looed
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS 9D", 2: "KH 2D 3D 4H 5H", 3: "8H AC TS 2C 3C", 4: "4C 5C 6D 7D 8D", 0: "6C 7C 9C TD JD"},
+        indicator="2S",
+    )
+    assert both(deck, SETTLE_POLICY, flush_loos_all=True) == both(deck, SETTLE_POLICY)
