@@ -11,6 +11,7 @@ from loo_sim import LooError, Rules
 from loo_sim.game.cards import PAM, make_card
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.policy import DECLARE_FAMILIES, EXCHANGE_FAMILIES, PLAY_FAMILIES, Policy
+from loo_sim.game.rules import FlushTie
 from loo_sim.kernel import abi as L
 from loo_sim.run.strength import SHAPE, StrengthTable
 
@@ -45,6 +46,7 @@ R9C_CHOICES: dict[str, list] = {
     "flush_spares_pam": [True],
     "flush_spares_flushes": [True],
     "flush_loos_all": [True],
+    "flush_tie": ["split"],
 }
 R9C_NEEDS: dict[str, dict] = {"ace_lead_king": {"lead": "ace"}, "dealer_takes_miss": {"dealer_defends": True}}
 R9C_SHARE = 0.3  # of the spread's deals, with one or two variants
@@ -205,6 +207,20 @@ def flush_rich_deck(rng: random.Random, rules: Rules, dealer: int, carried: floa
     return arranged_deck(rng, owners, wanted)
 
 
+def tied_flush_deck(rng: random.Random, rules: Rules, dealer: int, carried: float) -> list[int]:
+    """Five-card deals where two or three seats hold flushes of the same ranks, none of
+    trumps (the indicator is of a suit none of them holds): an exact tie of the best
+    flushes, unless a Pam-flush or another flush beats it (R9c flush_tie)."""
+    owners = deal_positions(rules, dealer, carried)
+    seats = rng.sample(range(rules.players), min(rules.players, rng.randint(2, 3)))
+    suits = rng.sample(range(4), 4)
+    ranks = sorted(rng.sample([r for r in range(13) if r != 9], 5))
+    wanted: dict = {seat: [make_card(r, suit) for r in ranks] for seat, suit in zip(seats, suits)}
+    if "indicator" in owners:
+        wanted["indicator"] = [make_card(rng.choice([r for r in range(13) if r not in ranks]), suits[3])]
+    return arranged_deck(rng, owners, wanted)
+
+
 def ace_turned_deck(rng: random.Random, rules: Rules, dealer: int, carried: float) -> list[int]:
     """The indicator is an ace and the eldest hand holds the king of that suit (and, with
     Pam, a holder of Pam faces the trump ace)."""
@@ -239,6 +255,8 @@ def random_deal(rng: random.Random, rules: Rules, preset: str = "", overrides: d
         random_policy(rng, rules.players) if rng.random() < 0.7 else [rng.choice(["basic", "always"])] * rules.players
     )
     seed = rng.randrange(2**31)
+    if rules.flush_tie is FlushTie.SPLIT and kind < 0.25:  # from a stream of its own: the spread's draws stay
+        deck = tied_flush_deck(random.Random(f"tied-flush-{seed}"), rules, dealer, carried)
     return dict(preset=preset, overrides=overrides or {}, rules=rules, deck=deck, dealer=dealer, carried=carried,
                 policy=with_flush_aware(policy, seed), seed=seed, strength=STRENGTH, chart=CHART,
                 tables=TABLES)  # fmt: skip

@@ -33,7 +33,7 @@ from loo_sim.game.paths import RulePath, calibrated_path, dealer_case_path, flus
 from loo_sim.game.policy import CALIBRATED, Policy
 from loo_sim.game.ranking import TrumpState
 from loo_sim.game.record import DealRecord, DealTrace, Trick
-from loo_sim.game.rules import AntePayer, BoldStand, Penalty, Rules, Trump
+from loo_sim.game.rules import AntePayer, BoldStand, FlushTie, Penalty, Rules, Trump
 
 if TYPE_CHECKING:
     from loo_sim.engine.solver import Position
@@ -308,7 +308,8 @@ class _Deal:
         if not self.rules.flush:
             return False
         best_seat, best_key = None, None
-        self.flush_shown = []  # the seats that showed a flush, elder hands first
+        split = self.rules.flush_tie is FlushTie.SPLIT
+        keys: dict[int, tuple] = {}
         for seat in self.in_deal:  # elder hands first: an exact tie stays with them
             key = flush_rank(self.hands[seat], self.ts)
             if (
@@ -321,17 +322,26 @@ class _Deal:
                 key = None
             if key is not None:
                 self.flush_shown.append(seat)
+                keys[seat] = key
             if key is not None and best_key is not None:
-                self.mark(RulePath.R9_FLUSH_TIE_TO_ELDER if key == best_key else RulePath.R9_TWO_FLUSHES)
+                if key != best_key:
+                    self.mark(RulePath.R9_TWO_FLUSHES)
+                elif not split:
+                    self.mark(RulePath.R9_FLUSH_TIE_TO_ELDER)
             if key is not None and (best_key is None or key > best_key):
                 best_seat, best_key = seat, key
         if best_seat is None:
             return False
-        self.flush_winner = best_seat
+        # R9c flush_tie = split: every seat of the best flush shares the pot, the eldest recorded
+        winners = [s for s in self.flush_shown if keys[s] == best_key] if split else [best_seat]
+        if len(winners) > 1:
+            self.mark(RulePath.R9C_FLUSH_TIE_SPLIT)
+        self.flush_winner = best_seat  # the eldest of the winners
         self.mark(RulePath.R9_PAM_FLUSH if best_key[0] else RulePath.R9_TRUMP_FLUSH if best_key[1]
                   else RulePath.R9_PLAIN_FLUSH)  # fmt: skip
-        self.shares[best_seat] = self.pot_start
-        self.looed = [s for s in self.in_deal if s != best_seat and not self.spared_by_flush(s)]
+        for seat in winners:
+            self.shares[seat] = self.pot_start / len(winners)
+        self.looed = [s for s in self.in_deal if s not in winners and not self.spared_by_flush(s)]
         if self.rules.flush_loos_all:  # R9c: the passers pay too (the exemptions are for seats in the deal)
             passers = [s for s in range(self.n) if s not in self.in_deal]
             if passers:

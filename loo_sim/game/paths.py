@@ -69,6 +69,7 @@ class RulePath(StrEnum):
     R9C_FLUSH_SPARES_PAM = "R9c flush_spares_pam: a holder of Pam not looed by a flush"
     R9C_FLUSH_SPARES_FLUSHES = "R9c flush_spares_flushes: a beaten flush not looed"
     R9C_FLUSH_LOOS_ALL = "R9c flush_loos_all: a passer looed by a flush"
+    R9C_FLUSH_TIE_SPLIT = "R9c flush_tie split: tied best flushes share the pot"
     # P3: a calibrated family's declaration (threshold, ev, chart), one per action
     P3_THRESHOLD_PLAY = "P3 threshold play"
     P3_THRESHOLD_PASS = "P3 threshold pass"

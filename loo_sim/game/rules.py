@@ -47,6 +47,11 @@ class Void(StrEnum):  # R7
     TRUMP_TO_WIN = "trump_to_win"
 
 
+class FlushTie(StrEnum):  # R9, R9c
+    ELDER = "elder"
+    SPLIT = "split"  # R9c: the pot split equally among the tied seats
+
+
 class FinalPot(StrEnum):  # R10
     SHARE = "share"
     DISCARD = "discard"
@@ -59,6 +64,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "bold_stand": BoldStand,
     "lead": Lead,
     "void": Void,
+    "flush_tie": FlushTie,
     "final_pot": FinalPot,
 }
 _INTS = ("players", "hand_size")
@@ -103,6 +109,7 @@ class Rules:
     flush_spares_pam: bool = False  # R9c: a seat in the deal holding Pam is not looed by a flush
     flush_spares_flushes: bool = False  # R9c: a seat that showed a beaten flush is not looed
     flush_loos_all: bool = False  # R9c: a flush loos every other player, passers included
+    flush_tie: FlushTie = FlushTie.ELDER  # R9, R9c: an exact tie of the best flushes: elder hand, or split
     bankroll: float | None = None  # R10: ruin when a balance falls below -bankroll
     final_pot: FinalPot = FinalPot.SHARE  # R10
 
@@ -214,6 +221,8 @@ class Rules:
             raise LooError("flush_spares_flushes: true needs flush = true (R9c); allowed: flush_spares_flushes=false")
         if self.flush_loos_all and not self.flush:
             raise LooError("flush_loos_all: true needs flush = true (R9c); allowed: flush_loos_all=false")
+        if self.flush_tie is FlushTie.SPLIT and not self.flush:
+            raise LooError("flush_tie: split needs flush = true (R9c); allowed: flush_tie=elder")
         if self.club_law and self.trump is not Trump.TURN_UP:
             raise LooError(
                 f"club_law: true needs trump = turn_up, got {self.trump.value} (R9b); allowed: club_law=false"
@@ -304,6 +313,7 @@ SESSION_OPTIONS = ("bankroll", "final_pot")  # R10: not part of a deal
 VARIANT_DEFAULTS: dict[str, Any] = {
     "ace_lead_king": False, "dealer_takes_all_pass": False, "dealer_takes_miss": False, "pam_flush": True,
     "flush_spares_pam": False, "flush_spares_flushes": False, "flush_loos_all": False,
+    "flush_tie": "elder",
 }  # fmt: skip
 
 OPTION_HELP: dict[str, str] = {
@@ -332,6 +342,7 @@ OPTION_HELP: dict[str, str] = {
     "flush_spares_pam": "R9c a seat in the deal holding Pam is not looed by a flush",
     "flush_spares_flushes": "R9c a seat that showed a beaten flush is not looed",
     "flush_loos_all": "R9c a flush loos every other player, passers included",
+    "flush_tie": "R9c elder | split: an exact tie of the best flushes (split: shared, none looed)",
     "bankroll": "R10 sessions end when a balance falls below -bankroll",
     "final_pot": "R10 share | discard the pot left at a session's end",
 }
@@ -342,7 +353,7 @@ _THREE_CARD: dict[str, Any] = dict(
     dealer_defends=False, lead="free", void="must_trump", pam=False, pam_be_civil=False,
     exchange=False, flush=False, club_law=False, ace_lead_king=False,
     dealer_takes_all_pass=False, dealer_takes_miss=False, pam_flush=True, flush_spares_pam=False,
-    flush_spares_flushes=False, flush_loos_all=False,
+    flush_spares_flushes=False, flush_loos_all=False, flush_tie="elder",
 )  # fmt: skip
 _FIVE_CARD = _THREE_CARD | dict(
     hand_size=5, miss=False, ante=5, penalty_amount=5, pam=True, pam_be_civil=True, exchange=True, flush=True

@@ -34,7 +34,8 @@ R_PAM_FLUSH = 19  # 1: four of a suit plus Pam form a flush (game.legality.pam_f
 R_SPARES_PAM = 20  # R9c flush_spares_pam (with Pam)
 R_SPARES_FLUSHES = 21  # R9c flush_spares_flushes
 R_LOOS_ALL = 22  # R9c flush_loos_all
-R_LEN = 23
+R_FLUSH_SPLIT = 23  # R9c flush_tie = split
+R_LEN = 24
 # ---- rules: float vector -------------------------------------------------------------
 RF_ANTE, RF_PENALTY = 0, 1
 RF_P_IN = 2  # from the strength table: the share of seats that enter a deal (threshold, ev)

@@ -108,6 +108,7 @@ def test_r9c_ace_lead_king_pam_still_comes_first():
         (dict(flush_spares_pam=True), "flush_spares_pam"),  # needs flush
         (dict(flush_spares_flushes=True), "flush_spares_flushes"),  # needs flush
         (dict(flush_loos_all=True), "flush_loos_all"),  # needs flush
+        (dict(flush_tie="split"), "flush_tie"),  # needs flush
     ],
 )
 def test_r9c_refusals_name_the_option(options, named):
@@ -405,3 +406,65 @@ def test_r9c_flush_loos_all_without_a_flush_changes_nothing():
         indicator="2S",
     )
     assert both(deck, SETTLE_POLICY, flush_loos_all=True) == both(deck, SETTLE_POLICY)
+
+
+# S1 AH KH QH 9H 7H, S2 AD KD QD 9D 7D, S3 AC KC QC 9C 7C: three flushes of the same ranks,
+# none of trumps (spades, 2S turned): an exact three-way tie; S4 and the dealer S0 pass
+TIE_DECK = build_deck(
+    5,
+    0,
+    {1: "AH KH QH 9H 7H", 2: "AD KD QD 9D 7D", 3: "AC KC QC 9C 7C", 4: "4C 5C 6D 3S 8D", 0: "6C 2C 3C TD JD"},
+    indicator="2S",
+)
+
+
+def test_r9c_flush_tie_elder_is_the_default():
+    d = both(TIE_DECK, SETTLE_POLICY)
+    assert d == both(TIE_DECK, SETTLE_POLICY, flush_tie="elder")
+    assert (d["flush_winner"], d["looed"], d["shares"]) == (1, [2, 3], [0.0, 25.0, 0.0, 0.0, 0.0])
+
+
+def test_r9c_flush_tie_split_shares_the_pot_among_the_tied_seats():
+    d = both(TIE_DECK, SETTLE_POLICY, flush_tie="split")
+    assert outcome(d, "flush_winner", "looed", "shares", "penalties", "pot_next") == {
+        "flush_winner": 1,  # the eldest of the tied seats
+        "looed": [],
+        "shares": [0.0, 25 / 3, 25 / 3, 25 / 3, 0.0],
+        "penalties": [0.0] * 5,
+        "pot_next": 0.0,
+    }
+    # two tied seats of three in the deal: S3 (no flush) is looed
+    deck = build_deck(
+        5,
+        0,
+        {1: "AH KH QH 9H 7H", 2: "AD KD QD 9D 7D", 3: "8H AC 9S 2C 3C", 4: "4C 5C 6D 3S 8D", 0: "6C 7C 9C TD JD"},
+        indicator="2S",
+    )
+    d = both(deck, SETTLE_POLICY, flush_tie="split")
+    assert outcome(d, "flush_winner", "looed", "shares", "pot_next") == {
+        "flush_winner": 1,
+        "looed": [3],
+        "shares": [0.0, 12.5, 12.5, 0.0, 0.0],
+        "pot_next": 25.0,
+    }
+
+
+def test_r9c_flush_tie_split_with_flush_loos_all_the_passers_pay():
+    d = both(TIE_DECK, SETTLE_POLICY, flush_tie="split", flush_loos_all=True, penalty="limited")
+    assert outcome(d, "looed", "penalties", "pot_next") == {
+        "looed": [0, 4],
+        "penalties": [5.0, 0.0, 0.0, 0.0, 5.0],
+        "pot_next": 10.0,
+    }
+
+
+def test_r9c_flush_tie_split_only_a_tie_of_the_best_flushes():
+    # S1's trump flush beats the tie of S2 and S3 below it: S1 takes the whole pot
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS TS", 2: "AD KD QD 9D 7D", 3: "AH KH QH 9H 7H", 4: "4C 5C 6D 3S 8D", 0: "6C 2C 3C TD JD"},
+        indicator="2S",
+    )
+    d = both(deck, SETTLE_POLICY, flush_tie="split")
+    assert (d["flush_winner"], d["looed"], d["shares"]) == (1, [2, 3], [0.0, 25.0, 0.0, 0.0, 0.0])
