@@ -468,3 +468,13 @@ def test_r9c_flush_tie_split_only_a_tie_of_the_best_flushes():
     )
     d = both(deck, SETTLE_POLICY, flush_tie="split")
     assert (d["flush_winner"], d["looed"], d["shares"]) == (1, [2, 3], [0.0, 25.0, 0.0, 0.0, 0.0])
+
+
+def test_r9c_flush_spares_pam_the_grid_no_longer_says_a_flush_loos_the_top_trump():
+    from loo_sim.game.classes import top_trump_note
+
+    assert "another seat's flush" in top_trump_note(Rules.preset("five-card"))
+    note = top_trump_note(Rules.preset("five-card", flush_spares_pam=True))
+    assert "another seat's flush" not in note and "exchange throws the top trump away" in note
+    assert "another seat's flush" in top_trump_note(Rules.preset("five-card", pam=False, pam_be_civil=False,
+                                                                 flush_spares_pam=True))  # fmt: skip
