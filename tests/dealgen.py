@@ -11,6 +11,7 @@ from loo_sim import LooError, Rules
 from loo_sim.game.cards import PAM, make_card
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.policy import DECLARE_FAMILIES, EXCHANGE_FAMILIES, PLAY_FAMILIES, Policy
+from loo_sim.game.rules import FlushTie
 from loo_sim.kernel import abi as L
 from loo_sim.run.strength import SHAPE, StrengthTable
 
@@ -42,6 +43,10 @@ R9C_CHOICES: dict[str, list] = {
     "dealer_takes_all_pass": [True],
     "dealer_takes_miss": [True],
     "pam_flush": [False],
+    "flush_spares_pam": [True],
+    "flush_spares_flushes": [True],
+    "flush_loos_all": [True],
+    "flush_tie": ["split"],
 }
 R9C_NEEDS: dict[str, dict] = {"ace_lead_king": {"lead": "ace"}, "dealer_takes_miss": {"dealer_defends": True}}
 R9C_SHARE = 0.3  # of the spread's deals, with one or two variants
@@ -64,13 +69,26 @@ def random_rules(rng: random.Random, preset: str, variants: random.Random | None
         except LooError:
             continue
         if variants is not None and variants.random() < R9C_SHARE:
-            for key in variants.sample(sorted(R9C_CHOICES), min(len(R9C_CHOICES), variants.randint(1, 2))):
+            fitting = [key for key in sorted(R9C_CHOICES) if _accepts(preset, overrides, key)]
+            for key in variants.sample(fitting, min(len(fitting), variants.randint(1, 2))):
                 tried = overrides | R9C_NEEDS.get(key, {}) | {key: variants.choice(R9C_CHOICES[key])}
                 try:
                     rules, overrides = Rules.preset(preset, **tried), tried
                 except LooError:
                     continue
         return overrides, rules
+
+
+def _accepts(preset: str, overrides: dict, key: str) -> bool:
+    """Whether the rule set takes R9c's variant ``key`` (each of its values, with what it
+    needs): the variants drawn are those that can apply, so the flush settlements of a
+    five-card table do not thin out the variants of a three-card one."""
+    try:
+        for value in R9C_CHOICES[key]:
+            Rules.preset(preset, **(overrides | R9C_NEEDS.get(key, {}) | {key: value}))
+    except LooError:
+        return False
+    return True
 
 
 # random_policy adds chart and table; flush-aware comes in by with_flush_aware, from a
@@ -189,6 +207,20 @@ def flush_rich_deck(rng: random.Random, rules: Rules, dealer: int, carried: floa
     return arranged_deck(rng, owners, wanted)
 
 
+def tied_flush_deck(rng: random.Random, rules: Rules, dealer: int, carried: float) -> list[int]:
+    """Five-card deals where two or three seats hold flushes of the same ranks, none of
+    trumps (the indicator is of a suit none of them holds): an exact tie of the best
+    flushes, unless a Pam-flush or another flush beats it (R9c flush_tie)."""
+    owners = deal_positions(rules, dealer, carried)
+    seats = rng.sample(range(rules.players), min(rules.players, rng.randint(2, 3)))
+    suits = rng.sample(range(4), 4)
+    ranks = sorted(rng.sample([r for r in range(13) if r != 9], 5))
+    wanted: dict = {seat: [make_card(r, suit) for r in ranks] for seat, suit in zip(seats, suits)}
+    if "indicator" in owners:
+        wanted["indicator"] = [make_card(rng.choice([r for r in range(13) if r not in ranks]), suits[3])]
+    return arranged_deck(rng, owners, wanted)
+
+
 def ace_turned_deck(rng: random.Random, rules: Rules, dealer: int, carried: float) -> list[int]:
     """The indicator is an ace and the eldest hand holds the king of that suit (and, with
     Pam, a holder of Pam faces the trump ace)."""
@@ -223,6 +255,8 @@ def random_deal(rng: random.Random, rules: Rules, preset: str = "", overrides: d
         random_policy(rng, rules.players) if rng.random() < 0.7 else [rng.choice(["basic", "always"])] * rules.players
     )
     seed = rng.randrange(2**31)
+    if rules.flush_tie is FlushTie.SPLIT and kind < 0.25:  # from a stream of its own: the spread's draws stay
+        deck = tied_flush_deck(random.Random(f"tied-flush-{seed}"), rules, dealer, carried)
     return dict(preset=preset, overrides=overrides or {}, rules=rules, deck=deck, dealer=dealer, carried=carried,
                 policy=with_flush_aware(policy, seed), seed=seed, strength=STRENGTH, chart=CHART,
                 tables=TABLES)  # fmt: skip

@@ -25,7 +25,8 @@ RECORD_KEYS = {
 ALL_OPTIONS = (
     "players", "hand_size", "miss", "trump", "ante", "ante_payer", "penalty", "penalty_amount", "bold_stand",
     "single_pot", "dealer_defends", "lead", "void", "pam", "pam_be_civil", "exchange", "flush", "club_law",
-    "ace_lead_king", "dealer_takes_all_pass", "dealer_takes_miss", "pam_flush", "bankroll", "final_pot",
+    "ace_lead_king", "dealer_takes_all_pass", "dealer_takes_miss", "pam_flush", "flush_spares_pam",
+    "flush_spares_flushes", "flush_loos_all", "flush_tie", "bankroll", "final_pot",
 )  # fmt: skip
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
 

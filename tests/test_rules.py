@@ -42,7 +42,11 @@ R11_TABLE = {
 }  # fmt: skip
 BASE = {name: {opt: row[i] for opt, row in R11_TABLE.items()} for i, name in enumerate(COLUMNS)}
 # R9c's variants: off in every preset
-R9C_DEFAULTS = {"ace_lead_king": False, "dealer_takes_all_pass": False, "dealer_takes_miss": False, "pam_flush": True}
+R9C_DEFAULTS = {
+    "ace_lead_king": False, "dealer_takes_all_pass": False, "dealer_takes_miss": False, "pam_flush": True,
+    "flush_spares_pam": False, "flush_spares_flushes": False, "flush_loos_all": False,
+    "flush_tie": "elder",
+}  # fmt: skip
 assert R9C_DEFAULTS == VARIANT_DEFAULTS
 BASE = {name: values | R9C_DEFAULTS for name, values in BASE.items()}
 # Derived presets (R11: only the differences).

@@ -33,7 +33,7 @@ from loo_sim.game.paths import RulePath, calibrated_path, dealer_case_path, flus
 from loo_sim.game.policy import CALIBRATED, Policy
 from loo_sim.game.ranking import TrumpState
 from loo_sim.game.record import DealRecord, DealTrace, Trick
-from loo_sim.game.rules import AntePayer, BoldStand, Penalty, Rules, Trump
+from loo_sim.game.rules import AntePayer, BoldStand, FlushTie, Penalty, Rules, Trump
 
 if TYPE_CHECKING:
     from loo_sim.engine.solver import Position
@@ -83,6 +83,7 @@ class _Deal:
         self.tricks: list[Trick] = []
         self.tricks_won = [0] * self.n
         self.flush_winner: int | None = None
+        self.flush_shown: list[int] = []  # R9: the seats in the deal that showed a flush
         self.looed: list[int] = []
         self.shares = [0.0] * self.n
         self.penalties = [0.0] * self.n
@@ -307,6 +308,8 @@ class _Deal:
         if not self.rules.flush:
             return False
         best_seat, best_key = None, None
+        split = self.rules.flush_tie is FlushTie.SPLIT
+        keys: dict[int, tuple] = {}
         for seat in self.in_deal:  # elder hands first: an exact tie stays with them
             key = flush_rank(self.hands[seat], self.ts)
             if (
@@ -317,20 +320,48 @@ class _Deal:
             ):  # R9c: four of a suit plus Pam (the jack of clubs) is not five of one suit
                 self.mark(RulePath.R9C_NO_PAM_FLUSH)
                 key = None
+            if key is not None:
+                self.flush_shown.append(seat)
+                keys[seat] = key
             if key is not None and best_key is not None:
-                self.mark(RulePath.R9_FLUSH_TIE_TO_ELDER if key == best_key else RulePath.R9_TWO_FLUSHES)
+                if key != best_key:
+                    self.mark(RulePath.R9_TWO_FLUSHES)
+                elif not split:
+                    self.mark(RulePath.R9_FLUSH_TIE_TO_ELDER)
             if key is not None and (best_key is None or key > best_key):
                 best_seat, best_key = seat, key
         if best_seat is None:
             return False
-        self.flush_winner = best_seat
+        # R9c flush_tie = split: every seat of the best flush shares the pot, the eldest recorded
+        winners = [s for s in self.flush_shown if keys[s] == best_key] if split else [best_seat]
+        if len(winners) > 1:
+            self.mark(RulePath.R9C_FLUSH_TIE_SPLIT)
+        self.flush_winner = best_seat  # the eldest of the winners
         self.mark(RulePath.R9_PAM_FLUSH if best_key[0] else RulePath.R9_TRUMP_FLUSH if best_key[1]
                   else RulePath.R9_PLAIN_FLUSH)  # fmt: skip
-        self.shares[best_seat] = self.pot_start
-        self.looed = sorted(s for s in self.in_deal if s != best_seat)
+        for seat in winners:
+            self.shares[seat] = self.pot_start / len(winners)
+        self.looed = [s for s in self.in_deal if s not in winners and not self.spared_by_flush(s)]
+        if self.rules.flush_loos_all:  # R9c: the passers pay too (the exemptions are for seats in the deal)
+            passers = [s for s in range(self.n) if s not in self.in_deal]
+            if passers:
+                self.mark(RulePath.R9C_FLUSH_LOOS_ALL)
+            self.looed += passers
+        self.looed.sort()
         self.trace.outcome = "flush"
         self.charge_penalties()
         return True
+
+    def spared_by_flush(self, seat: int) -> bool:
+        """R9c: a seat in the deal that another seat's flush does not loo (judged at the
+        show, after the exchange)."""
+        if self.rules.flush_spares_pam and self.rules.pam and PAM in self.hands[seat]:
+            self.mark(RulePath.R9C_FLUSH_SPARES_PAM)
+            return True
+        if self.rules.flush_spares_flushes and seat in self.flush_shown:
+            self.mark(RulePath.R9C_FLUSH_SPARES_FLUSHES)  # a beaten flush (or the tie an elder hand won)
+            return True
+        return False
 
     # ---- R6, R7: the tricks -----------------------------------------------------------
     def play_tricks(self) -> None:

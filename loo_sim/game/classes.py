@@ -102,12 +102,15 @@ def top_trump_note(rules) -> str:
     """What holds for a hand with the top trump under ``rules`` (a ``game.rules.Rules``):
     it wins the trick it is played to, so it is never looed, except where a flush (R9)
     ends the deal before play or a five-card exchange may throw the top trump away
-    (flush-chase, which with three cards behaves as basic and keeps trumps)."""
+    (flush-chase, which with three cards behaves as basic and keeps trumps). Under R9c
+    ``flush_spares_pam`` a hand holding Pam (the top trump) at the show is not looed by a
+    flush."""
     thrown = rules.exchange and rules.hand_size == 5
-    if not rules.flush and not thrown:
+    flushed = rules.flush and not (rules.pam and rules.flush_spares_pam)
+    if not flushed and not thrown:
         return TOP_TRUMP_SAFE
     ways = []
-    if rules.flush:
+    if flushed:
         ways.append("by another seat's flush, shown before any trick is played")
     if thrown:
         ways.append("when an exchange throws the top trump away (flush-chase may)")

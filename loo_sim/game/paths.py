@@ -66,6 +66,10 @@ class RulePath(StrEnum):
     R9C_ACE_LEAD_KING = "R9c ace_lead_king: king led first (ace turned up)"
     R9C_DEALER_TAKES_ALL_PASS = "R9c dealer_takes_all_pass: the dealer takes the pot"
     R9C_NO_PAM_FLUSH = "R9c pam_flush false: four of a suit plus Pam is no flush"
+    R9C_FLUSH_SPARES_PAM = "R9c flush_spares_pam: a holder of Pam not looed by a flush"
+    R9C_FLUSH_SPARES_FLUSHES = "R9c flush_spares_flushes: a beaten flush not looed"
+    R9C_FLUSH_LOOS_ALL = "R9c flush_loos_all: a passer looed by a flush"
+    R9C_FLUSH_TIE_SPLIT = "R9c flush_tie split: tied best flushes share the pot"
     # P3: a calibrated family's declaration (threshold, ev, chart), one per action
     P3_THRESHOLD_PLAY = "P3 threshold play"
     P3_THRESHOLD_PASS = "P3 threshold pass"

@@ -47,6 +47,11 @@ class Void(StrEnum):  # R7
     TRUMP_TO_WIN = "trump_to_win"
 
 
+class FlushTie(StrEnum):  # R9, R9c
+    ELDER = "elder"
+    SPLIT = "split"  # R9c: the pot split equally among the tied seats
+
+
 class FinalPot(StrEnum):  # R10
     SHARE = "share"
     DISCARD = "discard"
@@ -59,13 +64,15 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "bold_stand": BoldStand,
     "lead": Lead,
     "void": Void,
+    "flush_tie": FlushTie,
     "final_pot": FinalPot,
 }
 _INTS = ("players", "hand_size")
 _NUMBERS = ("ante", "penalty_amount")
 _BOOLS = (
     "miss", "single_pot", "dealer_defends", "pam", "pam_be_civil", "exchange", "flush", "club_law", "ace_lead_king",
-    "dealer_takes_all_pass", "dealer_takes_miss", "pam_flush",
+    "dealer_takes_all_pass", "dealer_takes_miss", "pam_flush", "flush_spares_pam",
+    "flush_spares_flushes", "flush_loos_all",
 )  # fmt: skip
 
 
@@ -99,6 +106,10 @@ class Rules:
     dealer_takes_all_pass: bool = False  # R9c: all before the dealer passed: the dealer takes the pot
     dealer_takes_miss: bool = False  # R9c: in R8 case 2 the dealer may also take the miss
     pam_flush: bool = True  # R9c: false: four of a suit plus Pam is no flush
+    flush_spares_pam: bool = False  # R9c: a seat in the deal holding Pam is not looed by a flush
+    flush_spares_flushes: bool = False  # R9c: a seat that showed a beaten flush is not looed
+    flush_loos_all: bool = False  # R9c: a flush loos every other player, passers included
+    flush_tie: FlushTie = FlushTie.ELDER  # R9, R9c: an exact tie of the best flushes: elder hand, or split
     bankroll: float | None = None  # R10: ruin when a balance falls below -bankroll
     final_pot: FinalPot = FinalPot.SHARE  # R10
 
@@ -204,6 +215,14 @@ class Rules:
             )
         if not self.pam_flush and not self.flush:
             raise LooError("pam_flush: false needs flush = true (R9c); allowed: pam_flush=true")
+        if self.flush_spares_pam and not self.flush:
+            raise LooError("flush_spares_pam: true needs flush = true (R9c); allowed: flush_spares_pam=false")
+        if self.flush_spares_flushes and not self.flush:
+            raise LooError("flush_spares_flushes: true needs flush = true (R9c); allowed: flush_spares_flushes=false")
+        if self.flush_loos_all and not self.flush:
+            raise LooError("flush_loos_all: true needs flush = true (R9c); allowed: flush_loos_all=false")
+        if self.flush_tie is FlushTie.SPLIT and not self.flush:
+            raise LooError("flush_tie: split needs flush = true (R9c); allowed: flush_tie=elder")
         if self.club_law and self.trump is not Trump.TURN_UP:
             raise LooError(
                 f"club_law: true needs trump = turn_up, got {self.trump.value} (R9b); allowed: club_law=false"
@@ -293,6 +312,8 @@ SESSION_OPTIONS = ("bankroll", "final_pot")  # R10: not part of a deal
 # there plays as before they existed, so keys of rule sets (run.strength) leave them out
 VARIANT_DEFAULTS: dict[str, Any] = {
     "ace_lead_king": False, "dealer_takes_all_pass": False, "dealer_takes_miss": False, "pam_flush": True,
+    "flush_spares_pam": False, "flush_spares_flushes": False, "flush_loos_all": False,
+    "flush_tie": "elder",
 }  # fmt: skip
 
 OPTION_HELP: dict[str, str] = {
@@ -318,6 +339,10 @@ OPTION_HELP: dict[str, str] = {
     "dealer_takes_all_pass": "R9c all others passed: the dealer takes the pot without play",
     "dealer_takes_miss": "R9c R8 case 2: the dealer may also take the miss as an ordinary seat",
     "pam_flush": "R9c four of a suit plus Pam is a flush (false: five of one suit only)",
+    "flush_spares_pam": "R9c a seat in the deal holding Pam is not looed by a flush",
+    "flush_spares_flushes": "R9c a seat that showed a beaten flush is not looed",
+    "flush_loos_all": "R9c a flush loos every other player, passers included",
+    "flush_tie": "R9c elder | split: an exact tie of the best flushes (split: shared, none looed)",
     "bankroll": "R10 sessions end when a balance falls below -bankroll",
     "final_pot": "R10 share | discard the pot left at a session's end",
 }
@@ -327,7 +352,8 @@ _THREE_CARD: dict[str, Any] = dict(
     penalty="unlimited", penalty_amount=3, bold_stand="last_and_dealer", single_pot=False,
     dealer_defends=False, lead="free", void="must_trump", pam=False, pam_be_civil=False,
     exchange=False, flush=False, club_law=False, ace_lead_king=False,
-    dealer_takes_all_pass=False, dealer_takes_miss=False, pam_flush=True,
+    dealer_takes_all_pass=False, dealer_takes_miss=False, pam_flush=True, flush_spares_pam=False,
+    flush_spares_flushes=False, flush_loos_all=False, flush_tie="elder",
 )  # fmt: skip
 _FIVE_CARD = _THREE_CARD | dict(
     hand_size=5, miss=False, ante=5, penalty_amount=5, pam=True, pam_be_civil=True, exchange=True, flush=True

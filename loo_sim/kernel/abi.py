@@ -31,7 +31,11 @@ R_TAKES_ALL = 16  # R9c dealer_takes_all_pass
 R_TAKES_MISS = 17  # R9c dealer_takes_miss
 R_NO_PAM_FLUSH = 18  # R9c pam_flush = false (with Pam)
 R_PAM_FLUSH = 19  # 1: four of a suit plus Pam form a flush (game.legality.pam_flush; flush-aware's reading)
-R_LEN = 20
+R_SPARES_PAM = 20  # R9c flush_spares_pam (with Pam)
+R_SPARES_FLUSHES = 21  # R9c flush_spares_flushes
+R_LOOS_ALL = 22  # R9c flush_loos_all
+R_FLUSH_SPLIT = 23  # R9c flush_tie = split
+R_LEN = 24
 # ---- rules: float vector -------------------------------------------------------------
 RF_ANTE, RF_PENALTY = 0, 1
 RF_P_IN = 2  # from the strength table: the share of seats that enter a deal (threshold, ev)

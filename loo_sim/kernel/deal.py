@@ -329,15 +329,35 @@ def show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
     if best_seat < 0:
         return False
     oi[L.O_OUTCOME] = L.OUT_FLUSH
-    oi[L.O_FLUSH_WINNER] = best_seat
-    of[L.F_SHARES + best_seat] = pot_start
+    oi[L.O_FLUSH_WINNER] = best_seat  # under flush_tie = split, the eldest of the tied seats
+    winners = 1 << best_seat
+    if ri[L.R_FLUSH_SPLIT] == 1:  # R9c: every seat of the best flush shares the pot
+        for i in range(m):
+            seat = sc[L.SC_IN_DEAL + i]
+            if oi[L.O_FLUSH_HELD + seat] == 1 and flush_key(sc[L.SC_HANDS + seat], t, pam) == best_key:
+                winners |= 1 << seat
+    share = pot_start / popcount(winners)
     looed = 0
+    in_deal = 0  # a bit per seat in the deal
     for i in range(m):
         seat = sc[L.SC_IN_DEAL + i]
-        if seat != best_seat:
-            oi[L.O_LOOED + seat] = 1
-            of[L.F_PENALTIES + seat] = penalty
-            looed += 1
+        in_deal |= 1 << seat
+        if (winners >> seat) & 1 == 1:
+            of[L.F_SHARES + seat] = share
+            continue
+        if ri[L.R_SPARES_PAM] == 1 and (sc[L.SC_HANDS + seat] & PAM_BIT) != 0:
+            continue  # R9c flush_spares_pam: a holder of Pam is not looed by the flush
+        if ri[L.R_SPARES_FLUSHES] == 1 and oi[L.O_FLUSH_HELD + seat] == 1:
+            continue  # R9c flush_spares_flushes: a beaten flush is not looed
+        oi[L.O_LOOED + seat] = 1
+        of[L.F_PENALTIES + seat] = penalty
+        looed += 1
+    if ri[L.R_LOOS_ALL] == 1:  # R9c flush_loos_all: the passers pay too
+        for seat in range(ri[L.R_PLAYERS]):
+            if (in_deal >> seat) & 1 == 0:
+                oi[L.O_LOOED + seat] = 1
+                of[L.F_PENALTIES + seat] = penalty
+                looed += 1
     of[L.F_POT_NEXT] = penalty * looed
     oi[L.O_TRUMP] = t
     return True

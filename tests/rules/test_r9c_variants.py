@@ -105,6 +105,10 @@ def test_r9c_ace_lead_king_pam_still_comes_first():
         (dict(lead="trump", ace_lead_king=True), "ace_lead_king"),  # needs lead = ace
         (dict(dealer_takes_miss=True), "dealer_takes_miss"),  # needs dealer_defends
         (dict(pam_flush=False), "pam_flush"),  # needs flush
+        (dict(flush_spares_pam=True), "flush_spares_pam"),  # needs flush
+        (dict(flush_spares_flushes=True), "flush_spares_flushes"),  # needs flush
+        (dict(flush_loos_all=True), "flush_loos_all"),  # needs flush
+        (dict(flush_tie="split"), "flush_tie"),  # needs flush
     ],
 )
 def test_r9c_refusals_name_the_option(options, named):
@@ -249,3 +253,228 @@ def test_r9c_pam_flush_false_pam_with_four_clubs_is_still_a_flush_with_pam():
     pol = table(5, "cautious/basic/none", s1="always/basic/none", s2="always/basic/none")
     d = run("five-card", deck, policy=pol, pam_flush=False)
     assert (d["flush_winner"], d["looed"]) == (2, [1])
+
+
+# --------------------------------------------------------------------------------------
+# R9c flush settlement (each option on its own): who a flush loos
+# --------------------------------------------------------------------------------------
+
+
+def both(deck, policy, *, dealer=0, carried=0.0, **options):
+    """One five-card deal in both engines: the records must agree; the reference's is returned."""
+    rules = Rules.preset("five-card", **options)
+    recs = [
+        play_deals(rules, [deck], [dealer], [carried], policy, engine=engine)[0].to_dict()
+        for engine in ("reference", "kernel")
+    ]
+    keys = ("flush_winner", "declarations", *MONEY)
+    assert outcome(recs[1], *keys) == outcome(recs[0], *keys)
+    return recs[0]
+
+
+# five-card, pot 25 (5 antes of 5), spades trumps (2S turned). S1 AS KS QS JS TS: a trump
+# flush. S2 JC 2D 3D 4H 5H holds Pam (no flush), S3 8H AC 9D 2C 3C neither; S4 and the
+# dealer S0 pass.
+SETTLE_DECK = build_deck(
+    5,
+    0,
+    {1: "AS KS QS JS TS", 2: "JC 2D 3D 4H 5H", 3: "8H AC 9D 2C 3C", 4: "4C 5C 6D 7D 8D", 0: "6C 7C 9C TD JD"},
+    indicator="2S",
+)
+SETTLE_POLICY = table(5, "cautious/basic/none", s1="always/basic/none", s2="always/basic/none", s3="always/basic/none")
+
+
+def test_r9c_flush_spares_pam_a_holder_of_pam_is_not_looed():
+    d = both(SETTLE_DECK, SETTLE_POLICY)
+    assert (d["flush_winner"], d["looed"]) == (1, [2, 3])
+    d = both(SETTLE_DECK, SETTLE_POLICY, flush_spares_pam=True)
+    assert outcome(d, "flush_winner", "looed", "shares", "penalties", "pot_next") == {
+        "flush_winner": 1,
+        "looed": [3],
+        "shares": [0.0, 25.0, 0.0, 0.0, 0.0],
+        "penalties": [0.0, 0.0, 0.0, 25.0, 0.0],
+        "pot_next": 25.0,
+    }
+
+
+def test_r9c_flush_spares_pam_holding_pam_is_judged_after_the_exchange():
+    # S2 keeps a Pam-less hand (no exchange); S3 (basic exchange) throws all but the ace of
+    # clubs and draws JC first: it holds Pam at the show and is spared, S2 is looed.
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS TS", 2: "KH 2D 3D 4H 5H", 3: "8H AC 9D 2C 3C", 4: "4C 5C 6D 7D 8D", 0: "6C 7C 9C TD JD"},
+        indicator="2S",
+        stock="JC 6H 7H 8C",
+    )
+    pol = table(5, "cautious/basic/none", s1="always/basic/none", s2="always/basic/none", s3="always/basic/basic")
+    assert both(deck, pol)["looed"] == [2, 3]
+    assert both(deck, pol, flush_spares_pam=True)["looed"] == [2]
+
+
+def test_r9c_flush_spares_pam_does_nothing_without_pam():
+    # pam = false: the jack of clubs is an ordinary card, S2 is looed as before
+    d = both(SETTLE_DECK, SETTLE_POLICY, pam=False, pam_be_civil=False, flush_spares_pam=True)
+    assert d["looed"] == [2, 3]
+
+
+# S1's trump flush (spades, 2S turned) beats S2's plain heart flush; S3 shows none
+BEATEN_DECK = build_deck(
+    5,
+    0,
+    {1: "AS KS QS JS TS", 2: "AH KH QH 9H 7H", 3: "8H AC 9D 2C 3C", 4: "4C 5C 6D 7D 8D", 0: "6C 7C 9C TD JD"},
+    indicator="2S",
+)
+
+
+def test_r9c_flush_spares_flushes_a_beaten_flush_is_not_looed():
+    assert both(BEATEN_DECK, SETTLE_POLICY)["looed"] == [2, 3]
+    d = both(BEATEN_DECK, SETTLE_POLICY, flush_spares_flushes=True)
+    assert outcome(d, "flush_winner", "looed", "penalties", "pot_next") == {
+        "flush_winner": 1,
+        "looed": [3],
+        "penalties": [0.0, 0.0, 0.0, 25.0, 0.0],
+        "pot_next": 25.0,
+    }
+
+
+def test_r9c_flush_spares_flushes_the_elder_tie_loser_showed_a_beaten_flush():
+    # S1 AH KH QH 9H 7H and S2 AD KD QD 9D 7D: an exact tie (neither suit trumps), the
+    # elder hand S1 takes the pot; S2 lost the tie, so it showed a beaten flush
+    deck = build_deck(
+        5,
+        0,
+        {1: "AH KH QH 9H 7H", 2: "AD KD QD 9D 7D", 3: "8H AC 9S 2C 3C", 4: "4C 5C 6D 3S 8D", 0: "6C 7C 9C TD JD"},
+        indicator="2S",
+    )
+    assert both(deck, SETTLE_POLICY)["looed"] == [2, 3]
+    d = both(deck, SETTLE_POLICY, flush_spares_flushes=True)
+    assert (d["flush_winner"], d["looed"]) == (1, [3])
+
+
+def test_r9c_flush_spares_flushes_four_plus_pam_under_pam_flush_false_showed_no_flush():
+    # S2 JC AH KH QH 9H: a Pam-flush by default (it wins); under pam_flush = false no flush
+    # at all, so flush_spares_flushes does not spare it
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS TS", 2: "JC AH KH QH 9H", 3: "8H AC 9D 2C 3C", 4: "4C 5C 6D 7D 8D", 0: "6C 7C 9C TD JD"},
+        indicator="2S",
+    )
+    assert both(deck, SETTLE_POLICY, flush_spares_flushes=True)["flush_winner"] == 2
+    d = both(deck, SETTLE_POLICY, flush_spares_flushes=True, pam_flush=False)
+    assert (d["flush_winner"], d["looed"]) == (1, [2, 3])
+
+
+def test_r9c_flush_loos_all_the_passers_pay_too():
+    # SETTLE_DECK: S1's flush; S2 and S3 in the deal, S4 and the dealer S0 passed: all four
+    # are looed (listed in looed) and pay the pot
+    d = both(SETTLE_DECK, SETTLE_POLICY, flush_loos_all=True)
+    assert outcome(d, "flush_winner", "looed", "shares", "penalties", "pot_next") == {
+        "flush_winner": 1,
+        "looed": [0, 2, 3, 4],
+        "shares": [0.0, 25.0, 0.0, 0.0, 0.0],
+        "penalties": [25.0, 0.0, 25.0, 25.0, 25.0],
+        "pot_next": 100.0,
+    }
+    # the R3 penalty, whatever it is: limited (5)
+    d = both(SETTLE_DECK, SETTLE_POLICY, flush_loos_all=True, penalty="limited")
+    assert (d["penalties"], d["pot_next"]) == ([5.0, 0.0, 5.0, 5.0, 5.0], 20.0)
+
+
+def test_r9c_flush_loos_all_the_exemptions_protect_only_seats_in_the_deal():
+    # with flush_spares_pam, S2 (in the deal, Pam) is spared; a passer holding Pam is not
+    d = both(SETTLE_DECK, SETTLE_POLICY, flush_loos_all=True, flush_spares_pam=True)
+    assert d["looed"] == [0, 3, 4]
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS TS", 2: "KH 2D 3D 4H 5H", 3: "8H AC 9D 2C 3C", 4: "JC 5C 6D 7D 8D", 0: "6C 7C 9C TD JD"},
+        indicator="2S",
+    )
+    rules = Rules.preset("five-card", flush_loos_all=True, flush_spares_pam=True)
+    d = play_deal(rules, deck, 0, 0.0, SETTLE_POLICY, forced={4: "pass"}).to_dict()  # S4 holds Pam, passes
+    assert (d["declarations"], d["looed"]) == (["pass", "play", "play", "play", "pass"], [0, 2, 3, 4])
+
+
+def test_r9c_flush_loos_all_without_a_flush_changes_nothing():
+    # nobody shows a flush: the tricks are played and only seats in the deal can be looed
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS 9D", 2: "KH 2D 3D 4H 5H", 3: "8H AC TS 2C 3C", 4: "4C 5C 6D 7D 8D", 0: "6C 7C 9C TD JD"},
+        indicator="2S",
+    )
+    assert both(deck, SETTLE_POLICY, flush_loos_all=True) == both(deck, SETTLE_POLICY)
+
+
+# S1 AH KH QH 9H 7H, S2 AD KD QD 9D 7D, S3 AC KC QC 9C 7C: three flushes of the same ranks,
+# none of trumps (spades, 2S turned): an exact three-way tie; S4 and the dealer S0 pass
+TIE_DECK = build_deck(
+    5,
+    0,
+    {1: "AH KH QH 9H 7H", 2: "AD KD QD 9D 7D", 3: "AC KC QC 9C 7C", 4: "4C 5C 6D 3S 8D", 0: "6C 2C 3C TD JD"},
+    indicator="2S",
+)
+
+
+def test_r9c_flush_tie_elder_is_the_default():
+    d = both(TIE_DECK, SETTLE_POLICY)
+    assert d == both(TIE_DECK, SETTLE_POLICY, flush_tie="elder")
+    assert (d["flush_winner"], d["looed"], d["shares"]) == (1, [2, 3], [0.0, 25.0, 0.0, 0.0, 0.0])
+
+
+def test_r9c_flush_tie_split_shares_the_pot_among_the_tied_seats():
+    d = both(TIE_DECK, SETTLE_POLICY, flush_tie="split")
+    assert outcome(d, "flush_winner", "looed", "shares", "penalties", "pot_next") == {
+        "flush_winner": 1,  # the eldest of the tied seats
+        "looed": [],
+        "shares": [0.0, 25 / 3, 25 / 3, 25 / 3, 0.0],
+        "penalties": [0.0] * 5,
+        "pot_next": 0.0,
+    }
+    # two tied seats of three in the deal: S3 (no flush) is looed
+    deck = build_deck(
+        5,
+        0,
+        {1: "AH KH QH 9H 7H", 2: "AD KD QD 9D 7D", 3: "8H AC 9S 2C 3C", 4: "4C 5C 6D 3S 8D", 0: "6C 7C 9C TD JD"},
+        indicator="2S",
+    )
+    d = both(deck, SETTLE_POLICY, flush_tie="split")
+    assert outcome(d, "flush_winner", "looed", "shares", "pot_next") == {
+        "flush_winner": 1,
+        "looed": [3],
+        "shares": [0.0, 12.5, 12.5, 0.0, 0.0],
+        "pot_next": 25.0,
+    }
+
+
+def test_r9c_flush_tie_split_with_flush_loos_all_the_passers_pay():
+    d = both(TIE_DECK, SETTLE_POLICY, flush_tie="split", flush_loos_all=True, penalty="limited")
+    assert outcome(d, "looed", "penalties", "pot_next") == {
+        "looed": [0, 4],
+        "penalties": [5.0, 0.0, 0.0, 0.0, 5.0],
+        "pot_next": 10.0,
+    }
+
+
+def test_r9c_flush_tie_split_only_a_tie_of_the_best_flushes():
+    # S1's trump flush beats the tie of S2 and S3 below it: S1 takes the whole pot
+    deck = build_deck(
+        5,
+        0,
+        {1: "AS KS QS JS TS", 2: "AD KD QD 9D 7D", 3: "AH KH QH 9H 7H", 4: "4C 5C 6D 3S 8D", 0: "6C 2C 3C TD JD"},
+        indicator="2S",
+    )
+    d = both(deck, SETTLE_POLICY, flush_tie="split")
+    assert (d["flush_winner"], d["looed"], d["shares"]) == (1, [2, 3], [0.0, 25.0, 0.0, 0.0, 0.0])
+
+
+def test_r9c_flush_spares_pam_the_grid_no_longer_says_a_flush_loos_the_top_trump():
+    from loo_sim.game.classes import top_trump_note
+
+    assert "another seat's flush" in top_trump_note(Rules.preset("five-card"))
+    note = top_trump_note(Rules.preset("five-card", flush_spares_pam=True))
+    assert "another seat's flush" not in note and "exchange throws the top trump away" in note
+    assert "another seat's flush" in top_trump_note(Rules.preset("five-card", pam=False, pam_be_civil=False,
+                                                                 flush_spares_pam=True))  # fmt: skip
