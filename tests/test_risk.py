@@ -89,3 +89,12 @@ def test_risk_refuses_bad_input_in_one_line(tmp_path, capsys, args, says):
     err = capsys.readouterr().err
     assert rc == 2 and says in err and "Traceback" not in err
     assert not (tmp_path / "x").exists()
+
+
+def test_a_risk_run_whose_amounts_pass_2_to_the_53_says_so_r3(tmp_path, capsys):
+    out = tmp_path / "u"
+    # a table of `always` players loos often enough to pass 2**53 within 45 deals
+    assert main(["risk", "--preset", "three-card", "--focal-policy", "always", "--policy", "always", "--sessions",
+                 "16", "--deals", "45", "--seed", "1", "--out", str(out)]) == 0  # fmt: skip
+    assert "passed 2**53 chips" in capsys.readouterr().err
+    assert json.loads((out / "run.json").read_text())["inexact_sessions"] > 0

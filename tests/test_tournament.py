@@ -140,3 +140,14 @@ def test_a_report_runs_the_tournament_kind_as_the_command_does(tmp_path):
                  "6", "--seed", "4", "--out", str(tmp_path / "cli")]) == 0  # fmt: skip
     for name in ("league.csv", "head_to_head.csv", "by_position.csv"):
         assert (tmp_path / "rep" / "league" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes()
+
+
+def test_a_tournament_whose_pots_pass_2_to_the_53_says_so_r3(tmp_path, capsys):
+    # under the unlimited penalty the pot doubles and more with each loo: within 45 deals
+    # amounts pass 2**53, where float64 chips stop being exact (R3 asks to say so plainly)
+    out = tmp_path / "u"
+    assert main(["tournament", "--preset", "three-card", "--policies", "basic,always", "--sessions", "16",
+                 "--deals", "45", "--seed", "1", "--out", str(out)]) == 0  # fmt: skip
+    assert "passed 2**53 chips" in capsys.readouterr().err
+    assert "**Not exact**" in (out / "summary.md").read_text()
+    assert json.loads((out / "run.json").read_text())["inexact_sessions"] > 0

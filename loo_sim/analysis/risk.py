@@ -68,9 +68,9 @@ def n0_table(res: RiskResult) -> pd.DataFrame:
     mu, mu_se = mean / d, se / d
     var = max(res.lead[1] / s - mean * mean, 0.0) * s / max(s - 1, 1) / d
     lo, hi = normal_ci(mu, mu_se)
-    n0 = var / (mu * mu) if mu else math.inf
-    clear = lo > 0 or hi < 0
+    n0 = var / (mu * mu) if mu else math.nan  # no lead: no N0
+    clear = lo > 0 or hi < 0  # the range over mu's interval only where it excludes 0 (else unbounded)
     low_n0 = var / max(lo * lo, hi * hi) if clear else math.nan
-    high_n0 = var / min(lo * lo, hi * hi) if clear else math.inf
+    high_n0 = var / min(lo * lo, hi * hi) if clear else math.nan
     return pd.DataFrame([dict(lead_per_deal=mu, se=mu_se, ci_low=lo, ci_high=hi, sd_per_deal=math.sqrt(var), n0=n0,
                               n0_low=low_n0, n0_high=high_n0, sessions=s, deals_per_session=d)])  # fmt: skip

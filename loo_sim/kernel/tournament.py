@@ -14,8 +14,9 @@ from loo_sim.kernel.sessions import play_one_session
 def tournament_block(ri, rf, pol, polf, strength, tables, bankroll, share_final, seed, block, total, deals, finals,
                      by_position):  # fmt: skip
     """Sessions block * SESSION_BLOCK + k (k < SESSION_BLOCK, up to ``total``) of every arm a
-    (rules ri[a], lineup pol[a], ...): finals[a, k, seat] the final net balance and
-    finals[a, k, MAX_PLAYERS] the deals played; by_position[a, k, seat, position, 0/1]
+    (rules ri[a], lineup pol[a], ...): finals[a, k, seat] the final net balance,
+    finals[a, k, MAX_PLAYERS] the deals played and finals[a, k, MAX_PLAYERS + 1] 1 where an
+    amount passed 2**53 (no longer exact, R3) or the pot overflowed; by_position[a, k, seat, position, 0/1]
     net chips and deals at each position from the dealer's left. Rows past ``total`` stay
     NaN. Blocks are independent: ``run.tasks.tournament_task`` runs them on threads."""
     arms = ri.shape[0]
@@ -33,21 +34,23 @@ def tournament_block(ri, rf, pol, polf, strength, tables, bankroll, share_final,
     for i in range(first, min(first + L.SESSION_BLOCK, total)):
         k = i - first
         for a in range(arms):
-            played = play_one_session(ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], seed, np.uint64(i), deals,
-                                      bankroll[a], share_final[a], deck, sc, seat_keys, oi, of, balances, deal_stats,
-                                      pots, looed_by_deal, looed_hist, no_rec_i, no_rec_f, False,
-                                      by_position[a, k])[0]  # fmt: skip
+            played, _, inexact, overflow, _, _, _ = play_one_session(
+                ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], seed, np.uint64(i), deals, bankroll[a],
+                share_final[a], deck, sc, seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal, looed_hist,
+                no_rec_i, no_rec_f, False, by_position[a, k])  # fmt: skip
             for s in range(ri[a, L.R_PLAYERS]):
                 finals[a, k, s] = balances[s]
             finals[a, k, L.MAX_PLAYERS] = played
+            finals[a, k, L.MAX_PLAYERS + 1] = 1.0 if (inexact >= 0 or overflow >= 0) else 0.0
 
 
 @njit(cache=True, nogil=True)
 def risk_block(ri, rf, pol, polf, strength, tables, share_final, seed, block, total, deals, focal, levels, out):
     """Sessions block * SESSION_BLOCK + k of every arm a, without ruin (each plays ``deals``
     deals): out[a, k, 0] the focal seat's lowest running balance, [1] its final balance,
-    [2] the deals played, [3 + l] the first deal (1-based) after which its balance was
-    below -levels[l] (0: never). One run is read at every bankroll: a seat with bankroll B
+    [2] the deals played (negative where an amount passed 2**53 and is no longer exact,
+    R3), [3 + l] the first deal (1-based) after which its balance was below -levels[l]
+    (0: never). One run is read at every bankroll: a seat with bankroll B
     is ruined within the session exactly when its lowest balance falls below -B."""
     arms = ri.shape[0]
     out[...] = np.nan
@@ -64,9 +67,10 @@ def risk_block(ri, rf, pol, polf, strength, tables, share_final, seed, block, to
     for i in range(first, min(first + L.SESSION_BLOCK, total)):
         k = i - first
         for a in range(arms):
-            played = play_one_session(ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], seed, np.uint64(i), deals,
-                                      -1.0, share_final[a], deck, sc, seat_keys, oi, of, balances, deal_stats, pots,
-                                      looed_by_deal, looed_hist, rec_oi, rec_of, True, no_positions)[0]  # fmt: skip
+            played, _, inexact, overflow, _, _, _ = play_one_session(
+                ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], seed, np.uint64(i), deals, -1.0,
+                share_final[a], deck, sc, seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal, looed_hist,
+                rec_oi, rec_of, True, no_positions)  # fmt: skip
             row = out[a, k]
             for x in range(levels.shape[0]):
                 row[3 + x] = 0.0
@@ -80,4 +84,4 @@ def risk_block(ri, rf, pol, polf, strength, tables, share_final, seed, block, to
                         row[3 + x] = j + 1
             row[0] = lowest
             row[1] = balances[focal]
-            row[2] = played
+            row[2] = played if inexact < 0 and overflow < 0 else -played

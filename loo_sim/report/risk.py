@@ -60,13 +60,19 @@ def run_risk_study(study: RiskStudy, out: str | None, progress, backend) -> dict
     info = {"rules": rules.to_dict(), "table": [str(p) for p in res.table], "focal": study.focal,
             "sessions_done": res.sessions, "deals_per_session": study.deals,
             "bankrolls": list(map(float, res.levels))}  # fmt: skip
+    warnings = []
+    if res.inexact:
+        warnings.append(f"{res.inexact:,} of {res.sessions:,} sessions passed 2**53 chips: amounts "
+                        "past that are not exact (R3), so these figures are not either")  # fmt: skip
+        lines[2:2] = [f"**Not exact**: {warnings[0]}.", ""]
+    info["inexact_sessions"] = res.inexact
     return dict(
         study=study,
         tables=tables,
         figures=figures,
         summary="\n".join(lines) + "\n",
         info=info,
-        warnings=[],
+        warnings=warnings,
         partial=res.partial,
         done=res.sessions,
         total=study.sessions,

@@ -63,13 +63,19 @@ def run_tournament_study(study: TournamentStudy, out: str | None, progress, back
               "design.csv, league.png, head_to_head.png, run.json."]  # fmt: skip
     info = {"rules": rules.to_dict(), "policies": names, "lineups": res.lineups, "sessions_done": res.sessions,
             "deals_per_session": study.deals}  # fmt: skip
+    warnings = []
+    if res.inexact:
+        warnings.append(f"{res.inexact:,} of {res.sessions:,} sessions passed 2**53 chips in some lineup: amounts "
+                        "past that are not exact (R3), so these figures are not either")  # fmt: skip
+        lines[2:2] = [f"**Not exact**: {warnings[0]}.", ""]
+    info["inexact_sessions"] = res.inexact
     return dict(
         study=study,
         tables=tables,
         figures=figures,
         summary="\n".join(lines) + "\n",
         info=info,
-        warnings=[],
+        warnings=warnings,
         partial=res.partial,
         done=res.sessions,
         total=study.sessions,

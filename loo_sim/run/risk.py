@@ -40,6 +40,7 @@ class RiskResult:
     ruin_deal: np.ndarray  # [arm, L, deals + 1] sessions by the deal of ruin (0: not ruined)
     final: np.ndarray  # [arm, 2] sum and square of the focal seat's final balance
     lead: np.ndarray  # [2] sum and square over sessions of (policy's final balance - basic's)
+    inexact: int = 0  # sessions in which an amount passed 2**53 (no longer exact, R3) in either arm
     partial: bool = False
 
 
@@ -68,6 +69,7 @@ def run_risk(rules: Rules, table: Sequence[Policy], focal: int, policy: Policy, 
                 if np.isnan(row[0, 2]):
                     continue
                 res.sessions += 1
+                res.inexact += bool((row[:, 2] < 0).any())
                 for a in range(2):
                     passed = row[a, 3:].astype(np.int64)
                     res.ruined[a] += passed > 0

@@ -233,7 +233,7 @@ def tournament_task(ri, rf, pol, polf, strength, tables, bankroll, share, seed, 
     from loo_sim.kernel.tournament import tournament_block
 
     arms, n, k = ri.shape[0], L.MAX_PLAYERS, L.SESSION_BLOCK
-    finals = np.zeros((count, arms, k, n + 1), dtype=np.float64)
+    finals = np.zeros((count, arms, k, n + 2), dtype=np.float64)
     by_position = np.zeros((count, arms, k, n, n + 1, 2), dtype=np.float64)
     seed = np.uint64(seed)
 

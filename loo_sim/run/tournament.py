@@ -52,6 +52,7 @@ class TournamentResult:
     # (a's chips per deal - b's), a's and b's seats in that lineup pooled
     head_to_head: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 3)))
     seat_deals: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    inexact: int = 0  # sessions in which an amount passed 2**53 (no longer exact, R3) in some lineup
     partial: bool = False
 
 
@@ -97,6 +98,7 @@ def _add_session(res: TournamentResult, owner: np.ndarray, finals: np.ndarray, b
     ``by_position`` [lineup, seat, position, net | deals])."""
     h = owner.shape[0]
     res.sessions += 1
+    res.inexact += bool((finals[:, L.MAX_PLAYERS + 1] > 0).any())
     balance = np.zeros(h)
     seat_deals = np.zeros(h)
     pos_net = np.zeros((h, n + 1))
