@@ -10,6 +10,7 @@ from loo_sim.analysis.risk import bankroll_for_risk, n0_table, risk_curve, ruin_
 from loo_sim.game.policy import Policy
 from loo_sim.report.command import command
 from loo_sim.report.study import RiskStudy
+from loo_sim.report.tournament import session_study_output
 from loo_sim.run.risk import run_risk
 
 
@@ -60,24 +61,7 @@ def run_risk_study(study: RiskStudy, out: str | None, progress, backend) -> dict
     info = {"rules": rules.to_dict(), "table": [str(p) for p in res.table], "focal": study.focal,
             "sessions_done": res.sessions, "deals_per_session": study.deals,
             "bankrolls": list(map(float, res.levels))}  # fmt: skip
-    warnings = []
-    if res.inexact:
-        warnings.append(f"{res.inexact:,} of {res.sessions:,} sessions passed 2**53 chips: amounts "
-                        "past that are not exact (R3), so these figures are not either")  # fmt: skip
-        lines[2:2] = [f"**Not exact**: {warnings[0]}.", ""]
-    info["inexact_sessions"] = res.inexact
-    return dict(
-        study=study,
-        tables=tables,
-        figures=figures,
-        summary="\n".join(lines) + "\n",
-        info=info,
-        warnings=warnings,
-        partial=res.partial,
-        done=res.sessions,
-        total=study.sessions,
-        unit="sessions",
-    )
+    return session_study_output(study, tables, figures, lines, info, res)
 
 
 def _chips(x: float) -> str:

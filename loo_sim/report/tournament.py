@@ -63,21 +63,20 @@ def run_tournament_study(study: TournamentStudy, out: str | None, progress, back
               "design.csv, league.png, head_to_head.png, run.json."]  # fmt: skip
     info = {"rules": rules.to_dict(), "policies": names, "lineups": res.lineups, "sessions_done": res.sessions,
             "deals_per_session": study.deals}  # fmt: skip
+    return session_study_output(study, tables, figures, lines, info, res, " in some lineup")
+
+
+def session_study_output(study, tables: dict, figures: dict, lines: list[str], info: dict, res,
+                         scope: str = "") -> dict:  # fmt: skip
+    """The fields of ``report.runners.StudyOutput`` for a study of sessions (tournament, risk):
+    a session whose amounts passed 2**53 (no longer exact, R3) is said in the summary, in
+    run.json and as a warning, never silently."""
     warnings = []
     if res.inexact:
-        warnings.append(f"{res.inexact:,} of {res.sessions:,} sessions passed 2**53 chips in some lineup: amounts "
-                        "past that are not exact (R3), so these figures are not either")  # fmt: skip
+        warnings.append(f"{res.inexact:,} of {res.sessions:,} sessions passed 2**53 chips{scope}: amounts past that "
+                        "are not exact (R3), so these figures are not either")  # fmt: skip
         lines[2:2] = [f"**Not exact**: {warnings[0]}.", ""]
     info["inexact_sessions"] = res.inexact
-    return dict(
-        study=study,
-        tables=tables,
-        figures=figures,
-        summary="\n".join(lines) + "\n",
-        info=info,
-        warnings=warnings,
-        partial=res.partial,
-        done=res.sessions,
-        total=study.sessions,
-        unit="sessions",
-    )
+    return dict(study=study, tables=tables, figures=figures, summary="\n".join(lines) + "\n", info=info,
+                warnings=warnings, partial=res.partial, done=res.sessions, total=study.sessions,
+                unit="sessions")  # fmt: skip
