@@ -26,7 +26,7 @@ from loo_sim.kernel.infosets import infoset_index, table_declaration
 from loo_sim.kernel.krng import shuffle_more
 from loo_sim.kernel.legality import flush_key
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.policies import declare, discards, flush_clauses
+from loo_sim.kernel.policies import declare, declare_flush_aware, discards, flush_clauses
 from loo_sim.kernel.scratch import shuffled_count
 from loo_sim.kernel.tricks import play_tricks
 
@@ -183,9 +183,9 @@ def choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, hand, t, al
     action = -1
     if seat == forced_seat:
         action = forced_action
-    elif family == L.D_THRESHOLD or family == L.D_EV or family == L.D_CHART or family == L.D_TABLE:
+    elif L.D_THRESHOLD <= family <= L.D_TABLE:  # threshold, ev, chart, table: contiguous codes (abi.py)
         penalty = loo_penalty(ri, rf, pot_start)
-        if family == L.D_CHART or family == L.D_TABLE:
+        if family >= L.D_CHART:
             cls = hand_class(hand, t, ri[L.R_PAM])
             index = infoset_index(cls, i + 1, already_in, allowed, pot_start, penalty)
             action = table_declaration(tables, pol[seat, L.P_TABLE], index, seat_keys[seat])
@@ -196,7 +196,10 @@ def choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, hand, t, al
         if action < 0:
             family = L.D_BASIC
     if action < 0:
-        action = declare(family, hand, t, ri[L.R_PAM], may_pass, miss_on_offer, dealer_case, flush_clauses(ri))
+        if family == L.D_FLUSH_AWARE:
+            action = declare_flush_aware(hand, t, ri[L.R_PAM], may_pass, miss_on_offer, dealer_case, flush_clauses(ri))
+        else:
+            action = declare(family, hand, t, ri[L.R_PAM], may_pass, miss_on_offer, dealer_case)
     return action
 
 

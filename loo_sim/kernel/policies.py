@@ -66,9 +66,20 @@ def flush_worth_playing(hand, t, pam, clauses):
 
 
 @njit(cache=True)
-def declare(family, hand, t, pam, may_pass, miss_on_offer, dealer_case, clauses):
-    """engine.policies.declare in ints: returns a DECL_* code. ``clauses``: flush_clauses
-    of the rules (read by flush-aware only)."""
+def declare_flush_aware(hand, t, pam, may_pass, miss_on_offer, dealer_case, clauses):
+    """flush-aware (P3): basic, except that a hand basic finds weak plays where one of the
+    flush clauses in force (``clauses``: flush_clauses of the rules) holds, never in R8
+    case 2. A function of its own, so that ``declare``, which every deal calls, stays small."""
+    weak_for_basic = (hand & (trump_mask(t, pam) | ACE_BITS)) == 0
+    if weak_for_basic and clauses != 0 and dealer_case != 2 and flush_worth_playing(hand, t, pam, clauses):
+        return L.DECL_PLAY
+    return declare(L.D_BASIC, hand, t, pam, may_pass, miss_on_offer, dealer_case)
+
+
+@njit(cache=True)
+def declare(family, hand, t, pam, may_pass, miss_on_offer, dealer_case):
+    """engine.policies.declare in ints for always, basic, cautious and nothing-takes-miss:
+    returns a DECL_* code (flush-aware: ``declare_flush_aware``)."""
     tm = trump_mask(t, pam)
     if family == L.D_ALWAYS or family == L.D_NOTHING:
         if dealer_case != 0:
@@ -76,12 +87,7 @@ def declare(family, hand, t, pam, may_pass, miss_on_offer, dealer_case, clauses)
         if family == L.D_NOTHING and miss_on_offer and (hand & tm) == 0 and (hand & FACE_BITS) == 0:
             return L.DECL_MISS
         return L.DECL_PLAY
-    if family == L.D_FLUSH_AWARE:  # as basic, with the flush clauses worth playing (never in R8 case 2)
-        strong = (hand & (tm | ACE_BITS)) != 0
-        if not strong and clauses != 0 and dealer_case != 2:
-            strong = flush_worth_playing(hand, t, pam, clauses)
-        family = L.D_BASIC
-    elif family == L.D_BASIC:
+    if family == L.D_BASIC:
         strong = (hand & (tm | ACE_BITS)) != 0
     elif t < 0:
         strong = (hand & ACE_BITS) != 0
