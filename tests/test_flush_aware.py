@@ -4,7 +4,7 @@ both clauses need `flush = true`; in R8 case 2 it is `basic`.
 
 Each check is worked out from docs/policies.md P2/P3 and docs/rules.md R9 by hand, and
 each runs in both engines: the reference's ``engine.policies.declare`` and the kernel's
-``kernel.policies.declare`` for a single declaration, ``play_deals`` for whole deals.
+``kernel.policies.declare`` (``declare_flush_aware``) for a single declaration, ``play_deals`` for whole deals.
 
 Five-card preset: 5 players, ante 5 each (pot 25), unlimited penalty, Pam, exchange,
 flushes. With dealer 0 the seats declare S1, S2, S3, S4, then the dealer S0.
@@ -42,8 +42,10 @@ def both(family: str, hand: str, trump: str | None, rules: Rules, choice: Declar
     ri, _ = rules_arrays(rules)
     mask = sum(1 << int(POS[c]) for c in cards)
     code = L.DECLARE_CODES[family]
-    ker = K.declare(code, mask, -1 if t is None else t, int(rules.pam), choice.may_pass, choice.miss_on_offer,
-                    choice.dealer_case, K.flush_clauses(ri))  # fmt: skip
+    args = (mask, -1 if t is None else t, int(rules.pam), choice.may_pass, choice.miss_on_offer, choice.dealer_case)
+    # the kernel decides flush-aware in a function of its own
+    flush_aware = code == L.D_FLUSH_AWARE
+    ker = K.declare_flush_aware(*args, K.flush_clauses(ri)) if flush_aware else K.declare(code, *args)
     assert KERNEL_DECL[int(ker)] == ref, (family, hand, trump)
     return ref
 
