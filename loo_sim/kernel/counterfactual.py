@@ -28,9 +28,10 @@ def real_choice(options):
 
 
 @njit(cache=True, inline="always")
-def play_with_replays(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of,
-                      focal_seats, br, base_options, base_decl, jobs, job_pay):  # fmt: skip
-    """One dealt deal (begin_deal done) played as the policies play it (job 0, the
+def play_with_replays(ri, rf, pol, polf, strength, tables, seed, session, k, need, random_seats, deck, carried,
+                      seat_keys, sc, oi, of, focal_seats, br, base_options, base_decl, jobs, job_pay):  # fmt: skip
+    """Deal k (shuffled and dealt here; the dealer is k mod players) played as the policies
+    play it (job 0, the
     baseline: what each seat was offered, chose and got into base_options, base_decl,
     job_pay[seat]), then replayed from each focal seat's decision once per job (seat,
     action) into job_pay[MAX_PLAYERS + j]: the deal is rewound to just before that
@@ -39,8 +40,11 @@ def play_with_replays(ri, rf, pol, polf, strength, tables, deck, dealer, carried
     declaration on offer that the seat did not choose (``br`` empty), or the one of the
     response ``br`` [information set] -> action where it differs from the choice (-1:
     none). One call site of finish_deal serves the baseline and the replays, so the deal
-    is inlined once. Returns the number of jobs, the baseline included."""
+    is inlined once. Returns (the dealer, the number of jobs, the baseline included)."""
     n = ri[L.R_PLAYERS]
+    prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
+    dealer = k % n
+    begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
     n_jobs = 1
     j = 0
     while j < n_jobs:
@@ -74,7 +78,7 @@ def play_with_replays(ri, rf, pol, polf, strength, tables, deck, dealer, carried
         else:
             job_pay[L.MAX_PLAYERS + j] = payoff(of, seat)
         j += 1
-    return n_jobs
+    return dealer, n_jobs
 
 
 @njit(cache=True, inline="always")
@@ -108,11 +112,9 @@ def decision_deals(ri, rf, pol, polf, strength, tables, seed, session, first, la
     need = deck_cards_needed(ri)
     random_seats = any_random(pol, n)
     for k in range(first, last):
-        prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
-        dealer = k % n
-        begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
-        n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of,
-                                   focal_seats, no_br, base_options, base_decl, jobs, job_pay)  # fmt: skip
+        dealer, n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, seed, session, k, need, random_seats,
+                                           deck, carried, seat_keys, sc, oi, of, focal_seats, no_br, base_options,
+                                           base_decl, jobs, job_pay)  # fmt: skip
         add_decisions(ri, dealer, focal_seats, sc, oi, out, base_options, base_decl, jobs, job_pay, n_jobs, pay)
 
 

@@ -9,9 +9,8 @@ from numba import njit
 
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.counterfactual import add_cell, focal_pays, play_with_replays, real_choice, seat_infoset
-from loo_sim.kernel.deal import begin_deal
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
+from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, position_of
 
 # exploit_lane's sums by position from the dealer's left (rows 1..players) and for the
 # whole table (row E_TABLE: gains summed over seats on the same deal)
@@ -39,11 +38,9 @@ def infoset_deals(ri, rf, pol, polf, strength, tables, seed, session, first, las
     need = deck_cards_needed(ri)
     random_seats = any_random(pol, n)
     for k in range(first, last):
-        prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
-        dealer = k % n
-        begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
-        n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of,
-                                   seats, no_br, base_options, base_decl, jobs, job_pay)  # fmt: skip
+        dealer, n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, seed, session, k, need, random_seats,
+                                           deck, carried, seat_keys, sc, oi, of, seats, no_br, base_options,
+                                           base_decl, jobs, job_pay)  # fmt: skip
         j = 1
         for s in range(n):
             options = base_options[s]
@@ -82,11 +79,9 @@ def exploit_deals(ri, rf, pol, polf, strength, tables, seed, session, first, las
     need = deck_cards_needed(ri)
     random_seats = any_random(pol, n)
     for k in range(first, last):
-        prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
-        dealer = k % n
-        begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
-        n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of,
-                                   seats, br, base_options, base_decl, jobs, job_pay)  # fmt: skip
+        dealer, n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, seed, session, k, need, random_seats,
+                                           deck, carried, seat_keys, sc, oi, of, seats, br, base_options,
+                                           base_decl, jobs, job_pay)  # fmt: skip
         total = 0.0
         antes = 0.0
         j = 1
