@@ -155,7 +155,7 @@ def profile(preset: str, players: int = 5, deals: int = 2_000_000) -> dict[str, 
     set_num_threads(1)
     rules = Rules.preset(preset, players=players)
     a = kernel_args(rules, parse_table("basic", players))
-    args = (a.ri, a.rf, a.pol, a.polf, a.strength, a.chart, np.uint64(1), np.uint64(NO_SESSION & MASK64))
+    args = (a.ri, a.rf, a.pol, a.polf, a.strength, a.tables, a.solver, np.uint64(1), np.uint64(NO_SESSION & MASK64))
     cumulative = []
     for stage in range(len(STAGES)):
         staged_block(*args, 4096, stage)  # compile / warm up

@@ -27,7 +27,7 @@ def record_sessions(arm: Arm, seed: int, sessions: Sequence[int], deals: int) ->
         rec_of = np.zeros((deals, L.F_LEN), dtype=np.float64)
         bal = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
         played, ruined, inexact, overflow, left, largest, looed = record_session(
-            x.ri, x.rf, x.pol, x.polf, x.strength, x.tables, bankroll_of(arm.rules),
+            x.ri, x.rf, x.pol, x.polf, x.strength, x.tables, x.solver, bankroll_of(arm.rules),
             arm.rules.final_pot is FinalPot.SHARE, np.uint64(seed), i, deals, rec_oi, rec_of, bal)  # fmt: skip
         out.append(dict(records=[record_from_arrays(rec_oi[j], rec_of[j], n) for j in range(played)],
                         balances=list(bal[:n]), ruined=None if ruined < 0 else int(ruined),

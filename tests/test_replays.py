@@ -9,6 +9,7 @@ from numba import njit
 from loo_sim.game.policy import parse_table
 from loo_sim.game.rules import PRESETS, Rules
 from loo_sim.kernel import abi as L
+from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.deal import begin_deal, finish_deal, play_deal, rewind_deal
 from loo_sim.kernel.scratch import deal_scratch, deck_cards_needed, position_of, prepare_deal
 from loo_sim.rng import MASK64, MISS_SESSION
@@ -28,13 +29,14 @@ def _played_slot(x, oi):
 
 
 @njit(cache=True)
-def _replay_mismatches(ri, rf, pol, polf, strength, tables, seed, deals, carried):
+def _replay_mismatches(ri, rf, pol, polf, strength, tables, solver, seed, deals, carried):
     """(replays compared, the first deal/seat/action whose records differ, or -1s). Per deal:
     every (seat, declaration on offer) played in full with that declaration forced, then
     the same replayed from the decision, one after another after one baseline, as
     decision_block does."""
     n = ri[L.R_PLAYERS]
     deck, sc, seat_keys, oi, of = deal_scratch()
+    ws = workspace_for(solver)
     need = deck_cards_needed(ri)
     full_i = np.zeros((n, L.ACTIONS, L.O_LEN), dtype=np.int64)
     full_f = np.zeros((n, L.ACTIONS, L.F_LEN), dtype=np.float64)
@@ -46,12 +48,12 @@ def _replay_mismatches(ri, rf, pol, polf, strength, tables, seed, deals, carried
         prepare_deal(seed, np.uint64(MISS_SESSION), k, deck, need, n, seat_keys, True, sc)
         for seat in range(n):
             for action in range(L.ACTIONS):
-                play_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, seat,
+                play_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, seat,
                           action)  # fmt: skip
                 full_i[seat, action] = oi
                 full_f[seat, action] = of
         begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
-        finish_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, 0,
+        finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, 0,
                     L.NO_FORCING, L.NO_ACTION)  # fmt: skip
         for s in range(n):
             options[s] = oi[L.O_OPTIONS + s]
@@ -62,8 +64,8 @@ def _replay_mismatches(ri, rf, pol, polf, strength, tables, seed, deals, carried
                     continue  # not on offer: never replayed
                 first_i = position_of(seat, dealer, n) - 1
                 rewind_deal(ri, first_i, decls, options, sc, oi, of)
-                finish_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
-                            seat, action)  # fmt: skip
+                finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of,
+                            first_i, seat, action)  # fmt: skip
                 compared += 1
                 for x in range(L.O_LEN):
                     if oi[x] != full_i[seat, action, x] and _played_slot(x, oi):
@@ -86,7 +88,7 @@ CASES = [(p, "basic", 0.0) for p in PRESETS] + [
 def test_replay_from_the_decision_equals_a_full_replay(preset, policy, carried):
     rules = Rules.preset(preset)
     a = kernel_args(rules, parse_table(policy, rules.players))
-    compared, *where = _replay_mismatches(a.ri, a.rf, a.pol, a.polf, a.strength, a.tables, np.uint64(7 & MASK64),
-                                          400, carried)  # fmt: skip
+    compared, *where = _replay_mismatches(a.ri, a.rf, a.pol, a.polf, a.strength, a.tables, a.solver,
+                                          np.uint64(7 & MASK64), 400, carried)  # fmt: skip
     assert where == [-1, -1, -1, -1], f"deal, seat, action, slot: {where}"
     assert compared > 400  # every seat has at least one declaration on offer

@@ -35,10 +35,10 @@ def test_every_heuristic_sits_in_every_seat_equally_often(heuristics, players):
 def _sessions(rules, policies, sessions, deals, seed):
     seats = lineups(list(range(len(policies))), rules.players)
     arms = [Arm(f"r{r}", rules, [policies[i] for i in seats[r]]) for r in range(len(seats))]
-    ri, rf, pol, polf, strength, tables = stack_args([arm_args(a) for a in arms])
+    ri, rf, pol, polf, strength, tables, solver = stack_args([arm_args(a) for a in arms])
     h = len(seats)
-    static = (ri, rf, pol, polf, strength, tables, np.full(h, bankroll_of(rules)), np.zeros(h, dtype=np.bool_), seed,
-              sessions, deals)  # fmt: skip
+    static = (ri, rf, pol, polf, strength, tables, solver, np.full(h, bankroll_of(rules)), np.zeros(h,
+              dtype=np.bool_), seed, sessions, deals)  # fmt: skip
     finals, by_position = tournament_task(*static, 0, 1)
     return seats, finals[0], by_position[0]
 

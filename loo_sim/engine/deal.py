@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from loo_sim.engine.cardplay import CardValues, Play, Sight, perfect_card, pimc_card
 from loo_sim.engine.policies import (
     DeclareChoice,
     DeclareContext,
@@ -25,12 +26,12 @@ from loo_sim.engine.policies import (
     declare,
     flush_clause,
 )
-from loo_sim.errors import IllegalAction
+from loo_sim.errors import IllegalAction, LooError
 from loo_sim.game.cards import ACE, CLUBS, PAM, SUITS, make_card, suit_of
 from loo_sim.game.decl import DEFEND, MISS, PASS, PLAY
 from loo_sim.game.legality import flush_rank, follow_options, lead_options
 from loo_sim.game.paths import RulePath, calibrated_path, dealer_case_path, flush_aware_path
-from loo_sim.game.policy import CALIBRATED, Policy
+from loo_sim.game.policy import CALIBRATED, SOLVER_PLAY, Policy
 from loo_sim.game.ranking import TrumpState
 from loo_sim.game.record import DealRecord, DealTrace, Trick
 from loo_sim.game.rules import AntePayer, BoldStand, FlushTie, Penalty, Rules, Trump
@@ -61,6 +62,8 @@ class _Deal:
         self.tables = tables or {}  # for table seats: path -> [information set, action] probabilities (P6)
         self.forced: dict[int, str] = {}  # seat -> declaration: counterfactual replays (P4), scripted deals
         self.card_hook: CardHook | None = None  # see CardHook; None costs one test per card
+        self.card_values: CardValues | None = None  # the P7 solver the P8 families use (engine.solver's by default)
+        self.plays: list[Play] = []  # every card played so far, with what made it legal (P8's sight)
         # R8: a clean pot with single_pot on is a single pot: no miss, nobody passes,
         # no exchange, trumps at the first renounce.
         self.single = rules.is_single_pot(self.carried)
@@ -391,10 +394,13 @@ class _Deal:
                         renounced = True  # R6 first_renounce: this trick reveals trumps
                 if path is not None:
                     self.mark(path)
+                if pick is None and self.policies[seat].play in SOLVER_PLAY:
+                    pick = self.solver_card(seat, options, cards, self.position(leader, t, played, civil, renounced))
                 if pick is None:
                     pick = choose_card(self.policies[seat], options, cards, self.ts, self.draws[seat])
                 card = pick
                 assert card in options
+                self.plays.append(Play(seat, card, t, tuple(cards), self.trump, civil, self.turned_up))
                 if not cards:
                     if self.mode is Trump.FIRST_LEAD and self.trump is None:
                         self.trump = suit_of(card)  # R6 first_lead: the first card led sets trumps
@@ -421,6 +427,34 @@ class _Deal:
             self.mark(RulePath.R6_FIRST_RENOUNCE_NEVER)
         if self.mode is Trump.FIRST_LEAD:
             self.mark(RulePath.R6_FIRST_LEAD)
+
+    def solver_card(self, seat: int, options: list[int], cards: list[int], pos: Position) -> int:
+        """P8: the card of a ``perfect`` or ``pimc:N`` seat (engine/cardplay.py)."""
+        from loo_sim.engine.solver import card_values  # only the solver families need it
+
+        policy, values = self.policies[seat], self.card_values or card_values
+        if policy.play == "perfect":
+            return perfect_card(pos, options, values)
+        draw = self.draws[seat]
+        if draw is None:
+            raise LooError(f"policy {policy}: the play family pimc needs a random stream")
+
+        def basic() -> int:
+            return choose_card(Policy(), options, cards, self.ts)
+
+        return pimc_card(pos, self.sight(seat), options, policy.samples, draw, basic, values)
+
+    def sight(self, seat: int) -> Sight:
+        """What ``seat`` knows now (P8): the cards it can place, the other seats in the deal
+        with the cards each holds, the plays so far, whether the indicator is hidden."""
+        known = set(self.trace.hands[seat]) | set(self.hands[seat]) | {p.card for p in self.plays}
+        if self.declarations[seat] in (MISS, DEFEND):
+            known |= set(self.miss)  # it took the miss: its dealt hand is dead, and it knows it
+        if self.indicator_turned:
+            known.add(self.indicator)
+        others = tuple((s, len(self.hands[s])) for s in self.in_deal if s != seat)
+        hidden = self.indicator is not None and not self.indicator_turned
+        return Sight(self.rules, self.single, seat, frozenset(known), others, tuple(self.plays), hidden)
 
     def position(self, leader: int, t: int, played: list[tuple[int, int]], civil: bool, renounced: bool) -> Position:
         """The perfect-information Position (engine/solver.py) before the next card of trick
@@ -487,6 +521,7 @@ def play_deal_reference(
     forced: tuple[int, str] | Mapping[int, str] | None = None,
     tables=None,
     card_hook: CardHook | None = None,
+    card_values: CardValues | None = None,
 ) -> DealRecord:
     """Play one deal by the rules; ``deck`` is 52 card ints in canonical deal order (R2).
 
@@ -497,13 +532,16 @@ def play_deal_reference(
     mapping ``{seat: declaration}`` forces several (a scripted deal); a forced declaration
     that is not on offer raises ``IllegalAction`` naming the rule that forbids it;
     ``card_hook`` is called with the perfect-information Position before every card
-    decision, and a card it returns is played instead of the policy's (``CardHook``).
+    decision, and a card it returns is played instead of the policy's (``CardHook``);
+    ``card_values`` replaces engine.solver's for the ``perfect`` and ``pimc`` seats (P8;
+    tests give the kernel's, exact and faster, for five-card deals).
     """
     deal = _Deal(rules, deck, dealer, carried, policies, draws or [None] * rules.players, strength, chart, tables)
     if isinstance(forced, tuple):
         forced = {forced[0]: forced[1]}
     deal.forced = dict(forced or {})
     deal.card_hook = card_hook
+    deal.card_values = card_values
     deal.deal_cards(deck)
     deal.collect_antes()
     deal.declare_all()

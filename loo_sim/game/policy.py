@@ -18,7 +18,11 @@ DECLARE_FAMILIES = (
 )  # fmt: skip
 CALIBRATED = ("threshold", "ev", "chart", "table")  # families that read strength tables, a chart or a table
 TABLE_PREFIX = "table:"
-PLAY_FAMILIES = ("basic", "high", "low", "random")
+PLAY_FAMILIES = ("basic", "high", "low", "random", "perfect", "pimc")
+# the play families that solve deals with the perfect-information solver (docs/policies.md P8):
+# ``perfect`` sees every card, ``pimc:N`` samples N deals of the cards it cannot see
+SOLVER_PLAY = ("perfect", "pimc")
+MAX_SAMPLES = 1024  # pimc:N takes 1 <= N <= MAX_SAMPLES
 EXCHANGE_FAMILIES = ("basic", "none", "keep-trumps", "flush-chase")
 
 
@@ -32,12 +36,18 @@ class Policy:
     play_at: float = 0.0  # threshold: play when P(at least one trick) >= play_at
     miss_below: float = 0.0  # threshold: take the miss when P(at least one trick) < miss_below
     table: str = ""  # table: the strategy table's path, as given
+    samples: int = 0  # pimc: the deals sampled at each card decision (N of pimc:N)
 
     @property
     def needs_stream(self) -> bool:
-        """Whether the seat draws from its own random stream: random card play, or a
-        declaration table (whose rows may be mixed)."""
-        return self.play == "random" or self.declare == "table"
+        """Whether the seat draws from its own random stream: random or pimc card play, or
+        a declaration table (whose rows may be mixed)."""
+        return self.play in ("random", "pimc") or self.declare == "table"
+
+    @property
+    def play_name(self) -> str:
+        """The PLAY part as written: ``pimc:N`` with its N, else the family."""
+        return f"pimc:{self.samples}" if self.play == "pimc" else self.play
 
     @classmethod
     def parse(cls, text: str | Policy) -> Policy:
@@ -52,6 +62,7 @@ class Policy:
         parts += ["basic"] * (3 - len(parts))
         declare_part, _, params = parts[0].partition(":")
         parts[0] = declare_part
+        parts[1], samples = _play_part(text, parts[1])
         for part, allowed, what in zip(
             parts, (DECLARE_FAMILIES, PLAY_FAMILIES, EXCHANGE_FAMILIES), ("declaration", "play", "exchange")
         ):
@@ -59,10 +70,10 @@ class Policy:
                 raise LooError(f"policy {text!r}: unknown {what} family {part!r}; allowed {', '.join(allowed)}")
         if declare_part == "threshold":
             play_at, miss_below = _threshold_params(text, params)
-            return cls(parts[0], parts[1], parts[2], play_at, miss_below)
+            return cls(parts[0], parts[1], parts[2], play_at, miss_below, samples=samples)
         if params:
             raise LooError(f"policy {text!r}: only threshold takes parameters (threshold:play=P,miss=M)")
-        return cls(*parts)
+        return cls(*parts, samples=samples)
 
     @classmethod
     def _parse_table(cls, text: object, stripped: str) -> Policy:
@@ -80,10 +91,11 @@ class Policy:
         if len(parts) > 2:
             raise LooError(f"policy {text!r}: expected table:PATH.csv[/PLAY[/EXCHANGE]]")
         parts += ["basic"] * (2 - len(parts))
+        parts[0], samples = _play_part(text, parts[0])
         for part, allowed, what in zip(parts, (PLAY_FAMILIES, EXCHANGE_FAMILIES), ("play", "exchange")):
             if part not in allowed:
                 raise LooError(f"policy {text!r}: unknown {what} family {part!r}; allowed {', '.join(allowed)}")
-        return cls("table", parts[0], parts[1], table=path)
+        return cls("table", parts[0], parts[1], table=path, samples=samples)
 
     def __str__(self) -> str:
         declare = self.declare
@@ -91,7 +103,20 @@ class Policy:
             declare = f"table:{self.table}"
         if declare == "threshold":
             declare = f"threshold:play={self.play_at:g},miss={self.miss_below:g}"
-        return f"{declare}/{self.play}/{self.exchange}"
+        return f"{declare}/{self.play_name}/{self.exchange}"
+
+
+def _play_part(text: object, part: str) -> tuple[str, int]:
+    """The PLAY part's family and, for ``pimc:N``, its N (0 for the other families)."""
+    family, sep, n_text = part.partition(":")
+    if family == "pimc":
+        if not sep or not n_text.strip().isdigit() or not 1 <= int(n_text) <= MAX_SAMPLES:
+            raise LooError(f"policy {text!r}: pimc takes the deals it samples per card, pimc:N with N in "
+                           f"1..{MAX_SAMPLES}, e.g. basic/pimc:16")  # fmt: skip
+        return family, int(n_text)
+    if sep:
+        raise LooError(f"policy {text!r}: only the play family pimc takes a parameter (pimc:N), not {family!r}")
+    return family, 0
 
 
 def _threshold_params(text: object, params: str) -> tuple[float, float]:

@@ -60,7 +60,8 @@ VOID_MUST, VOID_TO_WIN = (VOID_CODES[m] for m in (Void.MUST_TRUMP, Void.TRUMP_TO
 # ---- policies: int matrix [seat, part] --------------------------------------------------
 P_DECLARE, P_PLAY, P_EXCHANGE = 0, 1, 2
 P_TABLE = 3  # chart and table seats: which of the run's declaration tables the seat reads
-P_LEN = 4
+P_SAMPLES = 4  # pimc seats: the deals sampled at each card decision (N of pimc:N)
+P_LEN = 5
 DECLARE_CODES = {
     "always": 0, "basic": 1, "cautious": 2, "nothing-takes-miss": 3, "threshold": 4, "ev": 5, "chart": 6, "table": 7,
     "flush-aware": 8,
@@ -69,8 +70,11 @@ D_ALWAYS, D_BASIC, D_CAUTIOUS, D_NOTHING, D_THRESHOLD, D_EV, D_CHART, D_TABLE = 
 D_FLUSH_AWARE = 8  # after the calibrated codes: kernel/deal.py matches threshold..table by code, not by order
 PF_PLAY_AT, PF_MISS_BELOW = 0, 1  # policy floats [seat, slot] (threshold)
 PF_LEN = 2
-PLAY_CODES = {"basic": 0, "high": 1, "low": 2, "random": 3}
+PLAY_CODES = {"basic": 0, "high": 1, "low": 2, "random": 3, "perfect": 4, "pimc": 5}
 PL_BASIC, PL_HIGH, PL_LOW, PL_RANDOM = 0, 1, 2, 3
+PL_PERFECT, PL_PIMC = 4, 5  # the solver families (docs/policies.md P8): codes >= PL_PERFECT
+SOLVER_TT_BITS = 14  # a solver workspace's transposition table: 2**14 slots (1.4 MB; kernel/cardplay.py)
+PIMC_ATTEMPTS = 8  # pimc:N stops after PIMC_ATTEMPTS * N attempts (engine.cardplay.ATTEMPTS_PER_SAMPLE)
 EXCHANGE_CODES = {"basic": 0, "none": 1, "keep-trumps": 2, "flush-chase": 3}
 X_BASIC, X_NONE, X_KEEP, X_FLUSH = 0, 1, 2, 3
 

@@ -8,6 +8,7 @@ from numba import njit, prange
 
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.aggregate import add_deal, add_seat_counts, seat_counts
+from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.deal import (
     clear_record,
     collect_antes,
@@ -63,7 +64,7 @@ def bare_blocks(ri, seed, session, n_blocks, total, out):
 
 
 @njit(cache=True, inline="always")
-def staged_deal(ri, rf, pol, polf, strength, tables, deck, dealer, seat_keys, sc, oi, of, stage):
+def staged_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, seat_keys, sc, oi, of, stage):
     """play_deal from a clean pot, stopping after step ``stage`` (ST_DEAL ... ST_SCORE); the
     steps are play_deal's, so the full stage costs what play_deal costs."""
     clear_record(ri[L.R_PLAYERS], sc, oi, of)
@@ -84,14 +85,14 @@ def staged_deal(ri, rf, pol, polf, strength, tables, deck, dealer, seat_keys, sc
     penalty = loo_penalty(ri, rf, pot_start)
     if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         return
-    play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi)
+    play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws)
     if stage < ST_SCORE:
         return
     score(ri, m, pot_start, penalty, defender, sc, oi, of)
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def staged_loop(ri, rf, pol, polf, strength, tables, seed, session, total, stage, deck, sc, seat_keys, oi, of, row,
+def staged_loop(ri, rf, pol, polf, strength, tables, ws, seed, session, total, stage, deck, sc, seat_keys, oi, of, row,
                 counts):  # fmt: skip
     """The deals of staged_block, compiled as the hot drivers' loops are (the deal inlined,
     no reference counting), so that the last stage costs what a deal of simulate costs."""
@@ -104,7 +105,7 @@ def staged_loop(ri, rf, pol, polf, strength, tables, seed, session, total, stage
         if stage == ST_SHUFFLE:
             check += deck[need - 1]
             continue
-        staged_deal(ri, rf, pol, polf, strength, tables, deck, k % n, seat_keys, sc, oi, of, stage)
+        staged_deal(ri, rf, pol, polf, strength, tables, ws, deck, k % n, seat_keys, sc, oi, of, stage)
         if stage == ST_AGGREGATE:
             add_deal(row, counts, ri, oi, of, k % n)
         check += oi[L.O_OUTCOME] + oi[L.O_DECL] + sc[L.SC_HANDS] + oi[L.O_WON] + int(of[L.F_POT_NEXT])
@@ -112,15 +113,16 @@ def staged_loop(ri, rf, pol, polf, strength, tables, seed, session, total, stage
 
 
 @njit(cache=True)
-def staged_block(ri, rf, pol, polf, strength, tables, seed, session, total, stage):
+def staged_block(ri, rf, pol, polf, strength, tables, solver, seed, session, total, stage):
     """Deals 0..total-1 (one thread), each up to step ``stage`` (``STAGES``); returns a
     checksum so that no stage can be optimised away."""
     deck, sc, seat_keys, oi, of = deal_scratch()
+    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     row = np.zeros(L.A_LEN, dtype=np.float64)
     counts = seat_counts()
     check = 0
     for first in range(0, total, BLOCK):
-        check += staged_loop(ri, rf, pol, polf, strength, tables, seed, session, min(BLOCK, total - first), stage,
+        check += staged_loop(ri, rf, pol, polf, strength, tables, ws, seed, session, min(BLOCK, total - first), stage,
                              deck, sc, seat_keys, oi, of, row, counts)  # fmt: skip
         add_seat_counts(row, counts, ri[L.R_PLAYERS])
     return check + int(row[L.A_DEALS])

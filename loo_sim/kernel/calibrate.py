@@ -5,6 +5,7 @@ from numba import njit
 
 from loo_sim.game.classes import MISS_ROW
 from loo_sim.kernel import abi as L
+from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.classes import hand_class
 from loo_sim.kernel.deal import play_deal
 from loo_sim.kernel.scratch import BLOCK, deal_scratch, deck_cards_needed, prepare_deal
@@ -31,7 +32,7 @@ def count_tricks(ri, oi, sc, counts, entries):
 
 
 @njit(cache=True, nogil=True)
-def calibrate_block(ri, rf, pol, polf, strength, tables, seed, session, block, total, carried, counts, entries):
+def calibrate_block(ri, rf, pol, polf, strength, tables, solver, seed, session, block, total, carried, counts, entries):
     """counts / entries: the trick counts and entries of block ``block`` (deals
     block*BLOCK.., up to ``total``), added into. ``ri`` may have fewer players than the
     rules allow (2 seats: a table where just two hands are in the deal). Blocks are
@@ -39,9 +40,10 @@ def calibrate_block(ri, rf, pol, polf, strength, tables, seed, session, block, t
     first = block * BLOCK
     n = ri[L.R_PLAYERS]
     deck, sc, seat_keys, oi, of = deal_scratch()
+    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     need = deck_cards_needed(ri)
     for k in range(first, min(first + BLOCK, total)):
         prepare_deal(seed, session, k, deck, need, n, seat_keys, False, sc)  # no seat streams in calibration
-        play_deal(ri, rf, pol, polf, strength, tables, deck, k % n, carried, seat_keys, sc, oi, of, L.NO_FORCING,
+        play_deal(ri, rf, pol, polf, strength, tables, ws, deck, k % n, carried, seat_keys, sc, oi, of, L.NO_FORCING,
                   L.NO_ACTION)  # fmt: skip
         count_tricks(ri, oi, sc, counts, entries)

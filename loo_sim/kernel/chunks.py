@@ -15,6 +15,7 @@ from numba import njit, prange
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.aggregate import add_classes, add_deal, add_seat_counts, seat_counts
 from loo_sim.kernel.bits import POS
+from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.deal import play_deal, play_deal_inline
 from loo_sim.kernel.krng import shuffle_prefix, stream_key
 from loo_sim.kernel.nrt import NO_REFCOUNT
@@ -30,7 +31,7 @@ CARD_NUMBERS = np.arange(52, dtype=np.int64)  # the canonical deck as card numbe
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def play_block(ri, rf, pol, polf, strength, tables, seed, session, first, count, dealer0, rotate, carried, agg,
+def play_block(ri, rf, pol, polf, strength, tables, ws, seed, session, first, count, dealer0, rotate, carried, agg,
                by_class, deck, sc, seat_keys, oi, of, counts):  # fmt: skip
     """run_block's deals, with the deal inlined (kernel/deal.py: why without reference counting)."""
     n = ri[L.R_PLAYERS]
@@ -41,7 +42,7 @@ def play_block(ri, rf, pol, polf, strength, tables, seed, session, first, count,
         dealer = dealer0
         if rotate:
             dealer = (dealer0 + k) % n
-        play_deal_inline(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of,
+        play_deal_inline(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of,
                          L.NO_FORCING, 0)  # fmt: skip
         add_deal(agg, counts, ri, oi, of, dealer)
         if by_class:
@@ -49,24 +50,26 @@ def play_block(ri, rf, pol, polf, strength, tables, seed, session, first, count,
 
 
 @njit(cache=True, nogil=True)
-def run_block(ri, rf, pol, polf, strength, tables, seed, session, first, count, dealer0, rotate, carried, agg,
+def run_block(ri, rf, pol, polf, strength, tables, solver, seed, session, first, count, dealer0, rotate, carried, agg,
               by_class):  # fmt: skip
     """Play deals first..first+count-1 of the run keyed (seed, session) into ``agg``;
     ``by_class`` adds the hands played and looed by hand class."""
     deck, sc, seat_keys, oi, of = deal_scratch()
+    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     counts = seat_counts()
-    play_block(ri, rf, pol, polf, strength, tables, seed, session, first, count, dealer0, rotate, carried, agg,
+    play_block(ri, rf, pol, polf, strength, tables, ws, seed, session, first, count, dealer0, rotate, carried, agg,
                by_class, deck, sc, seat_keys, oi, of, counts)  # fmt: skip
     add_seat_counts(agg, counts, ri[L.R_PLAYERS])
 
 
 @njit(cache=True, nogil=True)
-def play_rows(ri, rf, pol, polf, strength, tables, decks, dealers, carried, seed, session, first_index, lo, hi,
+def play_rows(ri, rf, pol, polf, strength, tables, solver, decks, dealers, carried, seed, session, first_index, lo, hi,
               oi_out, of_out):  # fmt: skip
     """Deals lo..hi-1 of ``decks``: deal i's record into row i of ``oi_out``/``of_out``, the
     seats' own streams keyed (seed, session, first_index + i)."""
     n = ri[L.R_PLAYERS]
     deck, sc, seat_keys, oi, of = deal_scratch()
+    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     random_seats = any_random(pol, n)
     for i in range(lo, hi):
         if random_seats:
@@ -74,7 +77,7 @@ def play_rows(ri, rf, pol, polf, strength, tables, decks, dealers, carried, seed
         for c in range(52):  # card numbers to the bit positions play_deal reads
             deck[c] = POS[decks[i, c]]
         sc[L.SC_SHUFFLED] = 52  # a given deck is final throughout
-        play_deal(ri, rf, pol, polf, strength, tables, deck, dealers[i], carried[i], seat_keys, sc, oi, of,
+        play_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealers[i], carried[i], seat_keys, sc, oi, of,
                   L.NO_FORCING, 0)  # fmt: skip
         oi_out[i, :] = oi
         of_out[i, :] = of

@@ -8,6 +8,7 @@ from numba import njit
 
 from loo_sim.game.classes import EARLIER_IN_BINS
 from loo_sim.kernel import abi as L
+from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.classes import hand_class
 from loo_sim.kernel.deal import begin_deal, finish_deal, loo_penalty, play_deal, rewind_deal
 from loo_sim.kernel.infosets import infoset_index
@@ -28,7 +29,7 @@ def real_choice(options):
 
 
 @njit(cache=True, inline="always")
-def play_with_replays(ri, rf, pol, polf, strength, tables, seed, session, k, need, random_seats, deck, carried,
+def play_with_replays(ri, rf, pol, polf, strength, tables, ws, seed, session, k, need, random_seats, deck, carried,
                       seat_keys, sc, oi, of, focal_seats, br, base_options, base_decl, jobs, job_pay):  # fmt: skip
     """Deal k (shuffled and dealt here; the dealer is k mod players) played as the policies
     play it (job 0, the
@@ -53,7 +54,7 @@ def play_with_replays(ri, rf, pol, polf, strength, tables, seed, session, k, nee
             seat, action = jobs[j, 0], jobs[j, 1]
             first_i = position_of(seat, dealer, n) - 1
             rewind_deal(ri, first_i, base_decl, base_options, sc, oi, of)
-        finish_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
+        finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
                     seat, action)  # fmt: skip
         if j == 0:
             for s in range(n):
@@ -103,7 +104,7 @@ def seat_infoset(ri, rf, dealer, seat, options, sc, oi, of, base_decl):
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def decision_deals(ri, rf, pol, polf, strength, tables, seed, session, first, last, carried, focal_seats, out, deck,
+def decision_deals(ri, rf, pol, polf, strength, tables, ws, seed, session, first, last, carried, focal_seats, out, deck,
                    sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay, pay, no_br):  # fmt: skip
     """decision_block's deals first..last-1 into ``out`` [class, position, offer, earlier, CF_*]:
     each deal played once as the policies play it, then replayed from each focal seat's
@@ -112,9 +113,9 @@ def decision_deals(ri, rf, pol, polf, strength, tables, seed, session, first, la
     need = deck_cards_needed(ri)
     random_seats = any_random(pol, n)
     for k in range(first, last):
-        dealer, n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, seed, session, k, need, random_seats,
-                                           deck, carried, seat_keys, sc, oi, of, focal_seats, no_br, base_options,
-                                           base_decl, jobs, job_pay)  # fmt: skip
+        dealer, n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, ws, seed, session, k, need,
+                                           random_seats, deck, carried, seat_keys, sc, oi, of, focal_seats, no_br,
+                                           base_options, base_decl, jobs, job_pay)  # fmt: skip
         add_decisions(ri, dealer, focal_seats, sc, oi, out, base_options, base_decl, jobs, job_pay, n_jobs, pay)
 
 
@@ -170,7 +171,7 @@ def add_decisions(ri, dealer, focal_seats, sc, oi, out, base_options, base_decl,
 
 
 @njit(cache=True, nogil=True)
-def decision_block(ri, rf, pol, polf, strength, tables, seed, session, block, total, carried, focal_seats, out):
+def decision_block(ri, rf, pol, polf, strength, tables, solver, seed, session, block, total, carried, focal_seats, out):
     """out[class, position, miss on offer, earlier seats in, CF_*], added into: for each
     deal of block ``block`` and each focal seat with a real choice, the focal payoff of
     every declaration on offer, in the cell of what that seat sees when it declares (its
@@ -178,6 +179,7 @@ def decision_block(ri, rf, pol, polf, strength, tables, seed, session, block, to
     to defend with, and how many earlier seats came in: 0, 1, 2, 3+). Blocks are
     independent: ``run.tasks.decision_task`` runs them on threads (nogil)."""
     deck, sc, seat_keys, oi, of = deal_scratch()
+    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     base_options = np.zeros(L.MAX_PLAYERS, dtype=np.int64)  # per seat, as the policies played the deal
     base_decl = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
     jobs = np.zeros((1 + L.MAX_PLAYERS * L.ACTIONS, 2), dtype=np.int64)  # replays: seat, action
@@ -185,13 +187,13 @@ def decision_block(ri, rf, pol, polf, strength, tables, seed, session, block, to
     pay = np.zeros(L.ACTIONS, dtype=np.float64)
     no_br = np.zeros(0, dtype=np.int64)
     first = block * BLOCK
-    decision_deals(ri, rf, pol, polf, strength, tables, seed, session, first, min(first + BLOCK, total), carried,
+    decision_deals(ri, rf, pol, polf, strength, tables, ws, seed, session, first, min(first + BLOCK, total), carried,
                    focal_seats, out, deck, sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay, pay,
                    no_br)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
-def heuristic_block(ri, rf, pol, polf, strength, tables, seed, session, block, total, carried, focal, variants,
+def heuristic_block(ri, rf, pol, polf, strength, tables, solver, seed, session, block, total, carried, focal, variants,
                     variants_f, out):  # fmt: skip
     """out[h, H_*], added into: deal by deal of block ``block``, the focal seat plays
     heuristic h (``variants[h]`` policy codes, ``variants_f[h]`` parameters) at the same
@@ -204,6 +206,7 @@ def heuristic_block(ri, rf, pol, polf, strength, tables, seed, session, block, t
     my_polf = polf.copy()
     random_seats = any_random(pol, n) or any_random(variants, n_h)
     deck, sc, seat_keys, oi, of = deal_scratch()
+    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     first = block * BLOCK
     for k in range(first, min(first + BLOCK, total)):
         prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
@@ -211,7 +214,7 @@ def heuristic_block(ri, rf, pol, polf, strength, tables, seed, session, block, t
         for h in range(n_h):
             my_pol[focal, :] = variants[h]
             my_polf[focal, :] = variants_f[h]
-            play_deal(ri, rf, my_pol, my_polf, strength, tables, deck, k % n, carried, seat_keys, sc, oi, of,
+            play_deal(ri, rf, my_pol, my_polf, strength, tables, ws, deck, k % n, carried, seat_keys, sc, oi, of,
                       L.NO_FORCING, L.NO_ACTION)  # fmt: skip
             x = payoff(of, focal)
             if h == 0:

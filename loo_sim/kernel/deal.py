@@ -400,7 +400,7 @@ def begin_deal(ri, rf, deck, dealer, carried, sc, oi, of):
 
 
 @njit(cache=True, inline="always")
-def finish_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
+def finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
                 forced_seat, forced_action):  # fmt: skip
     """The deal from the ``first_i``-th declaration on (R4-R9): what begin_deal dealt is read
     back from the record and the scratch."""
@@ -420,7 +420,7 @@ def finish_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat
     penalty = loo_penalty(ri, rf, pot_start)
     if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         return
-    play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi)
+    play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws)
     score(ri, m, pot_start, penalty, defender, sc, oi, of)
 
 
@@ -446,7 +446,7 @@ def rewind_deal(ri, first_i, decls, options, sc, oi, of):
     oi[L.O_INDICATOR] = CARD[sc[L.SC_INDICATOR]] if turned else -1
 
 
-def _play_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of,
+def _play_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of,
                forced_seat, forced_action):  # fmt: skip
     """Play one deal (docs/rules.md R2-R9); write its record into ``oi``/``of``.
 
@@ -455,11 +455,12 @@ def _play_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_
     set, action] the chart and table families (P6). ``seat_keys[s]`` is seat s's own
     stream (play family random, a mixed table's draws), then the deck's. ``sc`` is scratch (``abi.SC_*``). When
     ``forced_seat`` >= 0, that seat declares ``forced_action`` instead of asking its policy
-    (counterfactual replays, P4).
+    (counterfactual replays, P4). ``ws`` is None, or the workspace of the seats that play
+    perfect or pimc (P8, kernel/cardplay.py ``workspace_for``).
     The steps are those of engine/deal.py, in its order.
     """
     begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
-    finish_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, 0, forced_seat,
+    finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, 0, forced_seat,
                 forced_action)  # fmt: skip
 
 

@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from loo_sim.kernel import abi as L
+from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.counterfactual import add_cell, focal_pays, play_with_replays, real_choice, seat_infoset
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, position_of
@@ -32,15 +33,15 @@ scratch = njit(cache=True)(_scratch)
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def infoset_deals(ri, rf, pol, polf, strength, tables, seed, session, first, last, carried, seats, out, deck, sc,
+def infoset_deals(ri, rf, pol, polf, strength, tables, ws, seed, session, first, last, carried, seats, out, deck, sc,
                   seat_keys, oi, of, base_options, base_decl, jobs, job_pay, pay, no_br):  # fmt: skip
     n = ri[L.R_PLAYERS]
     need = deck_cards_needed(ri)
     random_seats = any_random(pol, n)
     for k in range(first, last):
-        dealer, n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, seed, session, k, need, random_seats,
-                                           deck, carried, seat_keys, sc, oi, of, seats, no_br, base_options,
-                                           base_decl, jobs, job_pay)  # fmt: skip
+        dealer, n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, ws, seed, session, k, need,
+                                           random_seats, deck, carried, seat_keys, sc, oi, of, seats, no_br,
+                                           base_options, base_decl, jobs, job_pay)  # fmt: skip
         j = 1
         for s in range(n):
             options = base_options[s]
@@ -52,7 +53,7 @@ def infoset_deals(ri, rf, pol, polf, strength, tables, seed, session, first, las
 
 
 @njit(cache=True, nogil=True)
-def infoset_lane(ri, rf, pol, polf, strength, tables, seed, session, lane, lanes, total, carried, out):
+def infoset_lane(ri, rf, pol, polf, strength, tables, solver, seed, session, lane, lanes, total, carried, out):
     """out[information set, CF_*], added into: for each deal of the blocks lane, lane +
     lanes, ... (in that order) and each seat with a real choice, its payoff under every
     declaration on offer (the others replayed from its decision, the later seats
@@ -60,27 +61,28 @@ def infoset_lane(ri, rf, pol, polf, strength, tables, seed, session, lane, lanes
     kernel/infosets.py). A lane's sums do not depend on the threads that run the lanes."""
     n = ri[L.R_PLAYERS]
     deck, sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay = scratch(1 + L.MAX_PLAYERS * L.ACTIONS)
+    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     pay = np.zeros(L.ACTIONS, dtype=np.float64)
     seats = np.arange(n)
     no_br = np.zeros(0, dtype=np.int64)
     block = lane
     while block * BLOCK < total:
         first = block * BLOCK
-        infoset_deals(ri, rf, pol, polf, strength, tables, seed, session, first, min(first + BLOCK, total), carried,
+        infoset_deals(ri, rf, pol, polf, strength, tables, ws, seed, session, first, min(first + BLOCK, total), carried,
                       seats, out, deck, sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay, pay,
                       no_br)  # fmt: skip
         block += lanes
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def exploit_deals(ri, rf, pol, polf, strength, tables, seed, session, first, last, carried, seats, br, out, deck, sc,
-                  seat_keys, oi, of, base_options, base_decl, jobs, job_pay):  # fmt: skip
+def exploit_deals(ri, rf, pol, polf, strength, tables, ws, seed, session, first, last, carried, seats, br, out, deck,
+                  sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay):  # fmt: skip
     n = ri[L.R_PLAYERS]
     need = deck_cards_needed(ri)
     random_seats = any_random(pol, n)
     for k in range(first, last):
-        dealer, n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, seed, session, k, need, random_seats,
-                                           deck, carried, seat_keys, sc, oi, of, seats, br, base_options,
+        dealer, n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, ws, seed, session, k, need,
+                                           random_seats, deck, carried, seat_keys, sc, oi, of, seats, br, base_options,
                                            base_decl, jobs, job_pay)  # fmt: skip
         total = 0.0
         antes = 0.0
@@ -107,7 +109,7 @@ def exploit_deals(ri, rf, pol, polf, strength, tables, seed, session, first, las
 
 
 @njit(cache=True, nogil=True)
-def exploit_lane(ri, rf, pol, polf, strength, tables, seed, session, lane, lanes, total, carried, br, out):
+def exploit_lane(ri, rf, pol, polf, strength, tables, solver, seed, session, lane, lanes, total, carried, br, out):
     """out[position, E_*] (row E_TABLE: the whole table), added into: deal by deal of the
     blocks lane, lane + lanes, ..., what each seat gains by declaring as the response
     ``br`` [information set] -> action (-1: as the table) instead of as its policy, the
@@ -115,10 +117,11 @@ def exploit_lane(ri, rf, pol, polf, strength, tables, seed, session, lane, lanes
     table's gain is the sum over seats on the same deal (NashConv's estimate, paired)."""
     n = ri[L.R_PLAYERS]
     deck, sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay = scratch(1 + L.MAX_PLAYERS)
+    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     seats = np.arange(n)
     block = lane
     while block * BLOCK < total:
         first = block * BLOCK
-        exploit_deals(ri, rf, pol, polf, strength, tables, seed, session, first, min(first + BLOCK, total), carried,
+        exploit_deals(ri, rf, pol, polf, strength, tables, ws, seed, session, first, min(first + BLOCK, total), carried,
                       seats, br, out, deck, sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay)  # fmt: skip
         block += lanes

@@ -37,11 +37,12 @@ def shuffled_count(need):
 
 @njit(cache=True)
 def any_random(pol, n):
-    """Whether one of the first ``n`` policy rows plays the random family or declares from a
-    table (which may be mixed): only then does a deal need the seats' own streams."""
+    """Whether one of the first ``n`` policy rows plays the random or pimc family or declares
+    from a table (which may be mixed): only then does a deal need the seats' own streams."""
     found = False
     for s in range(n):  # a loop, not an array expression: the hot loops run without the runtime (deal.py)
-        found |= (pol[s, L.P_PLAY] == L.PL_RANDOM) | (pol[s, L.P_DECLARE] == L.D_TABLE)
+        play = pol[s, L.P_PLAY]
+        found |= (play == L.PL_RANDOM) | (play == L.PL_PIMC) | (pol[s, L.P_DECLARE] == L.D_TABLE)
     return found
 
 

@@ -7,6 +7,7 @@ from numba import njit
 
 from loo_sim import rng
 from loo_sim.kernel import abi as L
+from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.deal import play_deal_inline
 from loo_sim.kernel.krng import below, stream_key, word
 from loo_sim.kernel.nrt import NO_REFCOUNT
@@ -62,7 +63,7 @@ def grid_index(x, grid, bound):
 
 
 @njit(cache=True, **NO_REFCOUNT)  # the deal inlined, as in simulate's loop (kernel/deal.py)
-def play_one_session(ri, rf, pol, polf, strength, tables, seed, session, deals, bankroll, share_final, deck, sc,
+def play_one_session(ri, rf, pol, polf, strength, tables, ws, seed, session, deals, bankroll, share_final, deck, sc,
                      seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal, looed_hist, rec_oi, rec_of,
                      record, by_position):  # fmt: skip
     """Play session ``session``; per-deal aggregates go into deal_stats, the pot at the
@@ -88,7 +89,7 @@ def play_one_session(ri, rf, pol, polf, strength, tables, seed, session, deals, 
     played = 0
     for j in range(deals):
         prepare_deal(seed, session, j, deck, need, n, seat_keys, random_seats, sc)
-        play_deal_inline(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of,
+        play_deal_inline(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of,
                          L.NO_FORCING, L.NO_ACTION)  # fmt: skip
         played += 1
         if record:  # element by element: a row copy may allocate (this loop runs without the runtime)
@@ -156,7 +157,7 @@ def play_one_session(ri, rf, pol, polf, strength, tables, seed, session, deals, 
 
 
 @njit(cache=True, nogil=True)
-def session_block(ri, rf, pol, polf, strength, tables, bankroll, share_final, seed, block, total, deals, scal,
+def session_block(ri, rf, pol, polf, strength, tables, solver, bankroll, share_final, seed, block, total, deals, scal,
                   deal_stats, pots, largest, finals, pair):  # fmt: skip
     """Arms a = 0..A-1 (rules ri[a], policies pol[a], ...) play sessions of ``deals``
     deals; block ``block`` covers sessions block * SESSION_BLOCK + k, k < SESSION_BLOCK
@@ -175,6 +176,7 @@ def session_block(ri, rf, pol, polf, strength, tables, bankroll, share_final, se
     finals[...] = np.nan
     pair[...] = 0.0
     deck, sc, seat_keys, oi, of = deal_scratch()
+    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     balances = np.zeros((arms, L.MAX_PLAYERS), dtype=np.float64)
     looed_by_deal = np.zeros((arms, deals), dtype=np.int64)
     played = np.zeros(arms, dtype=np.int64)
@@ -190,7 +192,7 @@ def session_block(ri, rf, pol, polf, strength, tables, bankroll, share_final, se
         for a in range(arms):
             n = ri[a, L.R_PLAYERS]
             d, ruined, inexact, overflow, left, big, looed = play_one_session(
-                ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], seed, session, deals, bankroll[a],
+                ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], ws, seed, session, deals, bankroll[a],
                 share_final[a], deck, sc, seat_keys, oi, of, balances[a], deal_stats[a], pots[a, k],
                 looed_by_deal[a], scal[a, L.S_LOOED_HIST : L.S_LOOED_HIST + L.MAX_PLAYERS + 1], no_rec_i,
                 no_rec_f, False, no_positions)  # fmt: skip
@@ -336,14 +338,15 @@ def fold_balances(exact, grid, hist, sums):
 
 
 @njit(cache=True)
-def record_session(ri, rf, pol, polf, strength, tables, bankroll, share_final, seed, session, deals, rec_oi, rec_of,
-                   balances):  # fmt: skip
+def record_session(ri, rf, pol, polf, strength, tables, solver, bankroll, share_final, seed, session, deals, rec_oi,
+                   rec_of, balances):  # fmt: skip
     """One session with every deal's record (tests, replays): returns its summary tuple."""
     deck, sc, seat_keys, oi, of = deal_scratch()
+    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     deal_stats = np.zeros((deals, L.DS_LEN), dtype=np.float64)
     pots = np.zeros(deals, dtype=np.float64)
     looed_by_deal = np.zeros(deals, dtype=np.int64)
     looed_hist = np.zeros(L.MAX_PLAYERS + 1, dtype=np.float64)
-    return play_one_session(ri, rf, pol, polf, strength, tables, seed, np.uint64(session), deals, bankroll,
+    return play_one_session(ri, rf, pol, polf, strength, tables, ws, seed, np.uint64(session), deals, bankroll,
                             share_final, deck, sc, seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal,
                             looed_hist, rec_oi, rec_of, True, np.zeros((0, 0, 2), dtype=np.float64))  # fmt: skip

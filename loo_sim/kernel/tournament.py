@@ -6,13 +6,14 @@ import numpy as np
 from numba import njit
 
 from loo_sim.kernel import abi as L
+from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.scratch import deal_scratch
 from loo_sim.kernel.sessions import play_one_session
 
 
 @njit(cache=True, nogil=True)
-def tournament_block(ri, rf, pol, polf, strength, tables, bankroll, share_final, seed, block, total, deals, finals,
-                     by_position):  # fmt: skip
+def tournament_block(ri, rf, pol, polf, strength, tables, solver, bankroll, share_final, seed, block, total, deals,
+                     finals, by_position):  # fmt: skip
     """Sessions block * SESSION_BLOCK + k (k < SESSION_BLOCK, up to ``total``) of every arm a
     (rules ri[a], lineup pol[a], ...): finals[a, k, seat] the final net balance,
     finals[a, k, MAX_PLAYERS] the deals played and finals[a, k, MAX_PLAYERS + 1] 1 where an
@@ -23,6 +24,7 @@ def tournament_block(ri, rf, pol, polf, strength, tables, bankroll, share_final,
     finals[...] = np.nan
     by_position[...] = 0.0
     deck, sc, seat_keys, oi, of = deal_scratch()
+    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     balances = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
     deal_stats = np.zeros((deals, L.DS_LEN), dtype=np.float64)
     pots = np.zeros(deals, dtype=np.float64)
@@ -35,7 +37,7 @@ def tournament_block(ri, rf, pol, polf, strength, tables, bankroll, share_final,
         k = i - first
         for a in range(arms):
             played, _, inexact, overflow, _, _, _ = play_one_session(
-                ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], seed, np.uint64(i), deals, bankroll[a],
+                ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], ws, seed, np.uint64(i), deals, bankroll[a],
                 share_final[a], deck, sc, seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal, looed_hist,
                 no_rec_i, no_rec_f, False, by_position[a, k])  # fmt: skip
             for s in range(ri[a, L.R_PLAYERS]):
@@ -45,7 +47,7 @@ def tournament_block(ri, rf, pol, polf, strength, tables, bankroll, share_final,
 
 
 @njit(cache=True, nogil=True)
-def risk_block(ri, rf, pol, polf, strength, tables, share_final, seed, block, total, deals, focal, levels, out):
+def risk_block(ri, rf, pol, polf, strength, tables, solver, share_final, seed, block, total, deals, focal, levels, out):
     """Sessions block * SESSION_BLOCK + k of every arm a, without ruin (each plays ``deals``
     deals): out[a, k, 0] the focal seat's lowest running balance, [1] its final balance,
     [2] the deals played (negative where an amount passed 2**53 and is no longer exact,
@@ -55,6 +57,7 @@ def risk_block(ri, rf, pol, polf, strength, tables, share_final, seed, block, to
     arms = ri.shape[0]
     out[...] = np.nan
     deck, sc, seat_keys, oi, of = deal_scratch()
+    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     balances = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
     deal_stats = np.zeros((deals, L.DS_LEN), dtype=np.float64)
     pots = np.zeros(deals, dtype=np.float64)
@@ -68,7 +71,7 @@ def risk_block(ri, rf, pol, polf, strength, tables, share_final, seed, block, to
         k = i - first
         for a in range(arms):
             played, _, inexact, overflow, _, _, _ = play_one_session(
-                ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], seed, np.uint64(i), deals, -1.0,
+                ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], ws, seed, np.uint64(i), deals, -1.0,
                 share_final[a], deck, sc, seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal, looed_hist,
                 rec_oi, rec_of, True, no_positions)  # fmt: skip
             row = out[a, k]

@@ -20,9 +20,9 @@ from loo_sim.kernel.bits import (
     popcount,
     power_masks,
 )
+from loo_sim.kernel.cardplay import pick_card
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.policies import choose_card
 
 
 @njit(cache=True, inline="always")
@@ -41,9 +41,10 @@ def judge_trick(oi, trick, m, led, t, pam):
 
 
 @njit(cache=True, inline="always")
-def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi):
+def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi, pot_start, penalty, ws):
     """R6, R7, R9: one trick, led by the leader_i-th seat in the deal. Returns (the winner's
-    place in the play order, trumps after the trick)."""
+    place in the play order, trumps after the trick). ``ws``: None, or the solver seats'
+    workspace (kernel/cardplay.py), with ``pot_start`` and ``penalty`` their payoffs."""
     pam = ri[L.R_PAM]
     void = ri[L.R_VOID]
     tm, low_plain, low_trumps, suit = power_masks(t, pam)  # P1 and R7 for these trumps
@@ -71,8 +72,9 @@ def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, 
             options = follow_options(hand, same_suit, tm, beat, trumped, void)
             if t < 0 and (hand & SUIT_MASK[led]) == 0:
                 renounced = True  # R6 first_renounce: this trick reveals trumps
-        card = choose_card(pol[seat, L.P_PLAY], options, k, beat, suit, low_plain, low_trumps, pam, seat_keys[seat],
-                           sc, seat)  # fmt: skip
+        card = pick_card(ws, pol, pol[seat, L.P_PLAY], options, k, beat, suit, low_plain, low_trumps, pam,
+                         seat_keys[seat], sc, seat, ri, oi, trick, leader_i, m, single, mode, indicator, t, civil,
+                         renounced, pot_start, penalty)  # fmt: skip
         if k == 0:
             if mode == L.FIRST_LEAD and t < 0:
                 t = card & 3  # R6 first_lead: the first card led sets trumps
@@ -100,13 +102,14 @@ def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, 
 
 
 @njit(cache=True, **NO_REFCOUNT)  # a call of its own, once a deal: compiled once for every driver
-def play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi):
+def play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws):
     """R6, R7: the tricks; the winner of each leads the next. The trumps at the end go into the record."""
     h = ri[L.R_HAND]
     leader_i = 0
     for trick in range(h):
         oi[L.O_LEADER + trick] = sc[L.SC_IN_DEAL + leader_i]
-        win_i, t = play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi)
+        win_i, t = play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi, pot_start,
+                              penalty, ws)  # fmt: skip
         winner = oi[L.O_SEATS + trick * L.MAX_PLAYERS + win_i]
         oi[L.O_WINNER + trick] = winner
         oi[L.O_WON + winner] += 1

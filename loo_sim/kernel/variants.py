@@ -9,6 +9,7 @@ from numba import njit
 
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.aggregate import COUNTS_LEN, add_deal, add_seat_counts
+from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.deal import play_deal
 from loo_sim.kernel.scratch import any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
 
@@ -31,7 +32,7 @@ def deal_values(vals, ri, oi, of, dealer, carried):
 
 
 @njit(cache=True, nogil=True)
-def variant_block(ri, rf, pol, polf, strength, tables, base, seed, session, first, count, carried, agg, pair):
+def variant_block(ri, rf, pol, polf, strength, tables, solver, base, seed, session, first, count, carried, agg, pair):
     """Deals first..first+count-1 (one block of ``BLOCK`` deals, or the last one), every
     row on each deal's deck: ``agg[r]`` (A_*) and ``pair[r]`` (V_*, row r minus row
     ``base``), added into (the caller zeroes them). Blocks are independent:
@@ -45,14 +46,15 @@ def variant_block(ri, rf, pol, polf, strength, tables, base, seed, session, firs
         n_max = max(n_max, ri[r, L.R_PLAYERS])
         random_seats = random_seats or any_random(pol[r], ri[r, L.R_PLAYERS])
     deck, sc, seat_keys, oi, of = deal_scratch()
+    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     counts = np.zeros((rows, COUNTS_LEN), dtype=np.int64)
     vals = np.zeros((rows, L.V_VALUES), dtype=np.float64)
     for k in range(first, first + count):
         prepare_deal(seed, session, k, deck, need, n_max, seat_keys, random_seats, sc)
         for r in range(rows):
             dealer = k % ri[r, L.R_PLAYERS]
-            play_deal(ri[r], rf[r], pol[r], polf[r], strength[r], tables[r], deck, dealer, carried, seat_keys, sc, oi,
-                      of, L.NO_FORCING, L.NO_ACTION)  # fmt: skip
+            play_deal(ri[r], rf[r], pol[r], polf[r], strength[r], tables[r], ws, deck, dealer, carried, seat_keys,
+                      sc, oi, of, L.NO_FORCING, L.NO_ACTION)  # fmt: skip
             add_deal(agg[r], counts[r], ri[r], oi, of, dealer)
             deal_values(vals[r], ri[r], oi, of, dealer, carried)
         for r in range(rows):

@@ -128,7 +128,7 @@ def run_solve(study: SolveStudy, out: str | None, progress, backend) -> dict[str
     info = {
         "rules": rules.to_dict(),
         "rules_hash": rules_hash(rules),
-        "card_play": f"{play.play}/{play.exchange}",
+        "card_play": f"{play.play_name}/{play.exchange}",
         "carried": carried,
         "eval_deals": eval_deals,
         "solves": [
@@ -236,7 +236,7 @@ def solve_summary(study: SolveStudy, rules: Rules, results: list[SolveResult], e
     if cmd:
         lines += ["```", cmd, "```", ""]
     lines += [
-        f"The declaration game is solved given card play `{play.play}` and exchange `{play.exchange}` at every "
+        f"The declaration game is solved given card play `{play.play_name}` and exchange `{play.exchange}` at every "
         "seat: the table below is an equilibrium of the declarations (play, pass, the miss, the dealer's defence), "
         "not of card play.",
         "",

@@ -13,7 +13,7 @@ from loo_sim.errors import LooError
 from loo_sim.game.classes import N_CLASSES
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.legality import pam_flush
-from loo_sim.game.policy import Policy
+from loo_sim.game.policy import SOLVER_PLAY, Policy
 from loo_sim.game.rules import AntePayer, FlushTie, Rules
 from loo_sim.kernel import abi as L
 from loo_sim.run.tables import resolve_tables
@@ -26,6 +26,16 @@ class KernelArgs(NamedTuple):
     polf: np.ndarray  # [seat, PF_*] threshold parameters
     strength: np.ndarray  # [class, seats in deal, tricks] probabilities
     tables: np.ndarray  # [table, information set, action] probabilities (P6), NaN rows unknown
+    solver: np.ndarray | None  # None, or [transposition-table bits] where a seat plays perfect or pimc (P8)
+
+
+def solver_marker(tables: Sequence[Sequence[Policy]]) -> np.ndarray | None:
+    """KernelArgs' ``solver``: None unless a seat of one of the tables plays a solver family
+    (P8); then the block drivers make a solver workspace, and compile with it
+    (kernel/cardplay.py)."""
+    if any(p.play in SOLVER_PLAY for table in tables for p in table):
+        return np.array([L.SOLVER_TT_BITS], dtype=np.int64)
+    return None
 
 
 def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
@@ -140,7 +150,8 @@ def stack_tables(parts: Sequence[np.ndarray]) -> np.ndarray:
 def stack_args(args: Sequence[KernelArgs]) -> KernelArgs:
     """Several runs' arrays stacked along a first axis, one run per arm (variants, sessions)."""
     ri, rf, pol, polf, strength = (np.stack(part) for part in list(zip(*args))[:5])
-    return KernelArgs(ri, rf, pol, polf, strength, stack_tables([a.tables for a in args]))
+    solver = next((a.solver for a in args if a.solver is not None), None)
+    return KernelArgs(ri, rf, pol, polf, strength, stack_tables([a.tables for a in args]), solver)
 
 
 def kernel_args(rules: Rules, table: Sequence[Policy], strength=None, chart: np.ndarray | None = None,
@@ -158,6 +169,7 @@ def kernel_args(rules: Rules, table: Sequence[Policy], strength=None, chart: np.
         pol[seat, L.P_DECLARE] = L.DECLARE_CODES[p.declare]
         pol[seat, L.P_PLAY] = L.PLAY_CODES[p.play]
         pol[seat, L.P_EXCHANGE] = L.EXCHANGE_CODES[p.exchange]
+        pol[seat, L.P_SAMPLES] = p.samples
         polf[seat, L.PF_PLAY_AT] = p.play_at
         polf[seat, L.PF_MISS_BELOW] = p.miss_below
     if strength is not None:
@@ -173,4 +185,4 @@ def kernel_args(rules: Rules, table: Sequence[Policy], strength=None, chart: np.
             raise LooError(f"policy {charted}: the chart family needs a decision chart (best_actions of a miss run)")
     decl_tables, seat_index = declaration_tables(table, chart, tables)
     pol[:, L.P_TABLE] = seat_index
-    return KernelArgs(ri, rf, pol, polf, np.ascontiguousarray(probs), decl_tables)
+    return KernelArgs(ri, rf, pol, polf, np.ascontiguousarray(probs), decl_tables, solver_marker([table]))

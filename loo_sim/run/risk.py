@@ -53,12 +53,12 @@ def run_risk(rules: Rules, table: Sequence[Policy], focal: int, policy: Policy, 
     if not 0 <= focal < rules.players:
         raise LooError(f"focal: seat {focal} does not exist; allowed 0..{rules.players - 1}", key="focal")
     seats = [list(table), list(table)]
-    seats[0][focal], seats[1][focal] = policy, Policy("basic", policy.play, policy.exchange)
+    seats[0][focal], seats[1][focal] = policy, Policy("basic", policy.play, policy.exchange, samples=policy.samples)
     arms = [Arm(name, rules, s) for name, s in zip(("policy", "basic"), seats)]
-    ri, rf, pol, polf, strength, tables = stack_args([arm_args(a) for a in arms])
+    ri, rf, pol, polf, strength, tables, solver = stack_args([arm_args(a) for a in arms])
     share = np.full(2, rules.final_pot is FinalPot.SHARE, dtype=np.bool_)
     levels = bankroll_levels(rules)
-    static = (ri, rf, pol, polf, strength, tables, share, seed, sessions, deals, focal, levels)
+    static = (ri, rf, pol, polf, strength, tables, solver, share, seed, sessions, deals, focal, levels)
     res = RiskResult(rules, seats[0], focal, policy, 0, deals, seed, levels, np.zeros((2, len(levels))),
                      np.zeros((2, len(levels), deals + 1)), np.zeros((2, 2)), np.zeros(2))  # fmt: skip
 

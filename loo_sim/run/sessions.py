@@ -125,10 +125,10 @@ def run_pots(arms: Sequence[Arm], sessions: int, deals: int, seed: int, progress
 
     sessions, deals = checks.sessions(sessions), checks.session_deals(deals)
     args = [arm_args(a) for a in arms]
-    ri, rf, pol, polf, strength, tables = stack_args(args)
+    ri, rf, pol, polf, strength, tables, solver = stack_args(args)
     bankroll = np.array([bankroll_of(a.rules) for a in arms], dtype=np.float64)
     share = np.array([a.rules.final_pot is FinalPot.SHARE for a in arms], dtype=np.bool_)
-    static = (ri, rf, pol, polf, strength, tables, bankroll, share, seed, sessions, deals)
+    static = (ri, rf, pol, polf, strength, tables, solver, bankroll, share, seed, sessions, deals)
     a, n, nb, e = len(arms), L.MAX_PLAYERS, L.NB_POT, L.EXACT_CHIPS
     shapes = {
         "scal": (a, L.S_LEN),

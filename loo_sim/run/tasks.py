@@ -145,7 +145,9 @@ def each_block(work: Callable[[int], None], count: int, kernel: Any = None) -> N
         raise job.error
 
 
-def simulate_task(ri, rf, pol, polf, strength, tables, seed, total, dealer, rotate, carried, by_class, first, count):
+def simulate_task(
+    ri, rf, pol, polf, strength, tables, solver, seed, total, dealer, rotate, carried, by_class, first, count
+):
     from loo_sim.kernel.chunks import run_block
 
     rows = np.zeros((count, L.A_LEN), dtype=np.float64)
@@ -155,7 +157,7 @@ def simulate_task(ri, rf, pol, polf, strength, tables, seed, total, dealer, rota
         start = (first + b) * BLOCK
         deals = min(BLOCK, total - start)
         if deals > 0:
-            run_block(ri, rf, pol, polf, strength, tables, seed, session, start, deals, dealer, rotate, carried,
+            run_block(ri, rf, pol, polf, strength, tables, solver, seed, session, start, deals, dealer, rotate, carried,
                       rows[b], by_class)  # fmt: skip
 
     each_block(block, count, run_block)
@@ -169,7 +171,7 @@ def decision_shape(players: int) -> tuple[int, ...]:
     return n_classes, players + 1, offers, earlier, L.CF_LEN
 
 
-def decision_task(ri, rf, pol, polf, strength, tables, seed, total, carried, focal_seats, first, count):
+def decision_task(ri, rf, pol, polf, strength, tables, solver, seed, total, carried, focal_seats, first, count):
     from loo_sim.kernel.counterfactual import decision_block
 
     rows = np.zeros((count, *decision_shape(int(ri[L.R_PLAYERS]))), dtype=np.float64)
@@ -177,14 +179,14 @@ def decision_task(ri, rf, pol, polf, strength, tables, seed, total, carried, foc
 
     def block(b: int) -> None:
         if (first + b) * BLOCK < total:
-            decision_block(ri, rf, pol, polf, strength, tables, seed, session, first + b, total, carried, focal_seats,
-                           rows[b])  # fmt: skip
+            decision_block(ri, rf, pol, polf, strength, tables, solver, seed, session, first + b, total, carried,
+                           focal_seats, rows[b])  # fmt: skip
 
     each_block(block, count, decision_block)
     return rows
 
 
-def heuristic_task(ri, rf, pol, polf, strength, tables, seed, total, carried, focal, variants, variants_f,
+def heuristic_task(ri, rf, pol, polf, strength, tables, solver, seed, total, carried, focal, variants, variants_f,
                    first, count):  # fmt: skip
     from loo_sim.kernel.counterfactual import heuristic_block
 
@@ -193,8 +195,8 @@ def heuristic_task(ri, rf, pol, polf, strength, tables, seed, total, carried, fo
 
     def block(b: int) -> None:
         if (first + b) * BLOCK < total:
-            heuristic_block(ri, rf, pol, polf, strength, tables, seed, session, first + b, total, carried, focal,
-                            variants, variants_f, rows[b])  # fmt: skip
+            heuristic_block(ri, rf, pol, polf, strength, tables, solver, seed, session, first + b, total, carried,
+                            focal, variants, variants_f, rows[b])  # fmt: skip
 
     each_block(block, count, heuristic_block)
     return rows
@@ -215,21 +217,21 @@ def pots_shapes(arms: int, deals: int) -> dict[str, tuple[int, ...]]:
     }
 
 
-def pots_task(ri, rf, pol, polf, strength, tables, bankroll, share, seed, total, deals, first, count):
+def pots_task(ri, rf, pol, polf, strength, tables, solver, bankroll, share, seed, total, deals, first, count):
     from loo_sim.kernel.sessions import session_block
 
     rows = {k: np.zeros((count, *shape), dtype=np.float64) for k, shape in pots_shapes(ri.shape[0], deals).items()}
     seed = np.uint64(seed)
 
     def block(b: int) -> None:
-        session_block(ri, rf, pol, polf, strength, tables, bankroll, share, seed, first + b, total, deals,
+        session_block(ri, rf, pol, polf, strength, tables, solver, bankroll, share, seed, first + b, total, deals,
                       *(r[b] for r in rows.values()))  # fmt: skip
 
     each_block(block, count, session_block)
     return rows
 
 
-def tournament_task(ri, rf, pol, polf, strength, tables, bankroll, share, seed, total, deals, first, count):
+def tournament_task(ri, rf, pol, polf, strength, tables, solver, bankroll, share, seed, total, deals, first, count):
     from loo_sim.kernel.tournament import tournament_block
 
     arms, n, k = ri.shape[0], L.MAX_PLAYERS, L.SESSION_BLOCK
@@ -238,27 +240,29 @@ def tournament_task(ri, rf, pol, polf, strength, tables, bankroll, share, seed, 
     seed = np.uint64(seed)
 
     def block(b: int) -> None:
-        tournament_block(ri, rf, pol, polf, strength, tables, bankroll, share, seed, first + b, total, deals,
+        tournament_block(ri, rf, pol, polf, strength, tables, solver, bankroll, share, seed, first + b, total, deals,
                          finals[b], by_position[b])  # fmt: skip
 
     each_block(block, count, tournament_block)
     return finals, by_position
 
 
-def risk_task(ri, rf, pol, polf, strength, tables, share, seed, total, deals, focal, levels, first, count):
+def risk_task(ri, rf, pol, polf, strength, tables, solver, share, seed, total, deals, focal, levels, first, count):
     from loo_sim.kernel.tournament import risk_block
 
     out = np.zeros((count, ri.shape[0], L.SESSION_BLOCK, 3 + levels.shape[0]), dtype=np.float64)
     seed = np.uint64(seed)
 
     def block(b: int) -> None:
-        risk_block(ri, rf, pol, polf, strength, tables, share, seed, first + b, total, deals, focal, levels, out[b])
+        risk_block(
+            ri, rf, pol, polf, strength, tables, solver, share, seed, first + b, total, deals, focal, levels, out[b]
+        )
 
     each_block(block, count, risk_block)
     return out
 
 
-def variants_task(ri, rf, pol, polf, strength, tables, base, seed, total, carried, first, count):
+def variants_task(ri, rf, pol, polf, strength, tables, solver, base, seed, total, carried, first, count):
     from loo_sim.kernel.variants import variant_block
 
     rows = ri.shape[0]
@@ -270,8 +274,8 @@ def variants_task(ri, rf, pol, polf, strength, tables, base, seed, total, carrie
         start = (first + b) * BLOCK
         deals = min(BLOCK, total - start)
         if deals > 0:
-            variant_block(ri, rf, pol, polf, strength, tables, base, seed, session, start, deals, carried, agg[b],
-                          pair[b])  # fmt: skip
+            variant_block(ri, rf, pol, polf, strength, tables, solver, base, seed, session, start, deals, carried,
+                          agg[b], pair[b])  # fmt: skip
 
     each_block(block, count, variant_block)
     return agg, pair

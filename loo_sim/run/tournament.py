@@ -70,10 +70,10 @@ def run_tournament(rules: Rules, policies: Sequence[Policy], names: Sequence[str
     n, h = rules.players, len(policies)
     seats = lineups(list(range(h)), n)
     arms = [Arm(f"lineup {r}", rules, [policies[i] for i in seats[r]]) for r in range(h)]
-    ri, rf, pol, polf, strength, tables = stack_args([arm_args(a) for a in arms])
+    ri, rf, pol, polf, strength, tables, solver = stack_args([arm_args(a) for a in arms])
     bankroll = np.full(h, bankroll_of(rules), dtype=np.float64)
     share = np.full(h, rules.final_pot is FinalPot.SHARE, dtype=np.bool_)
-    static = (ri, rf, pol, polf, strength, tables, bankroll, share, seed, sessions, deals)
+    static = (ri, rf, pol, polf, strength, tables, solver, bankroll, share, seed, sessions, deals)
     res = TournamentResult(rules, list(names), seats, 0, deals, seed, np.zeros((h, 3)), np.zeros((h, n + 1, 3)),
                            np.zeros((h, h, 3)), np.zeros(h))  # fmt: skip
     owner = np.array(seats)  # [lineup, seat] -> heuristic

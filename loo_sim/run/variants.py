@@ -83,7 +83,7 @@ def run_variants(
     threads = checks.threads(threads)
     carried = checks.chips("carried", carried)
     args = [arm_args(Arm(r.name, r.rules, list(r.policies))) for r in rows]
-    ri, rf, pol, polf, strength, tables = stack_args(args)
+    ri, rf, pol, polf, strength, tables, solver = stack_args(args)
     base = names.index(baseline)
     set_num_threads(threads)
     backend = backend or LocalBackend()
@@ -104,7 +104,7 @@ def run_variants(
             pair[...] += pairs[b]
 
     start = time.perf_counter()
-    static = (ri, rf, pol, polf, strength, tables, base, seed, deals, carried)
+    static = (ri, rf, pol, polf, strength, tables, solver, base, seed, deals, carried)
     rounds = run_rounds(variants_task, static, deals, BLOCK, per_call, reduce, progress=progress, backend=backend)
     elapsed = time.perf_counter() - start
     for res in results:
