@@ -467,16 +467,72 @@ def solver_report(scale: float = 1.0) -> dict:
     return report
 
 
+def pimc_report(deals: int = 2000, counted: int = 200, samples: int = 16) -> dict:
+    """The sampling player (P8) on one thread, three-card, 5 players, every seat on
+    ``basic/pimc:N``: deals/s of the kernel, and card decisions/s, counting only the
+    decisions with two or more legal cards (a single legal card is played without a
+    solve). The decisions are counted by the reference engine on the first ``counted``
+    deals (it makes the same decisions; the kernel's P7 solver stands in for the
+    reference's, for speed) and scaled to the run."""
+    from unittest import mock
+
+    from numba import set_num_threads
+
+    from loo_sim import Rules, play_deals
+    from loo_sim.engine import deal as deal_module
+    from loo_sim.run.records import shuffled_decks
+    from loo_sim.run.solver import card_values
+
+    set_num_threads(1)
+    rules = Rules.preset("three-card", players=5)
+    table = [f"basic/pimc:{samples}"] * 5
+    decks = shuffled_decks(11, deals)
+    dealers = [i % 5 for i in range(deals)]
+    play_deals(rules, decks[:20], dealers[:20], policy=table, seed=3)  # compile / warm up
+    start = time.perf_counter()
+    play_deals(rules, decks, dealers, policy=table, seed=3)
+    elapsed = time.perf_counter() - start
+    start = time.perf_counter()
+    play_deals(rules, decks, dealers, policy="basic", seed=3)
+    basic_s = time.perf_counter() - start
+    decisions = 0
+    real = deal_module.pimc_card
+
+    def counting(pos, sight, options, *args, **kw):
+        nonlocal decisions
+        decisions += len(options) > 1
+        return real(pos, sight, options, *args, **kw)
+
+    with mock.patch.object(deal_module, "pimc_card", counting):
+        from loo_sim.engine.deal import play_deal_reference
+        from loo_sim.game.policy import parse_table
+        from loo_sim.rng import seat_streams
+
+        policies = parse_table(table, 5)
+        for i in range(counted):
+            play_deal_reference(rules, decks[i].tolist(), dealers[i], 0.0, policies, seat_streams(3, i, policies),
+                                card_values=card_values)  # fmt: skip
+    per_deal = decisions / counted
+    rate = per_deal * deals / elapsed
+    print(f"pimc:{samples}, three-card / 5 players / every seat, one thread:")
+    print(f"  {deals / elapsed:,.0f} deals/s ({deals:,} deals; basic at the same table {deals / basic_s:,.0f} deals/s)")
+    print(f"  {rate:,.0f} card decisions/s with two or more legal cards ({per_deal:.2f} a deal, counted on "
+          f"{counted} deals), all of the run's time charged to them")  # fmt: skip
+    return {"samples": samples, "deals": deals, "deals_per_s": deals / elapsed, "basic_deals_per_s": deals / basic_s,
+            "decisions_per_deal": per_deal, "decisions_per_s": rate}  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller runs (10^7 instead of 10^8 for memory)")
     parser.add_argument("--deals", type=int, default=4_000_000, help="deals per timing run")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--solve", action="store_true", help="only the solve benchmark (three-card, 5 players)")
-    parser.add_argument("--solver", action="store_true", help="only the perfect-information solver benchmark (P7)")
+    parser.add_argument("--solver", action="store_true",
+                        help="only the perfect-information solver (P7) and pimc (P8) benchmarks")  # fmt: skip
     args = parser.parse_args()
     if args.solver:
-        report = {"solver": solver_report(0.25 if args.quick else 1.0)}
+        report = {"solver": solver_report(0.25 if args.quick else 1.0), "pimc": pimc_report()}
         if args.json:
             print(json.dumps(report, indent=2))
         return
@@ -536,6 +592,7 @@ def main() -> None:
               f"({r['peak_ratio_big_over_1e6']:.3f}x; {big_s:.0f} s)")  # fmt: skip
     report["solve"] = solve_report()
     report["solver"] = solver_report(0.25 if args.quick else 1.0)
+    report["pimc"] = pimc_report()
     if args.json:
         print(json.dumps(report, indent=2))
 
