@@ -352,7 +352,12 @@ class VariantsStudy(Study):
         return min(int(self.sessions) * int(self.deals), checks.MAX_DEALS) if self.in_sessions else int(self.deals)
 
     def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
-        super()._more_problems(p, rules)
+        if self.in_sessions:  # deals per session: checked below, once
+            p.attempt("seed", lambda: checks.seed(self.seed))
+            if rules is not None:
+                p.attempt("policy", lambda: self.table(rules.players))
+        else:
+            super()._more_problems(p, rules)
         p.attempt("carried", lambda: checks.chips("carried", self.carried))
         if self.in_sessions:
             p.attempt("sessions", lambda: checks.sessions(self.sessions))
