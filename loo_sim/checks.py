@@ -106,6 +106,15 @@ def session_deals(value: Any, name: str = "deals") -> int:
     return whole_number(name, value, 1, MAX_SESSION_DEALS)
 
 
+def burn_in(value: Any, deals: int, name: str = "burn_in") -> int:
+    """Deals dropped at the start of each session: 0..deals-1 (one deal at least is measured)."""
+    number = whole_number(name, value, 0)
+    if number >= deals:
+        raise LooError(f"{name}: {number} is not allowed; allowed 0..{deals - 1}, below deals ({deals}), so that "
+                       "each session has a deal left to measure")  # fmt: skip
+    return number
+
+
 def threads(value: Any, name: str = "threads") -> int:
     """1..the cores numba may use; None means all of them."""
     import numba

@@ -4,7 +4,7 @@
 # pip install playwright).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for name in miss pots variants solve tournament; do
+for name in miss pots variants variants-sessions solve tournament; do
   bash scripts/dev.sh run report "reports/$name.toml" --out "reports/$name"
 done
 if [ -x /usr/bin/chromium ] && .venv/bin/python -c "import playwright" 2>/dev/null; then

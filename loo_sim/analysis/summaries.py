@@ -612,3 +612,123 @@ def variants_summary(table: pd.DataFrame, baseline: str, seed: int, carried: flo
             lines.append(f"- {r.row}: {r.value:.4g} (95% CI [{r.ci_low:.4g}, {r.ci_high:.4g}]){change}")
         lines.append("")
     return "\n".join(lines)
+
+
+def _g(x: float) -> str:
+    """A number for prose: 4 significant digits, thousands separated where whole and large."""
+    if x != x:
+        return "n/a"
+    if abs(x) >= 1e6:
+        return f"{x:.3g}"
+    return f"{x:,.4g}" if abs(x) >= 1000 else f"{x:.4g}"
+
+
+def variant_sessions_summary(res, tables: dict[str, pd.DataFrame], clean: pd.DataFrame | None, cmd: str = "") -> str:
+    """summary.md of the variants in sessions (``run.variants.run_variant_sessions``): every
+    number from the tables (``analysis.variants.session_rows``, ``session_windows``,
+    ``session_pots``), then the clean-pot table (the first deal of a session) when it ran."""
+    from loo_sim.analysis.variants import pot_quantile, session_metric_label
+
+    table, windows, pots = tables["sessions"], tables["session_windows"], tables["session_pots"]
+    baseline, b, w = res.baseline, res.burn_in, res.window
+    lines = [
+        f"# Rule variants in sessions against {baseline}",
+        "",
+        f"{res.sessions:,} sessions of {res.deals} deals for every rule set (R10: each session from a clean pot, the "
+        "pot carried from deal to deal, the dealer rotating), every rule set on the same decks: deal j of session i "
+        f"is shuffled from the stream (seed {res.seed}, i, j) and its first dealer drawn from ({res.seed}, i, -1), "
+        f"whatever the rules. The first {b} deals of each session are a burn-in and are dropped (the default: the "
+        "first 10 deals, at most half of a session); every figure below is over deals "
+        f"{b + 1}-{res.deals} of each session.",
+        "",
+        "Intervals are 95% with the session as the unit: a rate per deal is a ratio of means over sessions (delta "
+        f"method), and a difference against {baseline} is paired, the two rule sets' ratios over the same sessions "
+        "linearized together. A difference printed as exactly 0 is 0 in every session, not an estimate.",
+        "",
+    ]
+    if cmd:
+        lines[2:2] = [f"Produced by `{cmd}`.", ""]
+    inexact = table[(table.metric == "inexact_sessions") & (table.value > 0)]
+    for r in inexact.itertuples(index=False):
+        lines.append(f"**Not exact**: {r.row}: {r.value:.1%} of sessions passed 2**53 chips (R3); amounts past "
+                     "that are not exact, so its chip figures are not either.")  # fmt: skip
+        lines.append("")
+    lines += ["## Do later deals agree? (the burn-in check)", ""]
+    if w == 0:
+        lines += ["A session measures a single deal: no windows to compare.", ""]
+    else:
+        lines.append(
+            f"Each rule set's {', '.join(session_metric_label(m) for m in windows.metric.unique())} over deals "
+            f"{b + 1}-{b + w} of every session against the last {w} ({res.deals - w + 1}-{res.deals}): the "
+            "difference (late - early) with its 95% interval, the session as the unit."
+        )
+        lines.append("")
+        beyond = windows[windows.beyond_3_se]
+        if len(beyond):
+            lines.append(f"**Warning**: {len(beyond)} of {len(windows)} differences are beyond 3 SE, so these rule "
+                         "sets are not in a steady state after the burn-in (or the burn-in is too short):")  # fmt: skip
+            for r in beyond.itertuples(index=False):
+                lines.append(
+                    f"- {r.row}, {session_metric_label(r.metric)}: {_g(r.early)} early, {_g(r.late)} late, "
+                    f"difference {_g(r.difference)} [{_g(r.ci_low)}, {_g(r.ci_high)}] (z = {r.z:.1f})"
+                )
+        else:
+            finite = windows[np.isfinite(windows.z.astype(float))]
+            worst = finite.iloc[int(np.argmax(np.abs(finite.z.to_numpy(dtype=float))))] if len(finite) else None
+            tail = f" (the largest |z| is {abs(worst.z):.2f}: {worst.row}, {session_metric_label(worst.metric)})" \
+                if worst is not None else ""  # fmt: skip
+            lines.append(f"No difference is beyond 3 SE{tail}: the early and late windows agree.")
+        lines.append("")
+    for metric in ("loo_rate", "single_share", "double_share", "contested_share", "mean_pot", "net_variance",
+                   "session_variance"):  # fmt: skip
+        lines += [f"## {session_metric_label(metric)}", ""]
+        for r in table[table.metric == metric].itertuples(index=False):
+            if r.row == baseline:
+                change = ""
+            elif _exact_zero(r):
+                change = f"; against {baseline} exactly 0"
+            elif r.diff_vs_baseline != r.diff_vs_baseline:
+                change = f"; no paired difference against {baseline}"
+            else:
+                change = f"; against {baseline} {_g(r.diff_vs_baseline)} [{_g(r.diff_ci_low)}, {_g(r.diff_ci_high)}]"
+            lines.append(f"- {r.row}: {_g(r.value)} (95% CI [{_g(r.ci_low)}, {_g(r.ci_high)}]){change}")
+        lines.append("")
+    lines += ["## The pot at the start of a deal", "",
+              "Median and 90th percentile of the pot at the start of a measured deal, and the share of deals whose "
+              "pot is the smallest one met (95% CI, the session as the unit); session_pots.csv has the whole "
+              "distribution, whole pots below 4,096 chips counted exactly, larger or fractional ones in log bins "
+              "(16 per decade, read as the mean of the bin).", "",
+              "| rule set | median | 90% | smallest pot | its share |", "|---|---|---|---|---|"]  # fmt: skip
+    for name in res.names:
+        t = pots[pots.row == name]
+        if t.empty:
+            continue
+        first = t.iloc[0]
+        lines.append(f"| {name} | {_g(pot_quantile(pots, name, 0.5))} | {_g(pot_quantile(pots, name, 0.9))} | "
+                     f"{_g(first.pot)}{'' if first.exact else ' (bin mean)'} | {first.share:.2%} "
+                     f"[{first.ci_low:.2%}, {first.ci_high:.2%}] |")  # fmt: skip
+    lines += ["", "## Net chips per deal by position", "",
+              "Mean net chips per measured deal (shares won - antes - loo payments) at each position from the "
+              "dealer's left (1 = the dealer's left, the last = the dealer), 95% CI.", ""]  # fmt: skip
+    most = max(r.players for r in res.rules)
+    lines.append("| rule set | " + " | ".join(str(p) for p in range(1, most + 1)) + " |")
+    lines.append("|---|" + "---|" * most)
+    for name in res.names:
+        t = table[(table.row == name) & table.metric.str.startswith("net_position_")]
+        cells = [f"{_g(r.value)} [{_g(r.ci_low)}, {_g(r.ci_high)}]" for r in t.itertuples(index=False)]
+        lines.append(f"| {name} | " + " | ".join(cells + [""] * (most - len(cells))) + " |")
+    lines.append("")
+    lines += ["## First deal of a session (every deal from a clean pot)", ""]
+    if clean is None:
+        lines += ["Not run (interrupted).", ""]
+    else:
+        text = variants_summary(clean, baseline, res.seed, 0.0)
+        body = text.split("\n", 2)[2]  # without its title
+        lines.append(
+            "The table of the deals every session starts with: each rule set on the same independent deals, each "
+            "from a clean pot (nothing carried in), paired deal by deal; these are not the rates of a session in "
+            "play (above)."
+        )
+        lines.append("")
+        lines += [ln.replace("## ", "### ", 1) if ln.startswith("## ") else ln for ln in body.split("\n")]
+    return "\n".join(lines).rstrip() + "\n"

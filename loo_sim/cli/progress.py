@@ -26,6 +26,7 @@ COMPILE_NOTICE = "compiling the kernel once, about {seconds} s (numba caches it 
 COMPILE_SECONDS = {
     "simulate": 11,
     "variants": 11,
+    "variant_sessions": 13,
     "calibrate": 11,
     "play_deals": 11,
     "pots": 13,

@@ -42,6 +42,7 @@ from pathlib import Path
 DRIVERS = {
     "simulate": [("chunks", "run_block")],
     "variants": [("variants", "variant_block")],
+    "variant_sessions": [("variants", "variant_session_block")],
     "miss": [("counterfactual", "decision_block"), ("counterfactual", "heuristic_block")],
     "pots": [
         ("sessions", name)

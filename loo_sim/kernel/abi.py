@@ -216,6 +216,19 @@ V_VALUES = V_NET_POS + MAX_PLAYERS + 1
 V_DIFF = 0  # [V_VALUES] sum of (row's value - baseline row's value)
 V_DIFF_SQ = V_VALUES  # [V_VALUES] sum of squares
 V_LEN = 2 * V_VALUES
+# ... and in sessions (R10, ``kernel.variants.variant_session_block``): one session's sums over
+# its measured deals (after the burn-in), per row; the caller keeps their first and second
+# moments over sessions (the session is the unit), so every per-deal rate is a ratio of means
+VS_ONE, VS_DEALS, VS_LOOED, VS_SINGLE, VS_CONTESTED, VS_POT = range(6)  # 1; deals; looed seats; 0/1 counts; pot_start
+VS_NET, VS_NET_SQ, VS_BAL_SQ = 6, 7, 8  # sum of every seat's net; of its square; of each seat's session net squared
+VS_NET_POS = 9  # [MAX_PLAYERS + 1] net chips at position p from the dealer's left (1..players; 0 unused)
+VW_DEALS, VW_LOOED, VW_SINGLE, VW_CONTESTED, VW_POT = range(5)  # a window's sums
+VW_LEN = 5
+VS_EARLY = VS_NET_POS + MAX_PLAYERS + 1  # [VW_LEN] deals burn_in .. burn_in + window - 1
+VS_LATE = VS_EARLY + VW_LEN  # [VW_LEN] the last ``window`` deals
+VS_INEXACT = VS_LATE + VW_LEN  # 1: an amount passed 2**53 (R3: no longer exact)
+VS_OVERFLOW = VS_INEXACT + 1  # 1: the pot passed OVERFLOW_LIMIT, the session stopped there
+VS_LEN = VS_OVERFLOW + 1
 
 # ---- sessions (R10) ------------------------------------------------------------------------
 NB_POT = 544  # pot bins: <1, 16 per decade from 1 to 1e16, one per decade beyond

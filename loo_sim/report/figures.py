@@ -97,8 +97,9 @@ def pots_figures(preset: str, arms: int, players: int, tables: dict[str, pd.Data
     return figures
 
 
-def variants_figures(table: pd.DataFrame, baseline: str, policies: str) -> dict[str, Any]:
-    """The loo rate of each rule variant and its paired difference from ``baseline``."""
+def variants_figures(table: pd.DataFrame, baseline: str, policies: str, scope: str = "") -> dict[str, Any]:
+    """The loo rate of each rule variant and its paired difference from ``baseline``
+    (``scope``: said in the title, e.g. that every deal is a session's first)."""
     from loo_sim.plots.decisions import variant_bars, variant_differences
 
     rows = int(table.row.nunique())
@@ -108,5 +109,50 @@ def variants_figures(table: pd.DataFrame, baseline: str, policies: str) -> dict[
     variant_differences(right, table, baseline, metric="loo_rate", title=f"loo rate minus {baseline}'s, deal by deal")
     right.tick_params(labelleft=False)
     deals = int(table.n.max())
-    fig.suptitle(f"Loo rate by rule set against {baseline}: the same {deals:,} deals for every row, {policies}")
+    fig.suptitle(f"Loo rate by rule set against {baseline}{scope}: the same {deals:,} deals for every row, {policies}")
     return {"variants": fig}
+
+
+def variant_sessions_figures(tables: dict[str, pd.DataFrame], res, clean: pd.DataFrame | None,
+                             policies: str) -> dict[str, Any]:  # fmt: skip
+    """Variants in sessions: the loo rate and the share of contested deals of each rule set
+    with their paired differences from the baseline (``sessions``); the pot at the start of
+    a measured deal as a CCDF per rule set (``session_pots``); the clean-pot figure
+    (``variants``, the first deal of a session) when it ran."""
+    from loo_sim.analysis.variants import session_metric_label
+    from loo_sim.plots.decisions import variant_bars, variant_differences
+    from loo_sim.plots.sessions import max_pot_ccdf
+
+    table, baseline = tables["sessions"], res.baseline
+    rows = len(res.names)
+    measured = f"deals {res.burn_in + 1}-{res.deals} of each session"
+    fig = figure((13, 2 * (0.55 * rows + 1.6) + 0.6))
+    axes = fig.subplots(2, 2, sharey=True)
+    for (left, right), metric in zip(axes, ("loo_rate", "contested_share")):
+        label = session_metric_label(metric)
+        variant_bars(left, table, metric=metric, title=f"{label}")
+        variant_differences(right, table, baseline, metric=metric, title=f"minus {baseline}'s, over the same sessions")
+        right.set_xlabel(f"paired difference from {baseline} over the same sessions, 95% CI")
+        right.tick_params(labelleft=False)
+        for text in right.texts:
+            if text.get_text() == "0 on every deal":
+                text.set_text("0 in every session")
+    fig.suptitle(f"In sessions: {res.sessions:,} sessions of {res.deals} deals for every rule set on the same decks, "
+                 f"{measured} measured, {policies}")  # fmt: skip
+    out = {"sessions": fig}
+    pots = tables["session_pots"]
+    ccdf = []
+    for name in res.names:
+        t = pots[pots.row == name].sort_values("pot")
+        at_least = t["share"][::-1].cumsum()[::-1] / max(float(t["share"].sum()), 1e-300)
+        ccdf.append(pd.DataFrame({"arm": name, "pot": t["pot"].to_numpy(), "share_at_least": at_least.to_numpy()}))
+    fig = figure((11, 7.2))
+    ax = fig.add_subplot()
+    max_pot_ccdf(ax, pd.concat(ccdf, ignore_index=True), title=f"Pot at the start of a deal in sessions ({measured})")
+    ax.set_xlabel("pot at the start of a deal (chips, log scale)")
+    ax.set_ylabel("share of measured deals with a pot \u2265 x (log scale)")
+    ax.get_legend().set_title("rule set")
+    out["session_pots"] = fig
+    if clean is not None:
+        out.update(variants_figures(clean, baseline, policies, scope=" on the first deal of a session (a clean pot)"))
+    return out

@@ -125,8 +125,8 @@ def study_deals(study: Study) -> float:
         return float(study.deals) * (runs + len(heuristics_for(study.base_rules())) + 1)
     if isinstance(study, PotsStudy):
         return float(study.sessions) * study.deals * len(study.arms())
-    if isinstance(study, VariantsStudy):
-        return float(study.deals) * max(len(study.rows), 1)
+    if isinstance(study, VariantsStudy):  # in sessions: the sessions' deals and as many clean-pot deals
+        return float(study.deals) * max(len(study.rows), 1) * (2 * study.sessions if study.in_sessions else 1)
     if isinstance(study, TournamentStudy):
         return float(study.sessions) * study.deals * len(study.policies)
     if isinstance(study, RiskStudy):
@@ -372,6 +372,8 @@ def _run_variants(study: VariantsStudy, out: str | None, progress, backend) -> S
         rules = study.row_rules(row)
         rows.append(VariantRow(row["name"], rules, study.table(rules.players)))
     baseline = study.baseline or study.rows[0]["name"]
+    if study.in_sessions:
+        return _run_variant_sessions(study, rows, baseline, progress, backend)
     res = run_variants(rows, baseline, study.deals, study.seed, study.carried, threads=_threads(),
                        batches=VARIANT_BATCHES, progress=_progress(progress), backend=backend)  # fmt: skip
     table = variant_rows(res)
@@ -387,6 +389,64 @@ def _run_variants(study: VariantsStudy, out: str | None, progress, backend) -> S
     figures = variants_figures(table, baseline, describe_policies(rows[0].policies))
     return StudyOutput(study, {"variants": table}, figures, text, info, partial=res.partial, done=res.deals_done,
                        total=study.deals)  # fmt: skip
+
+
+def _run_variant_sessions(study: VariantsStudy, rows, baseline: str, progress, backend) -> StudyOutput:
+    """Variants in sessions (R10): the session table, its stationarity check and pot
+    distribution, then the clean-pot table (every deal from a clean pot, as the first deal
+    of a session plays) on as many independent deals as the sessions played."""
+    from loo_sim.analysis.summaries import variant_sessions_summary
+    from loo_sim.analysis.variants import session_pots, session_rows, session_windows, variant_rows
+    from loo_sim.report.figures import variant_sessions_figures
+    from loo_sim.run.variants import run_variant_sessions, run_variants
+
+    sres = run_variant_sessions(rows, baseline, study.sessions, study.deals, study.burn_in, study.seed,
+                                threads=_threads(), progress=_progress(progress, "sessions"),
+                                backend=backend)  # fmt: skip
+    clean = None
+    if not sres.partial:  # Ctrl-C in the sessions: stop there
+        try:
+            clean = run_variants(rows, baseline, study.clean_deals(), study.seed, 0.0, threads=_threads(),
+                                 batches=VARIANT_BATCHES, progress=_progress(progress), backend=backend)  # fmt: skip
+        except KeyboardInterrupt:  # before its first round finished: the sessions are kept
+            clean = None
+    partial = sres.partial or clean is None or clean.partial
+    tables = {
+        "sessions": session_rows(sres),
+        "session_windows": session_windows(sres),
+        "session_pots": session_pots(sres),
+    }
+    clean_table = variant_rows(clean) if clean is not None else None
+    if clean_table is not None:
+        tables["variants"] = clean_table
+    text = variant_sessions_summary(sres, tables, clean_table, command(study))
+    inexact = tables["sessions"].query("metric == 'inexact_sessions' and value > 0")
+    warnings = [f"{r.row}: {r.value:.1%} of sessions passed 2**53 chips; amounts past that are not exact (R3)"
+                for r in inexact.itertuples(index=False)]  # fmt: skip
+    beyond = tables["session_windows"].query("beyond_3_se")
+    if len(beyond):
+        warnings.append(f"the late window differs from the early one by more than 3 SE in {len(beyond)} of "
+                        f"{len(tables['session_windows'])} comparisons (see session_windows.csv): the burn-in may be "
+                        "too short, or the rule set has no steady state")  # fmt: skip
+    info = {
+        "rows": [{"name": r.name, "rules": r.rules.to_dict(), "policies": [str(p) for p in r.policies]} for r in rows],
+        "baseline": baseline,
+        "sessions_done": sres.sessions,
+        "deals_per_session": sres.deals,
+        "burn_in": sres.burn_in,
+        "window": sres.window,
+        "clean_deals_done": clean.deals_done if clean is not None else 0,
+        "pairing": "every row plays the same sessions: deal j of session i on the deck shuffled from (seed, i, j), "
+        "the first dealer drawn from (seed, i, -1), the dealer rotating; differences against the baseline are "
+        "paired session by session. The clean-pot table: deal k on the deck from (seed, k), dealt by seat k mod "
+        "players, paired deal by deal",
+        "elapsed_s": round(sres.elapsed_s + (clean.elapsed_s if clean is not None else 0.0), 3),
+    }
+    figures = variant_sessions_figures(tables, sres, clean_table, describe_policies(rows[0].policies))
+    done, total, unit = (sres.sessions, study.sessions, "sessions") if sres.partial or clean is None else \
+        (clean.deals_done, study.clean_deals(), "deals")  # fmt: skip
+    return StudyOutput(study, tables, figures, text, info, warnings, partial=partial, done=done, total=total,
+                       unit=unit)  # fmt: skip
 
 
 def _run_solve(study: SolveStudy, out: str | None, progress, backend) -> StudyOutput:

@@ -31,7 +31,8 @@ Problems = list[tuple[str, str]]  # (path below the study, message)
 WHOLE, NUMBER, TEXT, FLAG = "a whole number", "a finite number", "a string", "true or false"
 FIELD_TYPES: dict[str, str] = {
     "preset": TEXT, "policy": TEXT, "baseline": TEXT, "by_class": FLAG,
-    "deals": WHOLE, "seed": WHOLE, "sessions": WHOLE, "focal": WHOLE, "dealer": WHOLE, "chart_seat": WHOLE,
+    "deals": WHOLE, "seed": WHOLE, "sessions": WHOLE, "burn_in": WHOLE, "focal": WHOLE, "dealer": WHOLE,
+    "chart_seat": WHOLE,
     "carried": NUMBER, "precision": NUMBER, "chart_scale": NUMBER, "bankroll": NUMBER,
     "iterations": WHOLE, "averaging": TEXT, "eval_deals": WHOLE, "policies": TEXT, "focal_policy": TEXT,
 }  # fmt: skip
@@ -338,10 +339,35 @@ class VariantsStudy(Study):
     carried: float = 0.0  # chips carried into every deal
     rows: list[dict[str, Any]] = field(default_factory=list)  # {name, preset, rules}
     baseline: str | None = None  # the row the others are compared with (default: the first)
+    sessions: int | None = None  # in sessions (R10): sessions per row, ``deals`` then deals per session
+    burn_in: int | None = None  # deals dropped at the start of each session (default: run.variants.default_burn_in)
+
+    @property
+    def in_sessions(self) -> bool:
+        return self.sessions is not None
+
+    def clean_deals(self) -> int:
+        """The deals of the clean-pot table: ``deals``, or in sessions as many deals as the
+        sessions play (sessions x deals), each from a clean pot as a session's first deal."""
+        return min(int(self.sessions) * int(self.deals), checks.MAX_DEALS) if self.in_sessions else int(self.deals)
 
     def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
-        super()._more_problems(p, rules)
+        if self.in_sessions:  # deals per session: checked below, once
+            p.attempt("seed", lambda: checks.seed(self.seed))
+            if rules is not None:
+                p.attempt("policy", lambda: self.table(rules.players))
+        else:
+            super()._more_problems(p, rules)
         p.attempt("carried", lambda: checks.chips("carried", self.carried))
+        if self.in_sessions:
+            p.attempt("sessions", lambda: checks.sessions(self.sessions))
+            deals = p.attempt("deals", lambda: checks.session_deals(self.deals))
+            if self.burn_in is not None and deals is not None:
+                p.attempt("burn_in", lambda: checks.burn_in(self.burn_in, deals))
+            if self.carried:
+                p.add("carried", "sessions start from a clean pot (R10); carried goes with deals from a chosen pot")
+        elif self.burn_in is not None:
+            p.add("burn_in", "burn_in goes with sessions (deals dropped at the start of each session)")
         if not self.rows:
             p.add("rows", "a variants study needs rows, e.g. rows = [{name = 'limited', preset = 'limited'}]")
         names = [str(r.get("name", "")) for r in self.rows]

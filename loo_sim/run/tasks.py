@@ -3,7 +3,7 @@ aggregate rows of each block (the caller adds them in block order). Plain top-le
 functions of arrays and numbers, so a Dask worker can run them (backend.py).
 
 Where the kernel has a serial one-block driver (``chunks.run_block``,
-``sessions.session_block``, ``variants.variant_block``, ``calibrate.calibrate_block``,
+``sessions.session_block``, ``variants.variant_block`` and ``variant_session_block``, ``calibrate.calibrate_block``,
 ``chunks.play_rows``, ``counterfactual.decision_block`` and ``heuristic_block``,
 compiled with ``nogil``), :func:`each_block` runs the blocks on threads of this process. A
 numba ``prange`` driver around the same call does the same work but costs 1.5-3.5 s more
@@ -279,3 +279,26 @@ def variants_task(ri, rf, pol, polf, strength, tables, solver, base, seed, total
 
     each_block(block, count, variant_block)
     return agg, pair
+
+
+def variant_sessions_shapes(rows: int) -> dict[str, tuple[int, ...]]:
+    """The rows of one block of the variants in sessions (``kernel.variants.variant_session_block``):
+    the moments over sessions of all rows' session sums, and the pot counts by ``pot_index``."""
+    width, pots = rows * L.VS_LEN, L.EXACT_CHIPS + L.NB_POT
+    return {"s1": (width,), "s2": (width, width), "pot_n": (rows, pots), "pot_sq": (rows, pots),
+            "pot_nm": (rows, pots), "pot_sum": (rows, pots)}  # fmt: skip
+
+
+def variant_sessions_task(ri, rf, pol, polf, strength, tables, solver, seed, total, deals, burn, window, first, count):
+    from loo_sim.kernel.variants import variant_session_block
+
+    shapes = variant_sessions_shapes(ri.shape[0])
+    rows = {k: np.zeros((count, *shape), dtype=np.float64) for k, shape in shapes.items()}
+    seed = np.uint64(seed)
+
+    def block(b: int) -> None:
+        variant_session_block(ri, rf, pol, polf, strength, tables, solver, seed, first + b, total, deals, burn, window,
+                              *(r[b] for r in rows.values()))  # fmt: skip
+
+    each_block(block, count, variant_session_block)
+    return rows

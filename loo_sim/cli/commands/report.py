@@ -54,7 +54,9 @@ def report_cmd(
     runner = open_backend(backend or cfg.backend, scheduler or cfg.scheduler, workers, scheduler_flag=where)
     with report_lock(Path(out_dir)), runner as kernel_backend, TerminalProgress() as progress:
         if not (scheduler or cfg.scheduler):  # the kernel compiles on this machine
-            kinds = {KIND_DRIVERS[e.study.kind] for e in cfg.experiments if not only or e.name in only}
+            chosen = [e.study for e in cfg.experiments if not only or e.name in only]
+            kinds = {KIND_DRIVERS[s.kind] for s in chosen}
+            kinds |= {"variant_sessions" for s in chosen if getattr(s, "in_sessions", False)}
             compile_notice(*sorted(kinds))
         manifest = run_report(cfg, Path(out_dir), resume=resume, only=only, echo=typer.echo, progress=progress,
                               backend=kernel_backend)  # fmt: skip
