@@ -78,8 +78,8 @@ def variant_block(ri, rf, pol, polf, strength, tables, solver, base, seed, sessi
 
 
 @njit(cache=True, **NO_REFCOUNT)  # the deal inlined, as in kernel/sessions.py's play_one_session
-def play_variant_session(ri, rf, pol, polf, strength, tables, ws, seed, session, deals, burn, window, deck, sc, seat_keys,
-                         oi, of, bal, vec, pot_at):  # fmt: skip
+def play_variant_session(ri, rf, pol, polf, strength, tables, ws, seed, session, deals, burn, window, deck, sc,
+                         seat_keys, oi, of, bal, vec, pot_at):  # fmt: skip
     """Session ``session`` of one row: ``deals`` deals from a clean pot, the first dealer
     drawn as in the pots study, the pot carried over (R10). ``vec`` [VS_*] gets the sums over
     deals burn..deals-1 (the windows: deals burn..burn+window-1 and the last ``window``),
