@@ -172,6 +172,12 @@ def read_chart(path: str | Path, what: str = "compare_charts") -> pd.DataFrame:
     return df
 
 
+def _cells_as_text(chart: pd.DataFrame) -> pd.DataFrame:
+    """The cell keys as a chart CSV reads them (a chart_table in memory has ints beside "all")."""
+    return chart.assign(position=chart.position.astype(str), earlier_in=chart.earlier_in.astype(str),
+                        miss_on_offer=chart.miss_on_offer.astype(bool), best=chart.best.astype(bool))  # fmt: skip
+
+
 def _verdicts(chart: pd.DataFrame) -> pd.DataFrame:
     best = chart[chart.best].set_index(CELL)
     if best.index.has_duplicates:
@@ -195,6 +201,7 @@ def compare_charts(a: pd.DataFrame, b: pd.DataFrame) -> tuple[pd.DataFrame, dict
     A's best action minus B's, paired, with its interval (and ``b_best_in_a`` the other
     way round). ``flagged``: at least one of the two verdicts is significant; a change
     between two verdicts neither of which is significant says nothing."""
+    a, b = _cells_as_text(a), _cells_as_text(b)
     va, vb = _verdicts(a), _verdicts(b)
     common = va.index.intersection(vb.index, sort=False)
     in_a, in_b = _diff_vs_best(a), _diff_vs_best(b)
