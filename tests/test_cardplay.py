@@ -183,8 +183,8 @@ def _sentences_agree(summary: str, csv: pd.DataFrame) -> int:
 
 def test_command_writes_its_files_and_the_sentences_agree_with_the_csv(tmp_path, capsys):
     out = tmp_path / "ladder"
-    code = main(["cardplay", "--players", "4", "--focal", "basic,high,low,random,basic/basic/none", "--whole-table", "low",
-                 "--deals", "6000", "--seed", "5", "--threads", "2", "--out", str(out)])  # fmt: skip
+    args = ["--players", "4", "--focal", "basic,high,low,random,basic/basic/none", "--whole-table", "low"]
+    code = main(["cardplay", *args, "--deals", "6000", "--seed", "5", "--threads", "2", "--out", str(out)])
     assert code == 0
     assert sorted(p.name for p in out.iterdir()) == ["ladder.csv", "ladder.png", "run.json", "summary.md"]
     csv = pd.read_csv(out / "ladder.csv", dtype={"position": str})
@@ -221,11 +221,11 @@ def test_sentences_say_only_what_the_intervals_allow():
         return dict(entrant=entrant, position=position, chips_per_deal=chips, diff_vs_baseline=d, diff_se=se,
                     diff_ci_low=lo, diff_ci_high=hi)  # fmt: skip
 
-    table = _table([row("basic", "all", 0, 0, 0, se=0.0), row("basic", 1, 0, 0, 0, se=0.0),
-                    row("basic", 2, 0, 0, 0, se=0.0),
-                    row("x", "all", 0.05, -0.01, 0.11, chips=0.5), row("x", 1, 0.3, 0.1, 0.5), row("x", 2, -0.2, -0.4, 0.0),
-                    row("y", "all", -0.3, -0.5, -0.1), row("y", 1, -0.3, -0.5, -0.1), row("y", 2, -0.1, -0.3, 0.1),
-                    row("z", "all", 0.0, 0.0, 0.0, se=0.0), row("z", 1, 0, 0, 0, se=0.0), row("z", 2, 0, 0, 0, se=0.0)])  # fmt: skip
+    rows = [row("basic", "all", 0, 0, 0, se=0.0), row("basic", 1, 0, 0, 0, se=0.0), row("basic", 2, 0, 0, 0, se=0.0)]
+    rows += [row("x", "all", 0.05, -0.01, 0.11, chips=0.5), row("x", 1, 0.3, 0.1, 0.5), row("x", 2, -0.2, -0.4, 0.0)]
+    rows += [row("y", "all", -0.3, -0.5, -0.1), row("y", 1, -0.3, -0.5, -0.1), row("y", 2, -0.1, -0.3, 0.1)]
+    rows += [row("z", "all", 0.0, 0.0, 0.0, se=0.0), row("z", 1, 0, 0, 0, se=0.0), row("z", 2, 0, 0, 0, se=0.0)]
+    table = _table(rows)
     text = "\n".join(ladder_sentences(table))
     assert "`x` and `basic` are not told apart" in text and "`x` beats" not in text
     assert "By position, `x` is ahead of `basic` at position 1; at the other 1 the interval includes 0." in text

@@ -28,9 +28,8 @@ LADDER_TITLES = {"A": "Ladder A: the focal seat among the table's players",
 
 
 def run_cardplay_study(study: CardplayStudy, out: str | None, progress, backend) -> dict[str, Any]:
-    """The study's outputs, as the fields of ``report.runners.StudyOutput`` (which wraps them)."""
-    from loo_sim.report.runners import _chip_warnings
-
+    """The study's outputs, as the fields of ``report.runners.StudyOutput`` (which wraps them
+    and adds the warning of chip amounts past 2**53)."""
     rules = study.base_rules()
     n = rules.players
     entrants = study.entrants()
@@ -97,7 +96,7 @@ def run_cardplay_study(study: CardplayStudy, out: str | None, progress, backend)
         "deal by deal",
     }
     return dict(study=study, tables={"ladder": table}, figures=figures, summary="\n".join(lines) + "\n", info=info,
-                warnings=_chip_warnings(rules, [study.carried]), partial=partial, done=done, total=study.deals,
+                partial=partial, done=done, total=study.deals,
                 unit="deals")  # fmt: skip
 
 

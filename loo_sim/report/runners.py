@@ -414,7 +414,9 @@ def _run_risk(study: RiskStudy, out: str | None, progress, backend) -> StudyOutp
 def _run_cardplay(study: CardplayStudy, out: str | None, progress, backend) -> StudyOutput:
     from loo_sim.report.cardplay import run_cardplay_study
 
-    return StudyOutput(**run_cardplay_study(study, out, progress, backend))
+    output = StudyOutput(**run_cardplay_study(study, out, progress, backend))
+    output.warnings = _chip_warnings(study.base_rules(), [float(study.carried)])
+    return output
 
 
 RUNNERS: dict[str, Callable[..., StudyOutput]] = {
