@@ -340,3 +340,19 @@ def test_compare_charts_refuses_what_is_not_a_chart(tmp_path, capsys):
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("error: --compare-charts"), err
         assert not (tmp_path / "o").exists()
+
+
+def test_a_report_runs_the_cardplay_kind(tmp_path):
+    config = tmp_path / "ladder.toml"
+    config.write_text('title = "Ladder"\n\n[[experiments]]\nname = "ladder-4"\nkind = "cardplay"\npreset = '
+                      '"three-card"\nplayers = 4\nfocal = ["basic", "high"]\ntable_policy = "basic"\n'
+                      'deals = 2000\nseed = 4\n')  # fmt: skip
+    assert main(["report", str(config), "--out", str(tmp_path / "report")]) == 0
+    folder = tmp_path / "report" / "ladder-4"
+    csv = pd.read_csv(folder / "ladder.csv", dtype={"position": str})
+    assert list(csv.entrant.unique()) == ["basic", "high"] and (csv.deals == 2000).all()
+    direct = tmp_path / "direct"  # the command a report's experiment records gives the same table
+    cmd = json.loads((folder / "run.json").read_text())["command"].split()[1:]
+    cmd[cmd.index("--out") + 1] = str(direct)
+    assert main(cmd) == 0
+    assert (direct / "ladder.csv").read_bytes() == (folder / "ladder.csv").read_bytes()
