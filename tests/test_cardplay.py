@@ -356,3 +356,36 @@ def test_a_report_runs_the_cardplay_kind(tmp_path):
     cmd[cmd.index("--out") + 1] = str(direct)
     assert main(cmd) == 0
     assert (direct / "ladder.csv").read_bytes() == (folder / "ladder.csv").read_bytes()
+
+
+def test_ctrl_c_writes_what_finished_stamped_partial(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    assert main(["cardplay", "--deals", "200", "--players", "4", "--out", str(tmp_path / "warm")]) == 0  # cached
+    out = tmp_path / "ladder"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    proc = subprocess.Popen([sys.executable, "-m", "loo_sim", "cardplay", "--players", "4", "--deals", "1e9",
+                             "--whole-table", "low", "--out", str(out)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    deadline = time.time() + 120
+    while not out.exists():
+        assert proc.poll() is None and time.time() < deadline, proc.communicate()
+        time.sleep(0.05)
+    time.sleep(4.0)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and re.fullmatch(rf"interrupted: [\d,]+ of 1,000,000,000 deals done; partial results "
+                                            rf"in {re.escape(str(out))}", lines[0]), stderr  # fmt: skip
+    assert sorted(p.name for p in out.iterdir()) == ["ladder.csv", "ladder.png", "run.json", "summary.md"]
+    assert (out / "summary.md").read_text().startswith("**PARTIAL**")
+    csv = pd.read_csv(out / "ladder.csv")
+    assert list(csv.ladder.unique()) == ["A"] and csv.deals.iloc[0] > 0  # ladder B never started
+    run = json.loads((out / "run.json").read_text())
+    assert run["partial"] is True and run["interrupted"]["unit"] == "deals"
