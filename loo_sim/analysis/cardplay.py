@@ -231,16 +231,17 @@ def compare_charts(a: pd.DataFrame, b: pd.DataFrame) -> tuple[pd.DataFrame, dict
 
 def _cell_name(r) -> str:
     offer = "miss on offer" if r.miss_on_offer else "no miss on offer"
-    return f"{r.label} (position {r.position}, {offer}, earlier in {r.earlier_in})"
+    label = str(r.label).replace("|", "\\|")  # a class label holds "|": escaped in a table row
+    return f"{label} (position {r.position}, {offer}, earlier in {r.earlier_in})"
 
 
 def _verdict_text(best: str, significant: bool, diff: float, lo: float, hi: float) -> str:
     return f"{best} {'(significant) ' if significant else ''}{diff:+.3f} {_interval(lo, hi)}"
 
 
-def change_lines(changes: pd.DataFrame, counts: dict[str, int], a_name: str, b_name: str) -> list[str]:
-    """The comparison in sentences and a table, drawn from the changes themselves."""
-    lines = [f"{counts['compared']:,} cells have a verdict in both charts (A: {a_name}; B: {b_name}); "
+def change_lines(changes: pd.DataFrame, counts: dict[str, int]) -> list[str]:
+    """The comparison (charts A and B) in sentences and a table, drawn from the changes themselves."""
+    lines = [f"{counts['compared']:,} cells have a verdict in both charts; "
              f"{counts['changed']:,} of them change their best action, {counts['flagged']:,} where at least one "
              "of the two verdicts is significant."]  # fmt: skip
     if counts["only_a"] or counts["only_b"]:

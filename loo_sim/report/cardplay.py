@@ -123,7 +123,7 @@ def chart_comparison(a_path: str, b_path: str) -> tuple[pd.DataFrame, str]:
              "(as in the charts). Its verdict is the best action by paired differences, with its margin over the "
              "runner-up and the 95% interval; a change is flagged where at least one of the two verdicts is "
              "significant (it beats every other action on offer with an interval clear of 0).", "",
-             *change_lines(changes, counts, "A", "B")]  # fmt: skip
+             *change_lines(changes, counts)]  # fmt: skip
     lines += ["", *_run_notes(a_path, "A"), *_run_notes(b_path, "B")]
     return changes, "\n".join(line for line in lines) + "\n"
 
