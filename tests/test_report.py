@@ -240,7 +240,7 @@ def test_each_kind_has_its_own_fields_and_checks():
         study_fields,
     )
 
-    assert KINDS == ("simulate", "miss", "pots", "variants", "solve", "tournament", "risk")
+    assert KINDS == ("simulate", "miss", "pots", "variants", "solve", "tournament", "risk", "cardplay")
     assert "iterations" in study_fields("solve") and "iterations" not in study_fields("miss")
     assert SolveStudy(iterations=0).problems() == [("iterations", "iterations: 0 is not allowed; allowed 1..100000")]
     assert "compare" not in study_fields("simulate") and "dealer" not in study_fields("pots")

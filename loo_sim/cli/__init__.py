@@ -21,6 +21,7 @@ import typer
 from loo_sim.cli.app import app
 from loo_sim.cli.commands import (
     calibrate,
+    cardplay,
     check,
     miss,
     pots,
@@ -46,6 +47,7 @@ for name, fn in [
     ("solve", solve.solve_cmd),
     ("tournament", tournament.tournament_cmd),
     ("risk", risk.risk_cmd),
+    ("cardplay", cardplay.cardplay_cmd),
     ("report", report.report_cmd),
 ]:
     app.command(name)(fn)

@@ -23,8 +23,10 @@ from loo_sim.game.policy import split_seat_policy
 # name: ``seat_policy[2]`` is --seat-policy, ``compare[0]`` is --compare, ``out`` is --out.
 FLAG_KEYS = ("preset", "set", "seat_policy", "compare", "out", "backend", "only", "deals", "seed", "carried", "dealer",
              "players", "focal", "chart_seat", "precision", "sessions", "bankroll", "threads", "workers",
-             "iterations", "averaging", "eval_deals", "starts", "policies", "focal_policy")  # fmt: skip
-FLAG_NAMES = {"starts": "start"}  # keys whose flag has another name: ``starts[0]`` is --start (repeatable)
+             "iterations", "averaging", "eval_deals", "starts", "policies", "focal_policy", "table_policy",
+             "whole_table", "compare_charts")  # fmt: skip
+# keys whose flag has another name: ``starts[0]`` is --start (repeatable), ``table_policy`` is --table
+FLAG_NAMES = {"starts": "start", "table_policy": "table"}
 _NAME = "VALUE"  # the name the checks get here; the flag takes its place in the message
 
 

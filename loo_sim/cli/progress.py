@@ -34,6 +34,7 @@ COMPILE_SECONDS = {
     "solve": 26,
     "tournament": 13,
     "risk": 13,
+    "cardplay": 13,
 }
 MORE_KIND_SECONDS = 3
 

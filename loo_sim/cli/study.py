@@ -25,6 +25,7 @@ KIND_DRIVERS = {
     "solve": "solve",
     "tournament": "tournament",
     "risk": "risk",
+    "cardplay": "cardplay",
 }
 
 

@@ -14,8 +14,8 @@
 - ``chunks``: a block of deals reduced to aggregates (simulate); and the batches of
   ``play_deals`` (every record row kept) and ``shuffled_decks``
 - ``abi``: the named slots of the vectors that cross into the kernel
-- ``classes``, ``counterfactual``, ``sessions``, ``variants``, ``calibrate``: hand classes
-  and the block drivers of the studies
+- ``classes``, ``counterfactual``, ``sessions``, ``variants``, ``calibrate``, ``tournament``,
+  ``ladder``: hand classes and the block drivers of the studies
 - ``bench``: the bare deal and the staged deal of ``scripts/bench.py`` (nothing else uses them)
 
 The kernel imports only the ``game`` layer and the foundations (for constants). numba's
@@ -52,6 +52,7 @@ DRIVERS = {
     "play_deals": [("chunks", "play_rows")],
     "tournament": [("tournament", "tournament_block")],
     "risk": [("tournament", "risk_block")],
+    "cardplay": [("ladder", "ladder_block")],
     "solve": [
         ("equilibrium", "infoset_lane"),
         ("equilibrium", "exploit_lane"),

@@ -230,6 +230,19 @@ VS_INEXACT = VS_LATE + VW_LEN  # 1: an amount passed 2**53 (R3: no longer exact)
 VS_OVERFLOW = VS_INEXACT + 1  # 1: the pot passed OVERFLOW_LIMIT, the session stopped there
 VS_LEN = VS_OVERFLOW + 1
 
+# ---- the card-play ladder (kernel/ladder.py): per entrant, per position, per block -------------
+# one deal's values of the focal seat (an entrant at one position; position 0: the mean over the positions) ...
+LD_NET, LD_LOOED, LD_TRICKS, LD_PLAYED = 0, 1, 2, 3  # net chips; looed 0/1; tricks won (0 unplayed); played tricks 0/1
+LD_DNET, LD_DLOOED, LD_DTRICKS = 4, 5, 6  # minus the first entrant's on the same deal and position
+LD_DPLAYED = 7  # |played - the first entrant's played|: nonzero only where their declarations differ
+LD_VALUES = 8
+# ... summed over the deals of a block
+LD_SUM = 0  # [LD_VALUES] sums
+LD_SQ = LD_VALUES  # [LD_VALUES] sums of squares
+LD_TP = 2 * LD_VALUES  # sum of tricks x played (the ratio estimator of tricks per deal played)
+LD_DTP = LD_TP + 1  # sum of (tricks - the first entrant's) x played
+LD_LEN = LD_DTP + 1
+
 # ---- sessions (R10) ------------------------------------------------------------------------
 NB_POT = 544  # pot bins: <1, 16 per decade from 1 to 1e16, one per decade beyond
 EXACT_CHIPS = 4096  # integral amounts 0 <= x < EXACT_CHIPS (|x| for balances) are counted exactly, not binned

@@ -9,7 +9,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from loo_sim.game.policy import Policy
-from loo_sim.report.study import MissStudy, PotsStudy, RiskStudy, SimulateStudy, SolveStudy, Study, TournamentStudy
+from loo_sim.report.study import (
+    CardplayStudy,
+    MissStudy,
+    PotsStudy,
+    RiskStudy,
+    SimulateStudy,
+    SolveStudy,
+    Study,
+    TournamentStudy,
+)
 
 
 def describe_policies(table: Sequence[Policy]) -> str:
@@ -44,6 +53,9 @@ def command(study: Study, out: str | None = None) -> str:
         args += ["--policy", study.policy] if study.policy else []
     elif isinstance(study, TournamentStudy):
         args += ["--policies", ",".join(study.policies)]
+    elif isinstance(study, CardplayStudy):
+        args += ["--focal", ",".join(study.focal), "--table", study.table_policy]
+        args += ["--whole-table", study.whole_table] if study.whole_table is not None else []
     elif study.policy is not None or study.seat_policy:
         n = (getattr(study, "players", None) or [study.base_rules().players])[0]
         args += policy_args(study.table(n))
@@ -70,6 +82,8 @@ def command(study: Study, out: str | None = None) -> str:
     elif isinstance(study, TournamentStudy):
         args += ["--sessions", str(study.sessions), "--deals", str(study.deals), "--seed", str(study.seed)]
         args += ["--bankroll", f"{study.bankroll:g}"] if study.bankroll is not None else []
+    elif isinstance(study, CardplayStudy):
+        args += ["--carried", f"{study.carried:g}", "--deals", str(study.deals), "--seed", str(study.seed)]
     elif isinstance(study, PotsStudy):
         args += sum((["--compare", c] for c in study.compare), [])
         args += ["--sessions", str(study.sessions), "--deals", str(study.deals), "--seed", str(study.seed)]

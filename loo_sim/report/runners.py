@@ -23,6 +23,7 @@ from loo_sim.game.rules import Rules
 from loo_sim.report.command import command, describe_policies, overrides, run_info
 from loo_sim.report.figures import miss_figures, pots_figures, variants_figures
 from loo_sim.report.study import (
+    CardplayStudy,
     MissStudy,
     PotsStudy,
     RiskStudy,
@@ -131,6 +132,9 @@ def study_deals(study: Study) -> float:
         return float(study.sessions) * study.deals * len(study.policies)
     if isinstance(study, RiskStudy):
         return 2.0 * study.sessions * study.deals
+    if isinstance(study, CardplayStudy):  # every entrant plays every deal in every position, in each ladder
+        players = study.base_rules().players
+        return float(study.deals) * len(study.focal) * players * len(study.ladders())
     if isinstance(study, SolveStudy):  # each deal of a solve is replayed about twice per seat
         per_start = (int(study.iterations) + 1) * study.deals * len(study.carried)
         evaluation = 2 * study.evaluation_deals() * len(study.carried) * (len(study.starts) + 8)
@@ -467,6 +471,14 @@ def _run_risk(study: RiskStudy, out: str | None, progress, backend) -> StudyOutp
     return StudyOutput(**run_risk_study(study, out, progress, backend))
 
 
+def _run_cardplay(study: CardplayStudy, out: str | None, progress, backend) -> StudyOutput:
+    from loo_sim.report.cardplay import run_cardplay_study
+
+    output = StudyOutput(**run_cardplay_study(study, out, progress, backend))
+    output.warnings = _chip_warnings(study.base_rules(), [float(study.carried)])
+    return output
+
+
 RUNNERS: dict[str, Callable[..., StudyOutput]] = {
     "simulate": _run_simulate,
     "miss": _run_miss,
@@ -475,4 +487,5 @@ RUNNERS: dict[str, Callable[..., StudyOutput]] = {
     "solve": _run_solve,
     "tournament": _run_tournament,
     "risk": _run_risk,
+    "cardplay": _run_cardplay,
 }

@@ -35,6 +35,7 @@ FIELD_TYPES: dict[str, str] = {
     "chart_seat": WHOLE,
     "carried": NUMBER, "precision": NUMBER, "chart_scale": NUMBER, "bankroll": NUMBER,
     "iterations": WHOLE, "averaging": TEXT, "eval_deals": WHOLE, "policies": TEXT, "focal_policy": TEXT,
+    "table_policy": TEXT, "whole_table": TEXT,
 }  # fmt: skip
 TABLE = "a table"
 SCALAR = (str, int, float, bool)  # what a rule option's value may be
@@ -527,6 +528,72 @@ class RiskStudy(Study):
             p.attempt("focal", lambda: checks.seat("focal", self.focal, rules.players))
 
 
+@dataclass
+class CardplayStudy(Study):
+    """The card-play ladder (run/ladder.py): each entrant in ``focal`` (a PLAY family with the
+    table's declarations, or a whole policy) takes a focal seat at a table of
+    ``table_policy`` players, on the same deals and in every position; with
+    ``whole_table``, the same again with every other seat on that family."""
+
+    kind: ClassVar[str] = "cardplay"
+    ARRAYS: ClassVar[dict[str, str]] = {"focal": TEXT}
+    focal: list[str] = field(default_factory=lambda: ["basic", "high", "low", "random"])
+    table_policy: str = "basic"  # the other seats
+    whole_table: str | None = None  # ladder B: the other seats on this (a PLAY family or a whole policy)
+    carried: float = 0.0  # chips carried into every deal
+
+    def table_of(self) -> Policy:
+        return Policy.parse(self.table_policy)
+
+    def table(self, players: int) -> list[Policy]:
+        return [self.table_of()] * players
+
+    def entrants(self) -> list[Policy]:
+        from loo_sim.run.ladder import with_play
+
+        return [with_play(self.table_of(), t) for t in self.focal]
+
+    def ladders(self) -> list[tuple[str, Policy]]:
+        """(name, the other seats' policy) of each ladder: A at the table, B at the whole table."""
+        from loo_sim.run.ladder import with_play
+
+        out = [("A", self.table_of())]
+        if self.whole_table is not None:
+            out.append(("B", with_play(self.table_of(), self.whole_table)))
+        return out
+
+    def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
+        from loo_sim.run.ladder import with_play
+
+        p.attempt("deals", lambda: checks.deals(self.deals))
+        p.attempt("seed", lambda: checks.seed(self.seed))
+        p.attempt("carried", lambda: checks.chips("carried", self.carried))
+        if self.policy is not None or self.seat_policy:
+            p.add("table_policy", "the ladder seats its players itself: give table_policy (--table) and focal, "
+                                  "not policy or seat_policy")  # fmt: skip
+        table = p.attempt("table_policy", self.table_of)
+        if table is not None and table.declare == "chart":
+            p.add("table_policy", "the chart family needs a decision chart, which the ladder has not; allowed "
+                                  "another declaration family, e.g. basic")  # fmt: skip
+            table = None
+        if not self.focal:
+            p.add("focal", "the ladder needs at least one entrant, e.g. basic,high,low,random")
+        if table is None:
+            return
+        parsed = [p.attempt(f"focal[{i}]", lambda t=t: with_play(table, t)) for i, t in enumerate(self.focal)]
+        for i, x in enumerate(parsed):
+            if x is not None and x.declare == "chart":
+                p.add(f"focal[{i}]", f"{_shown(self.focal[i])}: the chart family needs a decision chart; allowed "
+                                     "another declaration family")  # fmt: skip
+        names = [str(x) for x in parsed if x is not None]
+        if len(set(names)) != len(names):
+            p.add("focal", "each entrant once (as policies: " + ", ".join(names) + ")")
+        if self.whole_table is not None:
+            whole = p.attempt("whole_table", lambda: with_play(table, self.whole_table))
+            if whole is not None and whole.declare == "chart":
+                p.add("whole_table", "the chart family needs a decision chart; allowed another declaration family")
+
+
 def _compared_as(key: str, value: str) -> str:
     """What a compared value means (so ``limited`` and ``Limited`` are one value)."""
     try:
@@ -536,8 +603,10 @@ def _compared_as(key: str, value: str) -> str:
 
 
 STUDIES: dict[str, type[Study]] = {
-    s.kind: s for s in (SimulateStudy, MissStudy, PotsStudy, VariantsStudy, SolveStudy, TournamentStudy, RiskStudy)
-}
+    s.kind: s
+    for s in (SimulateStudy, MissStudy, PotsStudy, VariantsStudy, SolveStudy, TournamentStudy, RiskStudy,
+              CardplayStudy)
+}  # fmt: skip
 KINDS = tuple(STUDIES)
 
 

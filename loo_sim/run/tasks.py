@@ -302,3 +302,20 @@ def variant_sessions_task(ri, rf, pol, polf, strength, tables, solver, seed, tot
 
     each_block(block, count, variant_session_block)
     return rows
+
+
+def ladder_task(ri, rf, pol, polf, strength, tables, solver, entrants, seed, total, carried, first, count):
+    from loo_sim.kernel.ladder import ladder_block
+
+    acc = np.zeros((count, entrants, int(ri[0, L.R_PLAYERS]) + 1, L.LD_LEN), dtype=np.float64)
+    seed, session = np.uint64(seed), np.uint64(NO_SESSION & MASK64)
+
+    def block(b: int) -> None:
+        start = (first + b) * BLOCK
+        deals = min(BLOCK, total - start)
+        if deals > 0:
+            ladder_block(ri, rf, pol, polf, strength, tables, solver, entrants, seed, session, start, deals, carried,
+                         acc[b])  # fmt: skip
+
+    each_block(block, count, ladder_block)
+    return acc

@@ -36,8 +36,9 @@ def report_cmd(
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
 ) -> None:
-    """Run every experiment of a TOML config (kinds simulate, miss, pots, variants, solve) and
-    write a report a person reads (index.md, index.html) and a program loads (CSV, manifest.json).
+    """Run every experiment of a TOML config (kinds simulate, miss, pots, variants, solve,
+    tournament, risk, cardplay) and write a report a person reads (index.md, index.html) and a
+    program loads (CSV, manifest.json).
 
     Examples: `loo-sim report reports/miss.toml --out reports/miss`,
     `loo-sim report my.toml --out out/my --resume`, `loo-sim report my.toml --only limited-vs-unlimited`.

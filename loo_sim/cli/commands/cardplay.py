@@ -1,0 +1,90 @@
+"""``loo-sim cardplay``: the card-play ladder (as a report's ``kind = "cardplay"``), and
+``--compare-charts A B``: which verdicts of a decision chart change between two miss runs."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from loo_sim.checks import MAX_DEALS
+from loo_sim.cli.app import PresetOpt, SetOpt, ThreadsOpt, seed_option
+from loo_sim.cli.params import Chips, WholeNumber, policy_text
+from loo_sim.cli.study import print_written, run_and_write
+from loo_sim.game.rules import parse_set
+from loo_sim.report.study import CardplayStudy, split_policies
+
+DEFAULT_OUT = "out/cardplay"
+
+
+def cardplay_cmd(
+    focal: Annotated[
+        str,
+        typer.Option(
+            help="The entrants, comma-separated: PLAY families (with the table's declarations), e.g. "
+            "basic,high,low,random, or whole policies DECLARE/PLAY[/EXCHANGE]. The first is the baseline."
+        ),
+    ] = "basic,high,low,random",
+    table: Annotated[
+        str, typer.Option(parser=policy_text, help="The policy of the other seats, DECLARE[/PLAY[/EXCHANGE]].")
+    ] = "basic",
+    whole_table: Annotated[
+        str | None,
+        typer.Option(
+            parser=policy_text,
+            help="Also ladder B: the same with every other seat on this PLAY family (or whole policy).",
+        ),
+    ] = None,
+    preset: PresetOpt = "three-card",
+    sets: SetOpt = None,
+    players: Annotated[int | None, typer.Option(parser=WholeNumber(3, 8), help="Players at the table.")] = None,
+    carried: Annotated[float, typer.Option(parser=Chips(), help="Chips carried into every deal.")] = 0.0,
+    deals: Annotated[
+        int,
+        typer.Option(parser=WholeNumber(1, MAX_DEALS), help="Deals (each played by every entrant in every position)."),
+    ] = 100_000,
+    seed: Annotated[int, seed_option("Seed of the deals.")] = 0,
+    threads: ThreadsOpt = None,
+    out: Annotated[
+        str | None, typer.Option(help=f"Directory for ladder.csv, ladder.png and summary.md (default {DEFAULT_OUT}).")
+    ] = None,
+    compare_charts: Annotated[
+        tuple[str, str] | None,
+        typer.Option(
+            metavar="A B",
+            help="Instead of a ladder: compare the decision charts of two `loo-sim miss` outputs (folders or chart "
+            "CSVs) and list the cells whose verdict changes (written with --out).",
+        ),
+    ] = None,
+) -> None:
+    """The card-play ladder: a focal seat plays each entrant's card play against a table of
+    --table players on the same deals, in every position: chips per deal, loo rate and
+    tricks, by position and overall, and paired differences from the first entrant.
+
+    Examples: `loo-sim cardplay --players 5 --focal basic,high,low,random --deals 100000 --seed 1`,
+    `loo-sim cardplay --compare-charts out/miss-basic out/miss-low --out out/verdicts`.
+    """
+    if compare_charts is not None and compare_charts[0] is not None:
+        _compare(*compare_charts, out)
+        return
+    rules = parse_set(sets)
+    if players is not None:
+        rules["players"] = players
+    study = CardplayStudy(preset=preset, rules=rules, focal=split_policies(focal), table_policy=table,
+                          whole_table=whole_table, carried=carried, deals=deals, seed=seed)  # fmt: skip
+    print_written(*run_and_write(study, out or DEFAULT_OUT, threads, "local", None, None))
+
+
+def _compare(a: str, b: str, out: str | None) -> None:
+    from loo_sim.atomic import write_files
+    from loo_sim.report.cardplay import chart_comparison
+    from loo_sim.report.outputs import csv_bytes, prepare_out_dir
+
+    changes, text = chart_comparison(a, b)
+    out_dir = prepare_out_dir(out) if out is not None else None
+    typer.echo(text)
+    if out_dir is not None:
+        files = [("verdict_changes.csv", csv_bytes(changes, "verdict_changes.csv")),
+                 ("verdict_changes.md", text.encode("utf-8"))]  # fmt: skip
+        write_files(out_dir, files)
+        typer.echo(f"wrote {', '.join(name for name, _ in files)} in {out_dir}")
