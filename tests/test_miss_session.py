@@ -199,3 +199,23 @@ def test_the_chart_plot_draws_one_pot_bucket():
     decision_chart(ax, chart, "all", pot_bucket="4-8", miss_on_offer=True)
     assert "pot 4-8 penalties" in ax.get_title()
     plt.close(fig)
+
+
+def test_ctrl_c_in_the_sessions_keeps_what_finished_and_plays_no_chart():
+    from loo_sim.report.runners import run_study
+    from loo_sim.report.study import MissStudy
+
+    def factory(label):
+        if label != "sessions":
+            raise AssertionError(f"no stage after the sessions runs: {label}")
+
+        def stop(done, total):
+            raise KeyboardInterrupt
+
+        return stop
+
+    study = MissStudy(preset="limited", carried=["session"], sessions=300, session_deals=20, deals=4096)
+    out = run_study(study, progress=factory)
+    assert out.partial and out.unit == "sessions" and out.total == 300 and 0 < out.done < 300
+    assert list(out.tables) == ["session_pots"] and "chart" not in out.tables
+    assert f"after {out.done:,} of 300 sessions" in out.summary

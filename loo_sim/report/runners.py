@@ -290,6 +290,10 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
     return StudyOutput(study, tables, figures, text, info, list(dict.fromkeys(warnings)))
 
 
+def _pots_name(players: int, main: int) -> str:
+    return "session_pots" if players == main else f"session_pots-{players}"
+
+
 def _session_pots(study: MissStudy, base: Rules, player_counts: list[int], dists: dict, info: dict, progress,
                   backend) -> StudyOutput | None:  # fmt: skip
     """``--carried session``: the distribution of the carried pot in sessions at each player
@@ -308,25 +312,26 @@ def _session_pots(study: MissStudy, base: Rules, player_counts: list[int], dists
         except KeyboardInterrupt:  # before its first round
             dist = None
         if dist is None or dist.partial:
-            tables = {f"session_pots-{m}": d.table() for m, d in dists.items()}
-            output = _partial_miss(study, tables, info, stage, 0 if dist is None else dist.sessions)
-            output.total = sessions
-            return output
+            cut = {} if dist is None or not dist.counted else {n: dist}
+            tables = {_pots_name(m, player_counts[0]): d.table() for m, d in (dists | cut).items()}
+            return _partial_miss(study, tables, info, stage, 0 if dist is None else dist.sessions, sessions, "sessions")
         dists[n] = dist
         info["session_pots"]["deals_counted"][str(n)] = dist.counted
     return None
 
 
 def _partial_miss(study: MissStudy, tables: dict[str, pd.DataFrame], info: dict[str, Any], stage: str,
-                  done: int) -> StudyOutput:  # fmt: skip
+                  done: int, total: int | None = None, unit: str = "deals") -> StudyOutput:  # fmt: skip
     """A miss study Ctrl-C cut in ``stage``: the tables of the stages that finished (and
-    the one cut, when some of it did), no charts, and a summary that says so."""
+    the one cut, when some of it did), no charts, and a summary that says so (``total``
+    ``unit`` of that stage: the study's deals by default)."""
+    total = study.deals if total is None else total
     lines = [f"# Miss study ({study.preset}): PARTIAL", "",
-             f"Interrupted in the {stage} after {done:,} of {study.deals:,} deals; the stages after it did not run.",
+             f"Interrupted in the {stage} after {done:,} of {total:,} {unit}; the stages after it did not run.",
              "", "Tables written: " + (", ".join(f"{t}.csv" for t in tables) or "none") + "."]  # fmt: skip
     info = info | {"stage_interrupted": stage}
     return StudyOutput(study, tables, {}, "\n".join(lines) + "\n", info, partial=True, done=done,
-                       total=study.deals, unit=stage)  # fmt: skip
+                       total=total, unit=stage)  # fmt: skip
 
 
 # ---- pots ---------------------------------------------------------------------------------

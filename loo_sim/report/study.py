@@ -261,6 +261,11 @@ class MissStudy(Study):
             self.carried = ["session" if isinstance(c, str) and c.strip().lower() == "session" else c
                             for c in self.carried]  # fmt: skip
 
+    def to_dict(self) -> dict[str, Any]:
+        """As every study's, without the session options left unset (so a study with a fixed
+        pot keeps the digest it had before they existed)."""
+        return {k: v for k, v in super().to_dict().items() if not (k in self.SESSION_OPTIONS and v is None)}
+
     @property
     def session_pots(self) -> bool:
         """Whether each deal's carried pot is drawn from sessions (``carried = ["session"]``)."""
