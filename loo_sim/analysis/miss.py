@@ -266,7 +266,8 @@ def sweep_frames(results: Sequence[DecisionResult]) -> tuple[pd.DataFrame, pd.Da
     decisions where each action was on offer whose best action it is (``n``: those
     decisions; an action never on offer has no row), and each class's best action with
     every position and number of earlier seats in pooled, where the miss was on offer and
-    where it was not."""
+    where it was not. A run whose carried pots were drawn from sessions has as its
+    ``carried`` the mean of that distribution."""
     shares, classes = [], []
     for res in results:
         for action, s in decision_shares(res).items():
