@@ -25,6 +25,10 @@ GOLDEN = 0x9E3779B97F4A7C15
 NO_SESSION = MASK64  # independent deals (simulate, play_deals): deal k of seed s is (s, NO_SESSION, k)
 MISS_SESSION = 2**61  # decision charts (the miss study): deal k is (s, MISS_SESSION, k)
 HEURISTIC_SESSION = MISS_SESSION + 1  # heuristic comparisons: other deals, so a chart is judged out of sample
+# `--carried session`: the carried pot of chart deal k is drawn from (s, MISS_CARRIED_SESSION, k), that of
+# heuristic deal k from (s, HEURISTIC_CARRIED_SESSION, k) (rng.carried_uniform)
+MISS_CARRIED_SESSION = MISS_SESSION + 2
+HEURISTIC_CARRIED_SESSION = MISS_SESSION + 3
 CALIBRATION_SESSION = 2**62  # strength-table calibration at m seats: (s, CALIBRATION_SESSION + m, k)
 NO_DEAL = MASK64  # sessions (R10): the deal part of the first dealer's key (s, i, NO_DEAL), i.e. -1
 PURPOSE_DECK = 0  # stream purposes; seat s's own choices use PURPOSE_SEAT + s
@@ -72,6 +76,28 @@ def shuffled_deck(seed: int, deal: int, session: int = NO_SESSION) -> list[int]:
         j = i + below(u32, 52 - i)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+def carried_uniform(seed: int, session: int, deal: int) -> float:
+    """The uniform draw in [0, 1) that picks deal ``deal``'s carried pot from a session
+    distribution (``--carried session``): word 0 of the stream (seed, session, deal,
+    PURPOSE_DECK) of its own session kind (MISS_CARRIED_SESSION, HEURISTIC_CARRIED_SESSION),
+    so it is a pure function of the seed and the deal and meets no deck of any run."""
+    return (word(stream_key(seed, session, deal, PURPOSE_DECK), 0) >> 11) * 2.0**-53
+
+
+def pick(cum, u: float) -> int:
+    """The index of the atom a draw ``u`` picks: the first i with u < cum[i] (the last
+    when rounding leaves u at or past the last cumulative probability), as the kernel's
+    ``kernel.session_pots.pick``."""
+    lo, hi = 0, len(cum) - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if u < cum[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 DECLARE_DRAW = 1 << 32  # the word a declaration table's mixed row draws (kernel.abi.DECLARE_DRAW)

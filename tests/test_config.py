@@ -31,7 +31,13 @@ def test_the_kernel_and_the_runs_read_one_block_size():
 
 
 def test_stream_keys_of_different_runs_never_meet():
-    sessions = [rng.NO_SESSION, rng.MISS_SESSION, rng.HEURISTIC_SESSION]
+    sessions = [
+        rng.NO_SESSION,
+        rng.MISS_SESSION,
+        rng.HEURISTIC_SESSION,
+        rng.MISS_CARRIED_SESSION,
+        rng.HEURISTIC_CARRIED_SESSION,
+    ]
     sessions += [rng.CALIBRATION_SESSION + m for m in range(2, 9)]
     assert len(set(sessions)) == len(sessions)
     assert max(sessions) <= rng.MASK64 and rng.CALIBRATION_SESSION + 8 < rng.NO_SESSION

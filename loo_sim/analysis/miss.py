@@ -22,6 +22,7 @@ from loo_sim.config import MIN_HANDS
 from loo_sim.game.classes import EARLIER_IN_BINS, N_CLASSES, class_label, earlier_in_label
 from loo_sim.kernel import abi as L
 from loo_sim.run.decisions import DecisionResult, HeuristicResult
+from loo_sim.run.session_pots import POT_BUCKET_NAMES
 from loo_sim.stats import mean_se, normal_ci, wilson
 
 ACTION_NAMES = L.DECL_NAMES  # pass, play, miss, defend
@@ -115,14 +116,15 @@ def _cell_rows(cell: np.ndarray, key: dict) -> list[dict]:
 CHART_COLUMNS = ["hand_class", "label", "position", "miss_on_offer", "earlier_in", "action", "n", "mean", "se",
                  "ci_low", "ci_high", "decisions", "chosen_share", "diff_vs_best", "diff_vs_best_se", "best",
                  "significant", "runner_up", "diff_vs_runner_up", "diff_se"]  # fmt: skip
-ALL = "all"  # a pooled position or earlier_in
+ALL = "all"  # a pooled position or earlier_in (or pot bucket)
+CHART_POT_COLUMNS = [*CHART_COLUMNS[:5], "pot_bucket", *CHART_COLUMNS[5:]]  # a chart of session pots
 
 
-def _cells(res: DecisionResult, cls: int):
-    """(position, miss_on_offer, earlier_in, cell) of one class: each position 1..players
-    and pooled ("all"), each offer, each earlier-in bin and pooled ("all")."""
-    n = res.rules.players
-    t = res.totals[cls]
+def _cells(totals: np.ndarray, n: int, cls: int):
+    """(position, miss_on_offer, earlier_in, cell) of one class of ``totals`` [class,
+    position, ...]: each position 1..n and pooled ("all"), each offer, each earlier-in bin
+    and pooled ("all")."""
+    t = totals[cls]
     for position in [ALL, *range(1, n + 1)]:
         by_pos = t[1 : n + 1].sum(axis=0) if position == ALL else t[position]
         for offer in range(L.OFFER_BINS):
@@ -138,14 +140,35 @@ def chart_table(res: DecisionResult) -> pd.DataFrame:
     "all" pools them). Per action: the deciding seat's mean payoff on the decisions where
     it was on offer, with its 95% interval, and its paired difference against the cell's
     best action; the best action by the paired rule of :func:`verdict`, its runner-up and
-    whether it beats every other action significantly."""
+    whether it beats every other action significantly.
+
+    A chart whose carried pots were drawn from sessions (``res.by_pot``) has the column
+    ``pot_bucket`` after ``earlier_in``: the deal's pot against the penalty a loo costs
+    (pot_start / penalty: <=1, 1-2, 2-4, 4-8, >8, as game.infosets buckets it), "all"
+    pooling them (those rows are the chart of every deal)."""
+    n = res.rules.players
+    parts = [(None, res.totals)]
+    if res.by_pot is not None:
+        parts = [(ALL, res.totals)] + [(POT_BUCKET_NAMES[b], res.by_pot[b]) for b in range(len(res.by_pot))]
     rows: list[dict] = []
-    for cls in range(N_CLASSES):
-        label = class_label(cls)
-        for position, offer, earlier, cell in _cells(res, cls):
-            key = dict(hand_class=cls, label=label, position=position, miss_on_offer=offer, earlier_in=earlier)
-            rows += _cell_rows(cell, key)
-    return pd.DataFrame(rows, columns=CHART_COLUMNS)
+    for bucket, totals in parts:
+        for cls in range(N_CLASSES):
+            label = class_label(cls)
+            for position, offer, earlier, cell in _cells(totals, n, cls):
+                key = dict(hand_class=cls, label=label, position=position, miss_on_offer=offer, earlier_in=earlier)
+                if bucket is not None:
+                    key["pot_bucket"] = bucket
+                rows += _cell_rows(cell, key)
+    return pd.DataFrame(rows, columns=CHART_COLUMNS if res.by_pot is None else CHART_POT_COLUMNS)
+
+
+def pooled(chart: pd.DataFrame) -> pd.DataFrame:
+    """The rows with every position and number of earlier seats in pooled (and, in a chart
+    of session pots, every pot bucket)."""
+    keep = (chart.position == ALL) & (chart.earlier_in == ALL)
+    if "pot_bucket" in chart.columns:
+        keep &= chart.pot_bucket == ALL
+    return chart[keep]
 
 
 def default_slice(chart: pd.DataFrame) -> dict:
@@ -153,7 +176,8 @@ def default_slice(chart: pd.DataFrame) -> dict:
     seats in, pooled, where the miss is on offer (or, in a game without one, where it is
     not); the keys are those of ``plots.decisions.decision_chart``."""
     offers = set(_as_bools(chart["miss_on_offer"])) if len(chart) else set()
-    return dict(position=ALL, miss_on_offer=True in offers or not offers, earlier_in=ALL)
+    view = dict(position=ALL, miss_on_offer=True in offers or not offers, earlier_in=ALL)
+    return view | ({"pot_bucket": ALL} if "pot_bucket" in chart.columns else {})
 
 
 def _as_bools(values: pd.Series) -> list[bool]:
@@ -242,7 +266,8 @@ def sweep_frames(results: Sequence[DecisionResult]) -> tuple[pd.DataFrame, pd.Da
     decisions where each action was on offer whose best action it is (``n``: those
     decisions; an action never on offer has no row), and each class's best action with
     every position and number of earlier seats in pooled, where the miss was on offer and
-    where it was not."""
+    where it was not. A run whose carried pots were drawn from sessions has as its
+    ``carried`` the mean of that distribution."""
     shares, classes = [], []
     for res in results:
         for action, s in decision_shares(res).items():
@@ -250,7 +275,8 @@ def sweep_frames(results: Sequence[DecisionResult]) -> tuple[pd.DataFrame, pd.Da
                 shares.append(dict(players=res.rules.players, carried=res.carried, action=action, share=s.share,
                                    n=s.on_offer))  # fmt: skip
         table = chart_table(res)
-        best = table[(table.position == ALL) & (table.earlier_in == ALL) & table.best]
+        best = pooled(table)
+        best = best[best.best]
         for r in best.itertuples(index=False):
             classes.append(dict(players=res.rules.players, carried=res.carried, hand_class=r.hand_class,
                                 label=r.label, miss_on_offer=r.miss_on_offer, best=r.action, mean=r.mean,

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from loo_sim.analysis.miss import ALL, Share, decision_shares, default_slice, paired_difference
+from loo_sim.analysis.miss import ALL, Share, decision_shares, default_slice, paired_difference, pooled
 from loo_sim.game.classes import grid_text
 from loo_sim.kernel import abi as L
 from loo_sim.run.decisions import DecisionResult, HeuristicResult
@@ -135,7 +135,7 @@ def miss_summary(preset: str, chart: DecisionResult, chart_df: pd.DataFrame, heu
     """summary.md of a miss study: plain sentences, every number taken from the run's tables
     (``charts``: the name and player count of each chart drawn, the main run's first)."""
     rules = chart.rules
-    pot = "a clean pot" if chart.carried == 0 else f"{chart.carried:g} chips carried in"
+    pot = pot_words(chart)
     others = ", ".join(sorted({str(p) for p in chart.policies}))
     deciding = "every seat in turn" if len(chart.focal) == rules.players else f"seat {chart.focal[0]}"
     lines = [f"# {miss_title(rules, chart_df)}: {preset}, {rules.players} players", "",
@@ -152,6 +152,7 @@ def miss_summary(preset: str, chart: DecisionResult, chart_df: pd.DataFrame, heu
         lines.append(f"- `{name}.png` (every cell in `{name}.csv`): {n} players, {pot}{main}; {panels}, every "
                      "position and number of earlier seats in pooled.")  # fmt: skip
     lines.append("")
+    lines += session_pot_lines(chart, chart_df)
     view = default_slice(chart_df)
     lines += _chart_lines(chart, chart_df, pot, view)
     lines += _heuristic_lines(heur, heur_df, miss_offered(chart_df))
@@ -160,11 +161,82 @@ def miss_summary(preset: str, chart: DecisionResult, chart_df: pd.DataFrame, heu
     return "\n".join(lines)
 
 
+def pot_words(res) -> str:
+    """The pot a miss run's deals were played from, in words."""
+    if res.pots is not None:
+        return f"carried pots drawn from sessions (mean {res.pots.mean:,.4g} chips)"
+    return "a clean pot" if res.carried == 0 else f"{res.carried:g} chips carried in"
+
+
+def session_pot_lines(chart: DecisionResult, chart_df: pd.DataFrame) -> list[str]:
+    """How a chart's carried pots were drawn from sessions (``--carried session``), what
+    they were, and how the verdicts move with the pot bucket; [] for a fixed pot."""
+    from loo_sim.rng import MISS_CARRIED_SESSION
+    from loo_sim.run.session_pots import POT_BUCKET_NAMES, antes_total
+
+    p = chart.pots
+    if p is None:
+        return []
+    rules = chart.rules
+    ante = antes_total(rules)
+    lines = ["## The carried pot, drawn from sessions", "",
+             f"The carried pot of each chart deal (and of each heuristic deal) was drawn from the pots met in "
+             f"sessions under these rules with the table's own policies: {p.sessions:,} sessions of {p.deals} deals "
+             f"each, from a clean pot (R10), the first {p.burn_in} deals of each session dropped as burn-in, so "
+             f"{p.counted:,} deals were counted. Their carried pot (what the previous deal left; the pot is it plus "
+             f"the {_fmt(ante)} chips of antes) has mean {p.mean:,.4g} ± {p.mean_se:.2g} chips (SE, the session as "
+             f"the unit). The distribution is `session_pots.csv` (carried pot, probability, SE, and whether the value "
+             f"is exact: a whole number of chips below {L.EXACT_CHIPS:,}, else a log bin's mean, 16 bins a decade); "
+             f"deal k's pot is the atom that word 0 of its own counter-based stream (seed, {MISS_CARRIED_SESSION}, k) "
+             "picks by the cumulative probabilities, so the draws do not depend on threads or blocks.", ""]  # fmt: skip
+    top = np.argsort(-p.prob, kind="stable")[:6]
+    atoms = ", ".join(f"{_fmt(p.values[i])} ({p.prob[i]:.1%} ± {p.se[i]:.1%})" for i in sorted(top))
+    more = f" (the {len(top)} likeliest of {len(p.values):,} values)" if len(p.values) > len(top) else ""
+    lines.append(f"- Carried pots met{more}: {atoms}.")
+    if p.overflow_sessions:
+        lines.append(f"- {p.overflow_sessions:,} sessions stopped early, their pot past {L.OVERFLOW_LIMIT:g} chips "
+                     "(R3).")  # fmt: skip
+    if rules.penalty == "unlimited":
+        lines.append(f"- Under the unlimited penalty the pot of a session grows without bound (each looed player "
+                     f"pays the whole pot): the largest carried pot counted was {_fmt(p.largest)} chips. The draw "
+                     "takes each deal's carried pot from this distribution all the same, so the chart's means are "
+                     "weighted by the large pots, and the distribution depends on the session length and "
+                     "burn-in chosen (it has no steady state). A loo costs the pot itself, so the pot against the "
+                     f"penalty is always the first bucket ({POT_BUCKET_NAMES[0]}): the pot buckets tell nothing "
+                     "here.")  # fmt: skip
+    shares = [f"{POT_BUCKET_NAMES[b]}: {p.bucket_prob[b]:.1%} ± {p.bucket_se[b]:.1%}"
+              for b in range(len(POT_BUCKET_NAMES)) if p.bucket_prob[b] > 0]  # fmt: skip
+    lines.append("- The pot against the penalty a loo costs (pot_start / penalty), share of the deals counted: "
+                 + "; ".join(shares) + ". `chart.csv` has the column `pot_bucket` (`all`: every deal; the charts "
+                 "drawn are the `all` rows), and `chart-by-pot.png` shows each bucket's chart.")  # fmt: skip
+    lines += _bucket_verdict_lines(chart_df)
+    return lines + [""]
+
+
+def _bucket_verdict_lines(chart_df: pd.DataFrame) -> list[str]:
+    """How often a hand class's best action (every position and earlier seats pooled)
+    changes between pot buckets."""
+    if "pot_bucket" not in chart_df.columns or not len(chart_df):
+        return []
+    cells = chart_df[(chart_df.position == ALL) & (chart_df.earlier_in == ALL) & (chart_df.pot_bucket != ALL)
+                     & chart_df.best]  # fmt: skip
+    groups = cells.groupby(["hand_class", "miss_on_offer"])["action"]
+    judged = groups.size()
+    judged = judged[judged >= 2]
+    if not len(judged):
+        return ["- No hand class has a verdict in two pot buckets or more (the pots met fall in one bucket, or the "
+                "other buckets hold too few decisions)."]  # fmt: skip
+    changes = int((groups.nunique()[judged.index] > 1).sum())
+    return [f"- Of the {len(judged):,} (hand class, miss on offer) rows with a verdict in at least two pot buckets, "
+            f"{changes:,} {'has' if changes == 1 else 'have'} a best action that changes with the pot."]  # fmt: skip
+
+
 def _chart_lines(chart: DecisionResult, chart_df: pd.DataFrame, pot: str, view: dict) -> list[str]:
     rules = chart.rules
     players = rules.players
     offer = bool(view["miss_on_offer"])
-    cells = chart_df[(chart_df.position == ALL) & (chart_df.earlier_in == ALL) & (chart_df.miss_on_offer == offer)]
+    cells = pooled(chart_df)
+    cells = cells[cells.miss_on_offer == offer]
     best = cells[cells.best]
     lines = ["## What the chart says", ""]
     if not len(chart_df):
@@ -183,8 +255,8 @@ def _chart_lines(chart: DecisionResult, chart_df: pd.DataFrame, pot: str, view: 
         wins = [r for r in miss_best.itertuples(index=False) if r.hand_class in passing]
         if wins:
             top = max(wins, key=lambda r: r.decisions)
-            pooled = chart.totals[top.hand_class, 1 : players + 1, 1].sum(axis=(0, 1))
-            d, dse = paired_difference(pooled, L.DECL_MISS, L.DECL_PASS)
+            summed = chart.totals[top.hand_class, 1 : players + 1, 1].sum(axis=(0, 1))
+            d, dse = paired_difference(summed, L.DECL_MISS, L.DECL_PASS)
             lines.append(f"- With {players} players and {pot}, taking the miss beats passing for hands "
                          f"'{top.label}' (paired, where both were on offer): {_ci(d, dse)}.")  # fmt: skip
         else:
@@ -207,6 +279,8 @@ def _chart_lines(chart: DecisionResult, chart_df: pd.DataFrame, pot: str, view: 
 def _earlier_lines(chart_df: pd.DataFrame) -> list[str]:
     """How often the verdict of a (class, position, miss on offer) cell changes with the
     number of earlier seats in (why the chart is keyed by it)."""
+    if "pot_bucket" in chart_df.columns:
+        chart_df = chart_df[chart_df.pot_bucket == ALL]
     cells = chart_df[(chart_df.position != ALL) & (chart_df.earlier_in != ALL) & chart_df.best]
     groups = cells.groupby(["hand_class", "position", "miss_on_offer"])["action"]
     judged = groups.size()
@@ -223,7 +297,8 @@ def _heuristic_lines(heur: HeuristicResult, heur_df: pd.DataFrame, miss: bool = 
     base = heur.names[0]
     lines = ["", "## Heuristics compared at the same table", "",
              f"Seat {heur.focal} plays each heuristic in turn on the same {heur.deals:,} deals (other deals than the "
-             f"chart's); the other seats keep their policies. Paired differences against {base}.", ""]  # fmt: skip
+             f"chart's{_heuristic_pots(heur)}); the other seats keep their policies. Paired differences against "
+             f"{base}.", ""]  # fmt: skip
     ratio = []
     for r in heur_df.itertuples(index=False):
         if r.heuristic == base:
@@ -241,6 +316,17 @@ def _heuristic_lines(heur: HeuristicResult, heur_df: pd.DataFrame, miss: bool = 
         lines.append(f"- Pairing pays: the paired standard errors are {np.nanmean(ratio):.2f} times the unpaired "
                      "ones on average.")  # fmt: skip
     return lines
+
+
+def _heuristic_pots(heur: HeuristicResult) -> str:
+    if heur.pots is None:
+        return ""
+    from loo_sim.rng import HEURISTIC_CARRIED_SESSION
+
+    return (
+        ", each from a carried pot drawn from the same session distribution, deal k's by its own stream "
+        f"(seed, {HEURISTIC_CARRIED_SESSION}, k)"
+    )
 
 
 def _sweep_lines(shares: pd.DataFrame) -> list[str]:

@@ -24,7 +24,7 @@ from loo_sim.game.policy import split_seat_policy
 FLAG_KEYS = ("preset", "set", "seat_policy", "compare", "out", "backend", "only", "deals", "seed", "carried", "dealer",
              "players", "focal", "chart_seat", "precision", "sessions", "bankroll", "threads", "workers",
              "iterations", "averaging", "eval_deals", "starts", "policies", "focal_policy", "table_policy",
-             "whole_table", "compare_charts")  # fmt: skip
+             "whole_table", "compare_charts", "session_deals", "burn_in")  # fmt: skip
 # keys whose flag has another name: ``starts[0]`` is --start (repeatable), ``table_policy`` is --table
 FLAG_NAMES = {"starts": "start", "table_policy": "table"}
 _NAME = "VALUE"  # the name the checks get here; the flag takes its place in the message
@@ -98,6 +98,20 @@ class Chips:
         if self.positive and amount <= 0:
             raise FlagError(f"must be > 0 {self.what}")
         return amount
+
+
+class CarriedPot:
+    """A number of chips carried in (as :class:`Chips`), or the word ``session`` (any case):
+    each deal's carried pot drawn from the pots met in sessions (``loo-sim miss``)."""
+
+    def __call__(self, value: Any) -> float | str:
+        if isinstance(value, str) and value.strip().lower() == "session":
+            return "session"
+        try:
+            return checks.chips(_NAME, value)
+        except LooError:
+            raise FlagError(f"{value!r} is not allowed; allowed a number of chips 0..1e100, or 'session' (each "
+                            "deal's carried pot drawn from sessions)", about_value=True) from None  # fmt: skip
 
 
 class Seat:

@@ -14,6 +14,7 @@ from loo_sim.kernel.deal import begin_deal, finish_deal, loo_penalty, play_deal,
 from loo_sim.kernel.infosets import infoset_index
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
+from loo_sim.kernel.session_pots import deal_carried, pot_bucket
 
 
 @njit(cache=True, inline="always")
@@ -104,19 +105,27 @@ def seat_infoset(ri, rf, dealer, seat, options, sc, oi, of, base_decl):
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def decision_deals(ri, rf, pol, polf, strength, tables, ws, seed, session, first, last, carried, focal_seats, out, deck,
-                   sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay, pay, no_br):  # fmt: skip
-    """decision_block's deals first..last-1 into ``out`` [class, position, offer, earlier, CF_*]:
-    each deal played once as the policies play it, then replayed from each focal seat's
-    decision once per other declaration on offer (play_with_replays)."""
+def decision_deals(ri, rf, pol, polf, strength, tables, ws, seed, session, first, last, carried, pot_values, pot_cum,
+                   draw_session, focal_seats, out, deck, sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay,
+                   pay, no_br):  # fmt: skip
+    """decision_block's deals first..last-1 into ``out`` [pot bucket, class, position, offer,
+    earlier, CF_*]: each deal played once as the policies play it, then replayed from each
+    focal seat's decision once per other declaration on offer (play_with_replays), from
+    ``carried`` chips or, with ``pot_values``, a carried pot drawn per deal (deal_carried);
+    its decisions go to the bucket of its pot against the penalty (bucket 0 when ``out``
+    has one)."""
     n = ri[L.R_PLAYERS]
     need = deck_cards_needed(ri)
     random_seats = any_random(pol, n)
     for k in range(first, last):
+        c = deal_carried(carried, pot_values, pot_cum, seed, draw_session, k)
         dealer, n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, ws, seed, session, k, need,
-                                           random_seats, deck, carried, seat_keys, sc, oi, of, focal_seats, no_br,
+                                           random_seats, deck, c, seat_keys, sc, oi, of, focal_seats, no_br,
                                            base_options, base_decl, jobs, job_pay)  # fmt: skip
-        add_decisions(ri, dealer, focal_seats, sc, oi, out, base_options, base_decl, jobs, job_pay, n_jobs, pay)
+        pot_start = of[L.F_POT_START]
+        bucket = pot_bucket(pot_start, loo_penalty(ri, rf, pot_start), out.shape[0])
+        add_decisions(ri, dealer, focal_seats, sc, oi, out[bucket], base_options, base_decl, jobs, job_pay, n_jobs,
+                      pay)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -171,13 +180,15 @@ def add_decisions(ri, dealer, focal_seats, sc, oi, out, base_options, base_decl,
 
 
 @njit(cache=True, nogil=True)
-def decision_block(ri, rf, pol, polf, strength, tables, solver, seed, session, block, total, carried, focal_seats, out):
-    """out[class, position, miss on offer, earlier seats in, CF_*], added into: for each
+def decision_block(ri, rf, pol, polf, strength, tables, solver, seed, session, block, total, carried, pot_values,
+                   pot_cum, draw_session, focal_seats, out):  # fmt: skip
+    """out[pot bucket, class, position, miss on offer, earlier seats in, CF_*], added into: for each
     deal of block ``block`` and each focal seat with a real choice, the focal payoff of
     every declaration on offer, in the cell of what that seat sees when it declares (its
     hand class, its position, whether the miss is on offer to it, to take or as the dealer
-    to defend with, and how many earlier seats came in: 0, 1, 2, 3+). Blocks are
-    independent: ``run.tasks.decision_task`` runs them on threads (nogil)."""
+    to defend with, and how many earlier seats came in: 0, 1, 2, 3+), and of the deal's pot
+    (decision_deals). Blocks are independent: ``run.tasks.decision_task`` runs them on
+    threads (nogil)."""
     deck, sc, seat_keys, oi, of = deal_scratch()
     ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     base_options = np.zeros(L.MAX_PLAYERS, dtype=np.int64)  # per seat, as the policies played the deal
@@ -188,16 +199,17 @@ def decision_block(ri, rf, pol, polf, strength, tables, solver, seed, session, b
     no_br = np.zeros(0, dtype=np.int64)
     first = block * BLOCK
     decision_deals(ri, rf, pol, polf, strength, tables, ws, seed, session, first, min(first + BLOCK, total), carried,
-                   focal_seats, out, deck, sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay, pay,
-                   no_br)  # fmt: skip
+                   pot_values, pot_cum, draw_session, focal_seats, out, deck, sc, seat_keys, oi, of, base_options,
+                   base_decl, jobs, job_pay, pay, no_br)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
-def heuristic_block(ri, rf, pol, polf, strength, tables, solver, seed, session, block, total, carried, focal, variants,
-                    variants_f, out):  # fmt: skip
+def heuristic_block(ri, rf, pol, polf, strength, tables, solver, seed, session, block, total, carried, pot_values,
+                    pot_cum, draw_session, focal, variants, variants_f, out):  # fmt: skip
     """out[h, H_*], added into: deal by deal of block ``block``, the focal seat plays
     heuristic h (``variants[h]`` policy codes, ``variants_f[h]`` parameters) at the same
-    table; differences are taken against heuristic 0 on the same deal. Blocks are
+    table; differences are taken against heuristic 0 on the same deal (from ``carried``
+    chips, or a carried pot drawn per deal from ``pot_values``: deal_carried). Blocks are
     independent: ``run.tasks.heuristic_task`` runs them on threads (nogil)."""
     n = ri[L.R_PLAYERS]
     need = deck_cards_needed(ri)
@@ -210,11 +222,12 @@ def heuristic_block(ri, rf, pol, polf, strength, tables, solver, seed, session, 
     first = block * BLOCK
     for k in range(first, min(first + BLOCK, total)):
         prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
+        c = deal_carried(carried, pot_values, pot_cum, seed, draw_session, k)
         base = 0.0
         for h in range(n_h):
             my_pol[focal, :] = variants[h]
             my_polf[focal, :] = variants_f[h]
-            play_deal(ri, rf, my_pol, my_polf, strength, tables, ws, deck, k % n, carried, seat_keys, sc, oi, of,
+            play_deal(ri, rf, my_pol, my_polf, strength, tables, ws, deck, k % n, c, seat_keys, sc, oi, of,
                       L.NO_FORCING, L.NO_ACTION)  # fmt: skip
             x = payoff(of, focal)
             if h == 0:

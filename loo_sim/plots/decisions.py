@@ -81,6 +81,7 @@ def decision_chart(
     vlim: float | None = None,
     colorbar: bool = True,
     key: bool = True,
+    pot_bucket: str = "all",
 ) -> Axes:
     """Heatmap of mean payoff by hand class and declaration, with the best action marked.
 
@@ -111,6 +112,10 @@ def decision_chart(
         Whether to add the colorbar.
     key : bool, default True
         Whether to write the key of the marks below the chart.
+    pot_bucket : str, default "all"
+        Where the table has the column ``pot_bucket`` (a chart of carried pots drawn from
+        sessions): the pot against the penalty, ``"all"`` (every deal) or ``"<=1"``,
+        ``"1-2"``, ``"2-4"``, ``"4-8"``, ``">8"``.
 
     Returns
     -------
@@ -128,7 +133,7 @@ def decision_chart(
     """
     require(chart, _CHART_COLUMNS, "decision chart")
     actions = decl_order(chart["action"])
-    rows, where = _chart_rows(chart, position, miss_on_offer, earlier_in)
+    rows, where = _chart_rows(chart, position, miss_on_offer, earlier_in, pot_bucket)
     labels, values, cell_of = _chart_grid(rows, actions)
     lim = _heatmap(ax, values, actions, labels, vlim, colorbar)
     _cell_values(ax, values, lim)
@@ -154,18 +159,23 @@ def decision_chart_limit(
     *,
     miss_on_offer: bool | None = None,
     earlier_in: str | int = "all",
+    pot_bucket: str = "all",
 ) -> float:
     """The colour limit :func:`decision_chart` would use for this slice (the largest
     absolute mean in it): take the largest over several charts and pass it to each as
     ``vlim`` so that their colours compare."""
-    rows, _ = _chart_rows(chart, position, miss_on_offer, earlier_in)
+    rows, _ = _chart_rows(chart, position, miss_on_offer, earlier_in, pot_bucket)
     finite = np.abs(rows["mean"].to_numpy(dtype=float))
     finite = finite[np.isfinite(finite)]
     return float(finite.max()) if finite.size and finite.max() > 0 else 1.0
 
 
 def _chart_rows(
-    chart: pd.DataFrame, position: str | int, miss_on_offer: bool | None, earlier_in: str | int
+    chart: pd.DataFrame,
+    position: str | int,
+    miss_on_offer: bool | None,
+    earlier_in: str | int,
+    pot_bucket: str = "all",
 ) -> tuple[pd.DataFrame, str]:
     """The rows of one slice, with text actions and boolean ``_best`` / ``_sig`` columns (at
     most one row per (hand class, action)), and the slice in words."""
@@ -183,6 +193,9 @@ def _chart_rows(
     if "earlier_in" in rows.columns:
         rows = rows[rows["earlier_in"].astype(str).str.strip() == str(earlier_in).strip()]
         where.append("earlier seats in: any" if str(earlier_in) == "all" else f"{earlier_in} earlier seats in")
+    if "pot_bucket" in rows.columns:
+        rows = rows[rows["pot_bucket"].astype(str).str.strip() == str(pot_bucket).strip()]
+        where.append("any pot" if str(pot_bucket) == "all" else f"pot {pot_bucket} penalties")
     text = ", ".join(where)
     if rows.empty:
         raise LooError(f"decision chart has no rows for {text}")

@@ -65,7 +65,10 @@ def command(study: Study, out: str | None = None) -> str:
         args += ["--by-class"] if study.by_class else []
     elif isinstance(study, MissStudy):
         args += sum((["--players", str(n)] for n in study.players), [])
-        args += sum((["--carried", f"{c:g}"] for c in study.carried), [])
+        args += sum((["--carried", c if isinstance(c, str) else f"{c:g}"] for c in study.carried), [])
+        for name in study.SESSION_OPTIONS:
+            value = getattr(study, name)
+            args += [f"--{name.replace('_', '-')}", str(value)] if value is not None else []
         args += ["--deals", str(study.deals), "--seed", str(study.seed), "--focal", str(study.focal)]
         args += ["--chart-seat", str(study.chart_seat)] if study.chart_seat is not None else []
         args += ["--precision", f"{study.precision:g}"] if study.precision is not None else []

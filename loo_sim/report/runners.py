@@ -122,8 +122,13 @@ def write_study(out_dir: Path, output: StudyOutput, folder: bool = False) -> lis
 def study_deals(study: Study) -> float:
     """About how many deals the kernel plays for ``study`` (the run-time estimate's count)."""
     if isinstance(study, MissStudy):
-        runs = len(study.player_counts(study.base_rules())) * max(len(study.carried), 1)
-        return float(study.deals) * (runs + len(heuristics_for(study.base_rules())) + 1)
+        counts = len(study.player_counts(study.base_rules()))
+        runs = counts * max(len(study.carried), 1)
+        sessions = 0.0
+        if study.session_pots:
+            n, d, _ = study.session_settings()
+            sessions = float(n) * d * counts
+        return float(study.deals) * (runs + len(heuristics_for(study.base_rules())) + 1) + sessions
     if isinstance(study, PotsStudy):
         return float(study.sessions) * study.deals * len(study.arms())
     if isinstance(study, VariantsStudy):  # in sessions: the sessions' deals and as many clean-pot deals
@@ -215,18 +220,25 @@ def _simulate_text(study: SimulateStudy, res, table: list[Policy], tables: dict[
 # ---- miss ---------------------------------------------------------------------------------
 def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutput:
     from loo_sim.analysis.miss import best_actions, chart_table, heuristic_table, sweep_frames
-    from loo_sim.analysis.summaries import miss_summary
+    from loo_sim.analysis.summaries import miss_summary, pot_words
     from loo_sim.run.decisions import decisions, heuristics
 
     base = study.base_rules()
     player_counts = study.player_counts(base)
-    pots = [float(c) for c in study.carried] or [0.0]
+    pots = [0.0] if study.session_pots else [float(c) for c in study.carried] or [0.0]
     main_n, main_pot = player_counts[0], pots[0]
     rules, table = base.replace(players=main_n), study.table(main_n)
     chart_seats = None if study.chart_seat is None else [study.chart_seat]
+    info: dict[str, Any] = {"rules": rules.to_dict(), "players": player_counts,
+                            "carried": ["session"] if study.session_pots else pots}  # fmt: skip
+    dists: dict[int, Any] = {}  # players -> the session distribution of the carried pot
+    if study.session_pots:
+        stopped = _session_pots(study, base, player_counts, dists, info, progress, backend)
+        if stopped is not None:
+            return stopped
+    main_dist = dists.get(main_n)
     chart_res = decisions(rules, table, study.deals, study.seed, main_pot, focal=chart_seats,
-                          progress=_progress(progress, "chart deals"), backend=backend)  # fmt: skip
-    info = {"rules": rules.to_dict(), "players": player_counts, "carried": pots}
+                          progress=_progress(progress, "chart deals"), backend=backend, pots=main_dist)  # fmt: skip
     if chart_res.partial:  # Ctrl-C: stop here, the stages after it do not run
         return _partial_miss(study, {"chart": chart_table(chart_res)}, info, "chart deals", chart_res.deals)
     names = [*heuristics_for(rules), "chart (best action of this chart)"]
@@ -234,7 +246,8 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
     try:
         heur = heuristics(rules, table, study.focal, candidates, names, study.deals, study.seed, main_pot,
                           chart=best_actions(chart_res), precision=study.precision,
-                          progress=_progress(progress, "heuristic deals"), backend=backend)  # fmt: skip
+                          progress=_progress(progress, "heuristic deals"), backend=backend,
+                          pots=main_dist)  # fmt: skip
     except KeyboardInterrupt:  # before its first round: the chart is kept
         return _partial_miss(study, {"chart": chart_table(chart_res)}, info, "heuristic deals", 0)
     if heur.partial:
@@ -247,10 +260,10 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
                 runs.append(chart_res)
                 continue
             seats = None if chart_seats is None else [s for s in chart_seats if s < n]
-            stage = f"sweep deals ({n} players, pot {pot:g})"
+            stage = f"sweep deals ({n} players, {'session pots' if study.session_pots else f'pot {pot:g}'})"
             try:
                 run = decisions(base.replace(players=n), study.table(n), study.deals, study.seed, pot, focal=seats,
-                                backend=backend)  # fmt: skip
+                                backend=backend, pots=dists.get(n))  # fmt: skip
             except KeyboardInterrupt:  # before its first round
                 run = None
             if run is None or run.partial:
@@ -259,32 +272,70 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
             runs.append(run)
     shares, sweep_classes = sweep_frames(runs)
     tables = {"chart": chart_table(chart_res)}
+    if main_dist is not None:
+        tables["session_pots"] = main_dist.table()
     charts = [("chart", main_n, tables["chart"])]  # one per player count, at the main pot
     for n in player_counts[1:]:
-        res = next(r for r in runs if r.rules.players == n and r.carried == main_pot)
+        res = next(r for r in runs if r.rules.players == n and (r.pots is not None or r.carried == main_pot))
         tables[f"chart-{n}"] = chart_table(res)
+        if n in dists:
+            tables[f"session_pots-{n}"] = dists[n].table()
         charts.append((f"chart-{n}", n, tables[f"chart-{n}"]))
     tables |= {"heuristics": heuristic_table(heur), "sweep": shares, "sweep_classes": sweep_classes}
-    figures = miss_figures(study.preset, charts, main_pot, study.focal, len(names), heur.deals, tables,
+    shown = pot_words(chart_res) if study.session_pots else main_pot
+    figures = miss_figures(study.preset, charts, shown, study.focal, len(names), heur.deals, tables,
                            scale=study.chart_scale)  # fmt: skip
     text = miss_summary(study.preset, chart_res, tables["chart"], heur, tables["heuristics"], shares,
                         command(study, out), charts=[(name, n) for name, n, _ in charts])  # fmt: skip
     info |= {"chart_deals": chart_res.deals, "heuristic_deals": heur.deals,
              "strength_tables": _strength_tables(base, player_counts, study, candidates)}  # fmt: skip
-    warnings = [w for n in player_counts for w in _chip_warnings(base.replace(players=n), pots)]
+    largest = [d.largest for d in dists.values()]
+    warnings = [w for n in player_counts for w in _chip_warnings(base.replace(players=n), pots + largest)]
     return StudyOutput(study, tables, figures, text, info, list(dict.fromkeys(warnings)))
 
 
+def _pots_name(players: int, main: int) -> str:
+    return "session_pots" if players == main else f"session_pots-{players}"
+
+
+def _session_pots(study: MissStudy, base: Rules, player_counts: list[int], dists: dict, info: dict, progress,
+                  backend) -> StudyOutput | None:  # fmt: skip
+    """``--carried session``: the distribution of the carried pot in sessions at each player
+    count into ``dists`` (and how it was obtained into ``info``); a partial output when
+    Ctrl-C stopped it."""
+    from loo_sim.run.session_pots import session_pots
+
+    sessions, deals, burn_in = study.session_settings()
+    info["session_pots"] = {"sessions": sessions, "session_deals": deals, "burn_in": burn_in,
+                            "seed": study.seed, "deals_counted": {}}  # fmt: skip
+    for n in player_counts:
+        stage = f"sessions ({n} players)" if len(player_counts) > 1 else "sessions"
+        try:
+            dist = session_pots(base.replace(players=n), study.table(n), sessions, deals, burn_in, study.seed,
+                                progress=_progress(progress, stage), backend=backend)  # fmt: skip
+        except KeyboardInterrupt:  # before its first round
+            dist = None
+        if dist is None or dist.partial:
+            cut = {} if dist is None or not dist.counted else {n: dist}
+            tables = {_pots_name(m, player_counts[0]): d.table() for m, d in (dists | cut).items()}
+            return _partial_miss(study, tables, info, stage, 0 if dist is None else dist.sessions, sessions, "sessions")
+        dists[n] = dist
+        info["session_pots"]["deals_counted"][str(n)] = dist.counted
+    return None
+
+
 def _partial_miss(study: MissStudy, tables: dict[str, pd.DataFrame], info: dict[str, Any], stage: str,
-                  done: int) -> StudyOutput:  # fmt: skip
+                  done: int, total: int | None = None, unit: str = "deals") -> StudyOutput:  # fmt: skip
     """A miss study Ctrl-C cut in ``stage``: the tables of the stages that finished (and
-    the one cut, when some of it did), no charts, and a summary that says so."""
+    the one cut, when some of it did), no charts, and a summary that says so (``total``
+    ``unit`` of that stage: the study's deals by default)."""
+    total = study.deals if total is None else total
     lines = [f"# Miss study ({study.preset}): PARTIAL", "",
-             f"Interrupted in the {stage} after {done:,} of {study.deals:,} deals; the stages after it did not run.",
+             f"Interrupted in the {stage} after {done:,} of {total:,} {unit}; the stages after it did not run.",
              "", "Tables written: " + (", ".join(f"{t}.csv" for t in tables) or "none") + "."]  # fmt: skip
     info = info | {"stage_interrupted": stage}
     return StudyOutput(study, tables, {}, "\n".join(lines) + "\n", info, partial=True, done=done,
-                       total=study.deals, unit=stage)  # fmt: skip
+                       total=total, unit=stage)  # fmt: skip
 
 
 # ---- pots ---------------------------------------------------------------------------------

@@ -35,8 +35,9 @@ FIELD_TYPES: dict[str, str] = {
     "chart_seat": WHOLE,
     "carried": NUMBER, "precision": NUMBER, "chart_scale": NUMBER, "bankroll": NUMBER,
     "iterations": WHOLE, "averaging": TEXT, "eval_deals": WHOLE, "policies": TEXT, "focal_policy": TEXT,
-    "table_policy": TEXT, "whole_table": TEXT,
+    "table_policy": TEXT, "whole_table": TEXT, "session_deals": WHOLE,
 }  # fmt: skip
+CARRIED = "a finite number of chips or 'session'"  # a miss study's carried pot (--carried session)
 TABLE = "a table"
 SCALAR = (str, int, float, bool)  # what a rule option's value may be
 SCALAR_RULE = "expected a string, number or boolean"
@@ -50,6 +51,8 @@ def _is(kind: str, value: Any) -> bool:
         return isinstance(value, str)
     if kind == FLAG:
         return isinstance(value, bool)
+    if kind == CARRIED and value == "session":
+        return True
     if isinstance(value, bool):
         return False
     if kind == WHOLE:
@@ -238,23 +241,66 @@ class MissStudy(Study):
     the players and the pot carried in (the first of each is the main run)."""
 
     kind: ClassVar[str] = "miss"
-    ARRAYS: ClassVar[dict[str, str]] = {"players": WHOLE, "carried": NUMBER}
+    ARRAYS: ClassVar[dict[str, str]] = {"players": WHOLE, "carried": CARRIED}
+    SESSION_OPTIONS: ClassVar[tuple[str, ...]] = ("sessions", "session_deals", "burn_in")
     deals: int = 200_000
     players: list[int] = field(default_factory=list)  # the sweep (default: the preset's)
-    carried: list[float] = field(default_factory=lambda: [0.0])  # the sweep
+    carried: list[float | str] = field(default_factory=lambda: [0.0])  # the sweep, or ["session"]
     precision: float | None = None  # stop the heuristics when every 95% half-width is below it
     focal: int = 0  # the seat whose heuristics are compared
     chart_seat: int | None = None  # the seat the chart replays; None = every seat in turn
     chart_scale: float | None = None  # the charts' colour limit in chips (None: from the data); one per report
+    # carried = ["session"]: each deal's carried pot is drawn from the pots met in sessions
+    # (run.session_pots); None: the documented default of each
+    sessions: int | None = None  # sessions played for the distribution (default 2000)
+    session_deals: int | None = None  # deals per session (default 50)
+    burn_in: int | None = None  # the first deals of each session not counted (default 10)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if isinstance(self.carried, list):  # 'Session' as --carried takes it
+            self.carried = ["session" if isinstance(c, str) and c.strip().lower() == "session" else c
+                            for c in self.carried]  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        """As every study's, without the session options left unset (so a study with a fixed
+        pot keeps the digest it had before they existed)."""
+        return {k: v for k, v in super().to_dict().items() if not (k in self.SESSION_OPTIONS and v is None)}
+
+    @property
+    def session_pots(self) -> bool:
+        """Whether each deal's carried pot is drawn from sessions (``carried = ["session"]``)."""
+        return isinstance(self.carried, list) and "session" in self.carried
+
+    def session_settings(self) -> tuple[int, int, int]:
+        """(sessions, deals per session, burn-in), the defaults where unset."""
+        from loo_sim.run.session_pots import DEFAULT_BURN_IN, DEFAULT_SESSION_DEALS, DEFAULT_SESSIONS
+
+        return (DEFAULT_SESSIONS if self.sessions is None else self.sessions,
+                DEFAULT_SESSION_DEALS if self.session_deals is None else self.session_deals,
+                DEFAULT_BURN_IN if self.burn_in is None else self.burn_in)  # fmt: skip
 
     def player_counts(self, rules: Rules) -> list[int]:
         return [int(n) for n in self.players] or [rules.players]
 
     def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
+        from loo_sim.run.session_pots import check_session_options
+
         p.attempt("deals", lambda: checks.deals(self.deals))
         p.attempt("seed", lambda: checks.seed(self.seed))
         for i, c in enumerate(self.carried):
-            p.attempt(f"carried[{i}]", lambda c=c: checks.chips("carried", c))
+            if c != "session":
+                p.attempt(f"carried[{i}]", lambda c=c: checks.chips("carried", c))
+        if self.session_pots and len(self.carried) > 1:
+            p.add("carried", "'session' draws every deal's carried pot from sessions, so it is not combined with "
+                             "chip values; run them as separate studies")  # fmt: skip
+        if self.session_pots:
+            p.attempt("sessions", lambda: check_session_options(*self.session_settings()))  # keyed by the option
+        else:
+            for name in self.SESSION_OPTIONS:
+                if getattr(self, name) is not None:
+                    p.add(name, "goes with carried = 'session' (--carried session), which draws each deal's "
+                                "carried pot from sessions")  # fmt: skip
         for i, n in enumerate(self.players):
             p.attempt(f"players[{i}]", lambda n=n: checks.whole_number("players", n, 3, 8))
         if rules is not None:

@@ -20,6 +20,7 @@ from loo_sim.game.rules import Rules
 from loo_sim.kernel import abi as L
 from loo_sim.run.args import kernel_args
 from loo_sim.run.rounds import ProgressFn, run_rounds
+from loo_sim.run.session_pots import N_BUCKETS, SessionPots
 from loo_sim.run.strength import resolve_strength
 from loo_sim.stats import Z95, mean_se
 
@@ -34,6 +35,8 @@ class DecisionResult:
     deals: int  # deals played
     totals: np.ndarray  # [class, position 0..players, miss on offer, earlier seats in (0, 1, 2, 3+), CF_*]
     partial: bool = False
+    pots: SessionPots | None = None  # where each deal's carried pot was drawn from (``carried``: its mean)
+    by_pot: np.ndarray | None = None  # with ``pots``: totals by pot bucket [bucket, ...] (totals = their sum)
 
 
 @dataclass
@@ -48,6 +51,15 @@ class HeuristicResult:
     totals: np.ndarray  # [heuristic, H_*]
     partial: bool = False
     precision: float | None = None  # the stopping rule's 95% half-width, None: ran to ``deals``
+    pots: SessionPots | None = None  # where each deal's carried pot was drawn from (``carried``: its mean)
+
+
+def pot_arrays(pots: SessionPots | None) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's (values, cumulative probabilities) of a carried-pot distribution; empty
+    for a fixed pot."""
+    if pots is None:
+        return np.zeros(0), np.zeros(0)
+    return np.ascontiguousarray(pots.values, dtype=np.float64), np.ascontiguousarray(pots.cum, dtype=np.float64)
 
 
 def decisions(
@@ -61,27 +73,35 @@ def decisions(
     progress: ProgressFn | None = None,
     backend=None,
     chart: np.ndarray | None = None,
+    pots: SessionPots | None = None,
 ) -> DecisionResult:
     """For each deal (dealer rotating) and each focal seat with a real choice, the focal
     payoff of every declaration on offer, the rest of the deal replayed as it falls; the
     sums are kept per cell of what the seat sees (``kernel.abi.CHART_SHAPE``: hand class,
     position, whether the miss is on offer, earlier seats in), with paired sums per pair
     of actions on the decisions where both were on offer. ``chart``: for seats of the
-    table that play the ``chart`` family."""
+    table that play the ``chart`` family. ``pots``: each deal's carried pot is drawn from
+    this distribution (``carried`` is ignored; the result's is the distribution's mean),
+    and the sums are kept by pot bucket too (``by_pot``)."""
     from loo_sim.run.tasks import decision_shape, decision_task
 
     focal_seats = np.array(list(range(rules.players)) if focal is None else list(focal), dtype=np.int64)
     args = kernel_args(rules, table, resolve_strength(rules, table, strength), chart)
-    totals = np.zeros(decision_shape(rules.players), dtype=np.float64)
+    buckets = 1 if pots is None else N_BUCKETS
+    by_pot = np.zeros((buckets, *decision_shape(rules.players)), dtype=np.float64)
 
     def reduce(first: int, count: int, rows: np.ndarray) -> None:
         for b in range(count):
-            totals[...] += rows[b]
+            by_pot[...] += rows[b]
 
-    static = (*args, seed, deals, float(carried), focal_seats)
+    values, cum = pot_arrays(pots)
+    static = (*args, seed, deals, float(carried), values, cum, buckets, focal_seats)
     played, partial = run_rounds(decision_task, static, deals, BLOCK, ROUND_BLOCKS, reduce, progress=progress,
                                  backend=backend)  # fmt: skip
-    return DecisionResult(rules, list(table), list(focal_seats), float(carried), seed, played, totals, partial)
+    if pots is None:
+        return DecisionResult(rules, list(table), list(focal_seats), float(carried), seed, played, by_pot[0], partial)
+    return DecisionResult(rules, list(table), list(focal_seats), pots.mean, seed, played, by_pot.sum(axis=0), partial,
+                          pots, by_pot)  # fmt: skip
 
 
 def heuristics(
@@ -99,11 +119,13 @@ def heuristics(
     progress: ProgressFn | None = None,
     backend=None,
     tables=None,
+    pots: SessionPots | None = None,
 ) -> HeuristicResult:
     """Each candidate declaration policy played by the focal seat on the same deals
     (candidate 0 is the baseline of the paired differences). With ``precision``, stop
     after the first whole round where every difference's 95% half-width is below it.
-    ``tables``: the strategy tables of ``table:PATH`` seats (path -> probabilities)."""
+    ``tables``: the strategy tables of ``table:PATH`` seats (path -> probabilities).
+    ``pots``: each deal's carried pot drawn from this distribution, as in :func:`decisions`."""
     from loo_sim.run.tasks import heuristic_task
 
     if not 0 <= focal < rules.players:
@@ -126,7 +148,9 @@ def heuristics(
                   for h in range(1, len(candidates))]  # fmt: skip
         return all(x < precision for x in halves)
 
-    static = (*args, seed, deals, float(carried), focal, cand.pol, cand.polf)
+    values, cum = pot_arrays(pots)
+    static = (*args, seed, deals, float(carried), values, cum, focal, cand.pol, cand.polf)
     n, partial = run_rounds(heuristic_task, static, deals, BLOCK, ROUND_BLOCKS, reduce, progress=progress,
                             stop=None if precision is None else precise, backend=backend)  # fmt: skip
-    return HeuristicResult(rules, list(table), focal, list(names), float(carried), seed, n, totals, partial, precision)
+    mean = float(carried) if pots is None else pots.mean
+    return HeuristicResult(rules, list(table), focal, list(names), mean, seed, n, totals, partial, precision, pots)

@@ -24,7 +24,14 @@ import numpy as np
 
 from loo_sim.config import BLOCK
 from loo_sim.kernel import abi as L
-from loo_sim.rng import HEURISTIC_SESSION, MASK64, MISS_SESSION, NO_SESSION
+from loo_sim.rng import (
+    HEURISTIC_CARRIED_SESSION,
+    HEURISTIC_SESSION,
+    MASK64,
+    MISS_CARRIED_SESSION,
+    MISS_SESSION,
+    NO_SESSION,
+)
 
 _gc_lock = threading.Lock()
 _gc_users = 0  # callers inside first_call: the first one raises the threshold, the last one restores it
@@ -171,32 +178,34 @@ def decision_shape(players: int) -> tuple[int, ...]:
     return n_classes, players + 1, offers, earlier, L.CF_LEN
 
 
-def decision_task(ri, rf, pol, polf, strength, tables, solver, seed, total, carried, focal_seats, first, count):
+def decision_task(ri, rf, pol, polf, strength, tables, solver, seed, total, carried, pot_values, pot_cum, buckets,
+                  focal_seats, first, count):  # fmt: skip
+    """Rows [block, pot bucket (``buckets`` of them: 1 for a fixed pot), *decision_shape]."""
     from loo_sim.kernel.counterfactual import decision_block
 
-    rows = np.zeros((count, *decision_shape(int(ri[L.R_PLAYERS]))), dtype=np.float64)
-    seed, session = np.uint64(seed), np.uint64(MISS_SESSION)
+    rows = np.zeros((count, buckets, *decision_shape(int(ri[L.R_PLAYERS]))), dtype=np.float64)
+    seed, session, draw = np.uint64(seed), np.uint64(MISS_SESSION), np.uint64(MISS_CARRIED_SESSION)
 
     def block(b: int) -> None:
         if (first + b) * BLOCK < total:
             decision_block(ri, rf, pol, polf, strength, tables, solver, seed, session, first + b, total, carried,
-                           focal_seats, rows[b])  # fmt: skip
+                           pot_values, pot_cum, draw, focal_seats, rows[b])  # fmt: skip
 
     each_block(block, count, decision_block)
     return rows
 
 
-def heuristic_task(ri, rf, pol, polf, strength, tables, solver, seed, total, carried, focal, variants, variants_f,
-                   first, count):  # fmt: skip
+def heuristic_task(ri, rf, pol, polf, strength, tables, solver, seed, total, carried, pot_values, pot_cum, focal,
+                   variants, variants_f, first, count):  # fmt: skip
     from loo_sim.kernel.counterfactual import heuristic_block
 
     rows = np.zeros((count, variants.shape[0], L.H_LEN), dtype=np.float64)
-    seed, session = np.uint64(seed), np.uint64(HEURISTIC_SESSION)
+    seed, session, draw = np.uint64(seed), np.uint64(HEURISTIC_SESSION), np.uint64(HEURISTIC_CARRIED_SESSION)
 
     def block(b: int) -> None:
         if (first + b) * BLOCK < total:
             heuristic_block(ri, rf, pol, polf, strength, tables, solver, seed, session, first + b, total, carried,
-                            focal, variants, variants_f, rows[b])  # fmt: skip
+                            pot_values, pot_cum, draw, focal, variants, variants_f, rows[b])  # fmt: skip
 
     each_block(block, count, heuristic_block)
     return rows

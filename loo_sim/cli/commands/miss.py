@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from loo_sim.checks import MAX_DEALS
+from loo_sim.checks import MAX_DEALS, MAX_SESSION_DEALS, MAX_SESSIONS
 from loo_sim.cli.app import (
     BackendOpt,
     PolicyOpt,
@@ -20,7 +20,7 @@ from loo_sim.cli.app import (
     check_workers,
     seed_option,
 )
-from loo_sim.cli.params import Chips, Seat, WholeNumber, seat_map
+from loo_sim.cli.params import CarriedPot, Chips, Seat, WholeNumber, seat_map
 from loo_sim.cli.study import print_written, run_and_write
 from loo_sim.game.rules import parse_set
 from loo_sim.report.study import MissStudy
@@ -36,7 +36,31 @@ def miss_cmd(
     policy: PolicyOpt = None,
     seat_policy: SeatPolicyOpt = None,
     carried: Annotated[
-        list[float] | None, typer.Option(parser=Chips(), help="Chips carried in (repeat for the sweep).")
+        list[str] | None,
+        typer.Option(
+            parser=CarriedPot(),
+            help="Chips carried in (repeat for the sweep), or 'session': each deal's carried pot drawn from the pots "
+            "met in sessions under these rules and policies.",
+        ),
+    ] = None,
+    sessions: Annotated[
+        int | None,
+        typer.Option(
+            parser=WholeNumber(1, MAX_SESSIONS), help="With --carried session: sessions played [default: 2000]."
+        ),
+    ] = None,
+    session_deals: Annotated[
+        int | None,
+        typer.Option(
+            parser=WholeNumber(1, MAX_SESSION_DEALS), help="With --carried session: deals per session [default: 50]."
+        ),
+    ] = None,
+    burn_in: Annotated[
+        int | None,
+        typer.Option(
+            parser=WholeNumber(0, MAX_SESSION_DEALS - 1),
+            help="With --carried session: the first deals of each session not counted [default: 10].",
+        ),
     ] = None,
     deals: Annotated[
         int, typer.Option(parser=WholeNumber(1, MAX_DEALS), help="Deals per run (the most, with --precision).")
@@ -74,12 +98,13 @@ def miss_cmd(
     the number of players.
 
     Examples: `loo-sim miss --preset three-card --deals 200000 --seed 1 --out out/miss`,
-    `loo-sim miss --players 4 --players 5 --players 6 --carried 0 --carried 15 --carried 45 --precision 0.05`.
+    `loo-sim miss --players 4 --players 5 --players 6 --carried 0 --carried 15 --carried 45 --precision 0.05`,
+    `loo-sim miss --preset limited --carried session --sessions 2000 --session-deals 50 --burn-in 10`.
     """
     check_workers(backend, workers)
     study = MissStudy(
         preset=preset, rules=parse_set(sets), policy=policy, seat_policy=seat_map(seat_policy), deals=deals, seed=seed,
         carried=list(carried) if carried else [0.0], players=list(players or []), precision=precision, focal=focal,
-        chart_seat=chart_seat, chart_scale=chart_scale,
+        chart_seat=chart_seat, chart_scale=chart_scale, sessions=sessions, session_deals=session_deals, burn_in=burn_in,
     )  # fmt: skip
     print_written(*run_and_write(study, out, threads, backend, scheduler, workers))
