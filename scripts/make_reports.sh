@@ -4,9 +4,12 @@
 # pip install playwright).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for name in miss pots variants variants-sessions solve tournament; do
+for name in miss pots variants variants-sessions solve tournament cardplay; do
   bash scripts/dev.sh run report "reports/$name.toml" --out "reports/$name"
 done
+# the miss chart's verdicts with basic and with pimc:8 card play (reports/cardplay.toml), side by side
+bash scripts/dev.sh run cardplay --compare-charts reports/cardplay/chart-basic reports/cardplay/chart-pimc \
+  --out reports/cardplay/chart-verdicts
 if [ -x /usr/bin/chromium ] && .venv/bin/python -c "import playwright" 2>/dev/null; then
   .venv/bin/python scripts/check_report_html.py reports/*/index.html
 else
