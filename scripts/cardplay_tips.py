@@ -98,12 +98,13 @@ def main() -> None:
              f"Three-card, 5 players, seat 0 `basic` then `pimc:{args.samples}` at a table of `basic`, the same "
              f"{args.deals:,} deals (seed {args.seed}); {total:,} of them seat 0 played. 95% intervals; the deal is "
              "the unit.", "",
-             "| deals seat 0 played | share | pimc won more tricks | fewer | mean trick difference | loos saved "
-             "per deal |", "|---|---|---|---|---|---|"]  # fmt: skip
+             "| deals seat 0 played | share | pimc won more tricks | pimc won fewer | mean trick difference "
+             "(pimc - basic) | loos saved per deal |", "|---|---|---|---|---|---|"]  # fmt: skip
     for r in rows:
         fmt = lambda t: f"{t[0]:+.4f} [{t[1]:+.4f}, {t[2]:+.4f}]"  # noqa: E731
-        lines.append(f"| {r['group']} ({r['deals']:,}) | {r['share']:.1%} | {fmt(r['pimc_more'])} | "
-                     f"{fmt(r['pimc_fewer'])} | {fmt(r['mean_diff'])} | {fmt(r['loos_saved'])} |")  # fmt: skip
+        pct = lambda t: f"{t[0]:.1%} [{t[1]:.1%}, {t[2]:.1%}]"  # noqa: E731
+        lines.append(f"| {r['group']} ({r['deals']:,}) | {r['share']:.1%} | {pct(r['pimc_more'])} | "
+                     f"{pct(r['pimc_fewer'])} | {fmt(r['mean_diff'])} | {fmt(r['loos_saved'])} |")  # fmt: skip
     lines += ["", "Command: `.venv/bin/python scripts/cardplay_tips.py --deals "
               f"{args.deals} --seed {args.seed} --samples {args.samples} --out {args.out}`", ""]  # fmt: skip
     (args.out / "tips.md").write_text("\n".join(lines))

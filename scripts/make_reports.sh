@@ -10,6 +10,7 @@ done
 # the miss chart's verdicts with basic and with pimc:8 card play (reports/cardplay.toml), side by side
 bash scripts/dev.sh run cardplay --compare-charts reports/cardplay/chart-basic reports/cardplay/chart-pimc \
   --out reports/cardplay/chart-verdicts
+.venv/bin/python scripts/cardplay_tips.py --deals 40000 --seed 1 --samples 16 --out reports/cardplay/tips
 if [ -x /usr/bin/chromium ] && .venv/bin/python -c "import playwright" 2>/dev/null; then
   .venv/bin/python scripts/check_report_html.py reports/*/index.html
 else
