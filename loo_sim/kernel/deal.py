@@ -204,13 +204,16 @@ def choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, hand, t, al
 
 
 @njit(cache=True, inline="always")
-def declare_all(ri, rf, pol, polf, strength, tables, dealer, carried, single, mode, miss_dealt, indicator, t,
+def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, single, mode, miss_dealt, indicator, t,
                 pot_start, miss, first_i, forced_seat, forced_action, seat_keys, sc, oi):  # fmt: skip
     """R4, R5, R8, R9b: every seat declares in turn from the dealer's left; a seat that
-    takes the miss (or defends) plays it. The seats before the ``first_i``-th keep the
-    declarations already in ``oi`` (a replay from a decision, ``rewind_deal``). Returns
-    (the defender or -1, seats in the deal)."""
+    takes the miss (or defends) plays it; under R9c at_turn a seat that plays exchanges at
+    once (``exchange_at_turn``). The seats before the ``first_i``-th keep the declarations
+    already in ``oi`` (a replay from a decision, ``rewind_deal``), and exchange again as
+    they did. Returns (the defender or -1, seats in the deal)."""
     n = ri[L.R_PLAYERS]
+    at_turn = ri[L.R_AT_TURN] == 1 and not single and not miss_dealt  # R9c: never in a single pot
+    stock_pos = sc[L.SC_STOCK]
     clean = carried == 0.0
     club_law = ri[L.R_CLUB_LAW] == 1 and mode == L.TURN_UP and indicator & 3 == 0
     defence = ri[L.R_DEFENDS] == 1 and miss_dealt
@@ -238,6 +241,8 @@ def declare_all(ri, rf, pol, polf, strength, tables, dealer, carried, single, mo
                                         allowed, may_pass, miss_on_offer, dealer_case, already_in, pot_start,
                                         forced_seat, forced_action, seat_keys)  # fmt: skip
             oi[L.O_DECL + seat] = action
+        if at_turn and action == L.DECL_PLAY:  # R9c: before the next seat declares
+            stock_pos = exchange_at_turn(ri, pol, deck, t, seat, stock_pos, seat_keys, sc)
         # selects, not branches: what a seat declares is a coin toss to the processor
         is_in = action != L.DECL_PASS
         already_in += is_in
@@ -276,8 +281,9 @@ def exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc):
     """R9: the seats in the deal, in order, throw cards and draw as many from the stock.
     What a seat throws depends on its hand and the stock left, not on the cards drawn
     before it, so all throw first; then the stock is shuffled as far as it is drawn
-    (positions up to SC_SHUFFLED are final) and each draws in turn."""
-    if not (ri[L.R_EXCHANGE] == 1 and not single and not miss_dealt):
+    (positions up to SC_SHUFFLED are final) and each draws in turn. Under R9c at_turn the
+    seats have exchanged already, each as it declared (``exchange_at_turn``)."""
+    if not (ri[L.R_EXCHANGE] == 1 and not single and not miss_dealt) or ri[L.R_AT_TURN] == 1:
         return
     pam = ri[L.R_PAM]
     tm = trump_mask(t, pam)
@@ -306,6 +312,29 @@ def exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc):
         for _ in range((drawn >> (4 * i)) & 0xF):
             sc[L.SC_HANDS + seat] |= 1 << deck[stock_pos]
             stock_pos += 1
+
+
+@njit(cache=True, inline="always")
+def exchange_at_turn(ri, pol, deck, t, seat, stock_pos, seat_keys, sc):
+    """R9c at_turn: one seat that declared play throws and draws as many from the stock at
+    ``stock_pos`` at once, before the next seat declares (the stock shuffled as far as it
+    is drawn, as in ``exchange``); with the stock empty it does nothing. Returns where the
+    stock it leaves starts."""
+    stock = 52 - stock_pos
+    if stock == 0:
+        return stock_pos
+    pam = ri[L.R_PAM]
+    hand = sc[L.SC_HANDS + seat]
+    thrown = discards(pol[seat, L.P_EXCHANGE], hand, t, pam, stock)
+    end = stock_pos + popcount(thrown)
+    if end > sc[L.SC_SHUFFLED]:
+        shuffle_more(seat_keys[L.DECK_KEY], deck, sc[L.SC_SHUFFLED], end)
+        sc[L.SC_SHUFFLED] = shuffled_count(end)
+    hand &= ~thrown
+    for p in range(stock_pos, end):
+        hand |= 1 << deck[p]
+    sc[L.SC_HANDS + seat] = hand
+    return end
 
 
 @njit(cache=True, inline="always")
@@ -411,7 +440,7 @@ def finish_deal(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat
     t = oi[L.O_T_DECL]
     miss = sc[L.SC_DEALT + L.MAX_PLAYERS]
     pot_start = of[L.F_POT_START]
-    defender, m = declare_all(ri, rf, pol, polf, strength, tables, dealer, carried, single, mode, miss_dealt,
+    defender, m = declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, single, mode, miss_dealt,
                               indicator, t, pot_start, miss, first_i, forced_seat, forced_action, seat_keys, sc,
                               oi)  # fmt: skip
     if settle_uncontested(m, pot_start, sc, oi, of):
@@ -430,7 +459,11 @@ def rewind_deal(ri, first_i, decls, options, sc, oi, of):
     replayed, ``finish_deal`` from ``first_i``), the earlier seats having declared
     ``decls`` with ``options`` on offer (per seat, as the deal first went): the hands as
     dealt, the miss with a seat that took it before then, later declarations and
-    everything after them cleared. Whatever was played since, replays included."""
+    everything after them cleared. Whatever was played since, replays included. Under R9c
+    at_turn the earlier seats that played hold their dealt hands again: finish_deal's
+    declare_all redoes their exchanges from the stock's start (the same cards: a seat's
+    discards depend only on its hand and the stock left, and the deck positions shuffled
+    so far stay)."""
     n = ri[L.R_PLAYERS]
     clear_play(n, sc, oi, of)
     for i in range(n):
