@@ -207,13 +207,18 @@ def choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, hand, t, al
 def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, single, mode, miss_dealt, indicator, t,
                 pot_start, miss, first_i, forced_seat, forced_action, seat_keys, sc, oi):  # fmt: skip
     """R4, R5, R8, R9b: every seat declares in turn from the dealer's left; a seat that
-    takes the miss (or defends) plays it; under R9c at_turn a seat that plays exchanges at
-    once (``exchange_at_turn``). The seats before the ``first_i``-th keep the declarations
-    already in ``oi`` (a replay from a decision, ``rewind_deal``), and exchange again as
-    they did. Returns (the defender or -1, seats in the deal)."""
+    takes the miss (or defends) plays it. The seats before the ``first_i``-th keep the
+    declarations already in ``oi`` (a replay from a decision, ``rewind_deal``). Returns
+    (the defender or -1, seats in the deal).
+
+    R9c at_turn: each seat that declared play exchanges as it declared
+    (``exchange_at_turn``), a dealer who took the pot without declaring (R8 case 1, R9c)
+    not. The reference engine exchanges inside its loop; here the exchanges follow the
+    loop, in declaration order, which draws each seat the same cards from the same stock:
+    no declaration reads the stock or another seat's hand, and a seat's own hand is
+    exchanged only after it declared. The loop stays as after_all plays it (the hot path),
+    and a replay redoes the earlier seats' exchanges with the later ones."""
     n = ri[L.R_PLAYERS]
-    at_turn = ri[L.R_AT_TURN] == 1 and not single and not miss_dealt  # R9c: never in a single pot
-    stock_pos = sc[L.SC_STOCK]
     clean = carried == 0.0
     club_law = ri[L.R_CLUB_LAW] == 1 and mode == L.TURN_UP and indicator & 3 == 0
     defence = ri[L.R_DEFENDS] == 1 and miss_dealt
@@ -223,6 +228,7 @@ def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, sing
     early_in = 0  # seats in before the dealer's right-hand neighbour (R4 bold stand)
     last_in = -1
     last_decl = L.DECL_PASS
+    took_pot = False  # the dealer took the pot without declaring (R8 case 1, R9c dealer_takes_all_pass)
     for i in range(n):
         seat = sc[L.SC_ORDER + i]
         if i == n - 2:
@@ -236,13 +242,12 @@ def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, sing
             oi[L.O_OPTIONS + seat] = allowed
             if dealer_case == 1:  # R8 case 1: the dealer takes the pot without play
                 oi[L.O_DECL + seat] = L.DECL_PLAY
+                took_pot = True
                 break
             action = choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, sc[L.SC_HANDS + seat], t,
                                         allowed, may_pass, miss_on_offer, dealer_case, already_in, pot_start,
                                         forced_seat, forced_action, seat_keys)  # fmt: skip
             oi[L.O_DECL + seat] = action
-        if at_turn and action == L.DECL_PLAY:  # R9c: before the next seat declares
-            stock_pos = exchange_at_turn(ri, pol, deck, t, seat, stock_pos, seat_keys, sc)
         # selects, not branches: what a seat declares is a coin toss to the processor
         is_in = action != L.DECL_PASS
         already_in += is_in
@@ -258,6 +263,10 @@ def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, sing
         sc[L.SC_IN_DEAL + m] = sc[L.SC_ORDER + i]
         m += oi[L.O_DECL + sc[L.SC_ORDER + i]] != L.DECL_PASS
     oi[L.O_NIN] = m
+    if ri[L.R_AT_TURN] == 1 and not single and not took_pot:  # R9c at_turn (never in a single pot): see above
+        stock_pos = sc[L.SC_STOCK]
+        for i in range(m):  # every seat in the deal declared play: no miss goes with an exchange (R5)
+            stock_pos = exchange_at_turn(ri, pol, deck, t, sc[L.SC_IN_DEAL + i], stock_pos, seat_keys, sc)
     return defender, m
 
 
@@ -317,9 +326,8 @@ def exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc):
 @njit(cache=True, inline="always")
 def exchange_at_turn(ri, pol, deck, t, seat, stock_pos, seat_keys, sc):
     """R9c at_turn: one seat that declared play throws and draws as many from the stock at
-    ``stock_pos`` at once, before the next seat declares (the stock shuffled as far as it
-    is drawn, as in ``exchange``); with the stock empty it does nothing. Returns where the
-    stock it leaves starts."""
+    ``stock_pos`` (the stock shuffled as far as it is drawn, as in ``exchange``); with the
+    stock empty it does nothing. Returns where the stock it leaves starts."""
     stock = 52 - stock_pos
     if stock == 0:
         return stock_pos
@@ -463,7 +471,7 @@ def rewind_deal(ri, first_i, decls, options, sc, oi, of):
     at_turn the earlier seats that played hold their dealt hands again: finish_deal's
     declare_all redoes their exchanges from the stock's start (the same cards: a seat's
     discards depend only on its hand and the stock left, and the deck positions shuffled
-    so far stay)."""
+    so far stay as they are)."""
     n = ri[L.R_PLAYERS]
     clear_play(n, sc, oi, of)
     for i in range(n):

@@ -637,6 +637,9 @@ def test_r9c_exchange_timing_at_turn_a_dealer_who_takes_the_pot_does_not_exchang
     assert d["declarations"] == ["play", "pass", "pass", "pass", "pass"]
     assert d["shares"] == [18.0, 0.0, 0.0, 0.0, 0.0]
     assert exchanges(rec) == ([] if takes_all else [(0, "2C 3C 4C", "QH 6S 7S")])
+    # the kernel likewise (its hands in bit order: by rank)
+    rules = Rules.preset("irish-classic", exchange_timing="at_turn", dealer_takes_all_pass=takes_all)
+    assert kernel_hands(rules, deck, 0, 3.0, policy)[0] == ("2C 3C 4C" if takes_all else "6S 7S QH")
 
 
 def test_r9c_exchange_timing_at_turn_does_nothing_in_a_single_pot():
