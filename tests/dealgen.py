@@ -50,14 +50,20 @@ R9C_CHOICES: dict[str, list] = {
 }
 R9C_NEEDS: dict[str, dict] = {"ace_lead_king": {"lead": "ace"}, "dealer_takes_miss": {"dealer_defends": True}}
 R9C_SHARE = 0.3  # of the spread's deals, with one or two variants
+# R9c exchange_timing = at_turn, on rule sets with an exchange, from a stream of its own
+# (``random_rules``' ``timing``): the variants above, and the rare paths they reach, keep
+# their draws
+AT_TURN_SHARE = 0.3
 CARRIED = [0.0, 0.0, 3.0, 6.0, 12.0, 30.0, 7.5]
 SYNTHETIC_TABLE = "synthetic-table.csv"  # the path name table seats of the spread read (dealgen.TABLES)
 
 
-def random_rules(rng: random.Random, preset: str, variants: random.Random | None = None) -> tuple[dict, Rules]:
+def random_rules(rng: random.Random, preset: str, variants: random.Random | None = None,
+                 timing: random.Random | None = None) -> tuple[dict, Rules]:  # fmt: skip
     """A valid rule set near ``preset``: 0-3 random overrides (invalid draws retried); with
     ``variants``, a stream of its own, sometimes one or two of R9c's variants on top (each
-    with what it needs; one the rule set refuses is left out)."""
+    with what it needs; one the rule set refuses is left out); with ``timing``, another,
+    sometimes R9c's ``exchange_timing = at_turn`` where the rule set has an exchange."""
     while True:
         overrides = {}
         for key in rng.sample(sorted(OVERRIDE_CHOICES), rng.randint(0, 3)):
@@ -76,6 +82,9 @@ def random_rules(rng: random.Random, preset: str, variants: random.Random | None
                     rules, overrides = Rules.preset(preset, **tried), tried
                 except LooError:
                     continue
+        if timing is not None and rules.exchange and timing.random() < AT_TURN_SHARE:
+            overrides = overrides | {"exchange_timing": "at_turn"}
+            rules = Rules.preset(preset, **overrides)
         return overrides, rules
 
 
@@ -284,9 +293,10 @@ def random_deals(seed: int, preset: str, count: int) -> list[dict]:
     """``count`` deals of ``preset`` with varied overrides, policies, dealers and pots."""
     rng = random.Random(f"{seed}-{preset}")
     variants = random.Random(f"{seed}-{preset}-r9c")
+    timing = random.Random(f"{seed}-{preset}-at-turn")
     deals = []
     for _ in range(count):
-        overrides, rules = random_rules(rng, preset, variants)
+        overrides, rules = random_rules(rng, preset, variants, timing)
         deals.append(random_deal(rng, rules, preset, overrides))
     return deals
 

@@ -26,7 +26,8 @@ ALL_OPTIONS = (
     "players", "hand_size", "miss", "trump", "ante", "ante_payer", "penalty", "penalty_amount", "bold_stand",
     "single_pot", "dealer_defends", "lead", "void", "pam", "pam_be_civil", "exchange", "flush", "club_law",
     "ace_lead_king", "dealer_takes_all_pass", "dealer_takes_miss", "pam_flush", "flush_spares_pam",
-    "flush_spares_flushes", "flush_loos_all", "flush_tie", "bankroll", "final_pot",
+    "flush_spares_flushes", "flush_loos_all", "flush_tie", "exchange_timing", "bankroll",
+    "final_pot",
 )  # fmt: skip
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
 
@@ -94,6 +95,56 @@ def test_r11_rules_with_several_sets(capsys):
     assert rc == 0, err
     rows = option_rows(out)
     assert rows["penalty"] == "limited" and rows["lead"] == "classic"
+
+
+@pytest.mark.parametrize(
+    ("argv", "warning"),
+    [
+        # R9c: seed 001 plays classic-limited with 5 to 8 players
+        (["classic-limited", "--set", "players=4"],
+         "warning: classic-limited is played by 5 to 8 players (seed 001); playing with 4"),
+        (["classic-limited", "--set", "players=3"],
+         "warning: classic-limited is played by 5 to 8 players (seed 001); playing with 3"),
+        # seed 000's five-card antes go in fives
+        (["five-card", "--set", "ante=3"],
+         "warning: five-card antes are a multiple of 5 (seed 000); playing with ante 3"),
+        (["pam-loo", "--set", "ante=7.5"],
+         "warning: pam-loo antes are a multiple of 5 (seed 000); playing with ante 7.5"),
+    ],
+)  # fmt: skip
+def test_r9c_a_setting_outside_the_seed_profile_warns_in_one_line_and_plays_on(capsys, argv, warning):
+    rc, out, err = cli(capsys, "rules", *argv)
+    assert rc == 0, err
+    assert err.strip() == warning  # one line, on stderr
+    assert "warning" not in out and option_rows(out)  # the rule set is shown as set
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["classic-limited"],  # 5 players
+        ["classic-limited", "--set", "players=8"],
+        ["five-card", "--set", "ante=10"],
+        ["five-card", "--set", "ante=0"],
+        ["three-card", "--set", "players=3"],  # no profile range for three-card's players
+        ["three-card", "--set", "ante=2"],  # nor for its antes
+        ["five-card", "--set", "players=3"],
+    ],
+)
+def test_r9c_no_warning_inside_the_seed_profile(capsys, argv):
+    rc, out, err = cli(capsys, "rules", *argv)
+    assert rc == 0, err
+    assert err == ""
+
+
+def test_r9c_the_profile_warning_also_comes_from_the_study_commands(capsys):
+    # simulate builds its rule set in the study runner, not in build_rules: warned there too
+    rc, out, err = cli(capsys, "simulate", "--preset", "classic-limited", "--set", "players=4", "--deals", "200",
+                       "--threads", "1")  # fmt: skip
+    assert rc == 0, err
+    assert err.count("warning: classic-limited is played by 5 to 8 players (seed 001); playing with 4") == 1
+    rc, out, err = cli(capsys, "simulate", "--preset", "classic-limited", "--deals", "200", "--threads", "1")
+    assert rc == 0 and "warning" not in err
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)

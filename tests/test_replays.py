@@ -76,17 +76,22 @@ def _replay_mismatches(ri, rf, pol, polf, strength, tables, solver, seed, deals,
     return compared, -1, -1, -1, -1
 
 
-CASES = [(p, "basic", 0.0) for p in PRESETS] + [
-    ("three-card", "basic/random", 0.0),
-    ("five-card", "cautious/random/keep-trumps", 0.0),
-    ("classic-limited", "basic", 9.0),  # a carried pot: a double pot with the dealer's defence
-    ("irish-classic", "always/random", 4.0),
+AT_TURN = {"exchange_timing": "at_turn"}  # R9c: the earlier seats' exchanges are redone in a replay
+CASES = [(p, "basic", 0.0, {}) for p in PRESETS] + [
+    ("three-card", "basic/random", 0.0, {}),
+    ("five-card", "cautious/random/keep-trumps", 0.0, {}),
+    ("classic-limited", "basic", 9.0, {}),  # a carried pot: a double pot with the dealer's defence
+    ("irish-classic", "always/random", 4.0, {}),
+    ("five-card", "cautious/random/keep-trumps", 0.0, AT_TURN),
+    ("five-card", "basic", 0.0, AT_TURN | {"players": 8}),  # a short stock: later seats draw what is left
+    ("irish-classic", "basic/random", 4.0, AT_TURN),
+    ("irish-classic", "cautious/basic/flush-chase", 0.0, AT_TURN | {"players": 3}),
 ]
 
 
-@pytest.mark.parametrize("preset, policy, carried", CASES)
-def test_replay_from_the_decision_equals_a_full_replay(preset, policy, carried):
-    rules = Rules.preset(preset)
+@pytest.mark.parametrize("preset, policy, carried, overrides", CASES)
+def test_replay_from_the_decision_equals_a_full_replay(preset, policy, carried, overrides):
+    rules = Rules.preset(preset, **overrides)
     a = kernel_args(rules, parse_table(policy, rules.players))
     compared, *where = _replay_mismatches(a.ri, a.rf, a.pol, a.polf, a.strength, a.tables, a.solver,
                                           np.uint64(7 & MASK64), 400, carried)  # fmt: skip

@@ -45,7 +45,7 @@ BASE = {name: {opt: row[i] for opt, row in R11_TABLE.items()} for i, name in enu
 R9C_DEFAULTS = {
     "ace_lead_king": False, "dealer_takes_all_pass": False, "dealer_takes_miss": False, "pam_flush": True,
     "flush_spares_pam": False, "flush_spares_flushes": False, "flush_loos_all": False,
-    "flush_tie": "elder",
+    "flush_tie": "elder", "exchange_timing": "after_all",
 }  # fmt: skip
 assert R9C_DEFAULTS == VARIANT_DEFAULTS
 BASE = {name: values | R9C_DEFAULTS for name, values in BASE.items()}

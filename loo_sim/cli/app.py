@@ -4,6 +4,7 @@ each, and ``cli/__init__.py`` registers them on this app."""
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -11,7 +12,7 @@ import typer
 from loo_sim.checks import MAX_SEED
 from loo_sim.cli.params import OneOf, WholeNumber, policy_text, threads
 from loo_sim.errors import LooError
-from loo_sim.game.rules import Rules, parse_set
+from loo_sim.game.rules import Rules, parse_set, profile_warnings
 from loo_sim.run.backend import BACKENDS
 
 app = typer.Typer(
@@ -69,5 +70,17 @@ def check_workers(backend: str, workers: int | None) -> None:
 
 
 def build_rules(preset: str, sets: list[str] | None) -> Rules:
-    """The rule set of ``--preset`` with the ``--set`` overrides."""
-    return Rules.preset(preset, **parse_set(sets))
+    """The rule set of ``--preset`` with the ``--set`` overrides (warned about where they
+    leave the preset's seed profile, ``warn_profile``)."""
+    rules = Rules.preset(preset, **parse_set(sets))
+    warn_profile(preset, rules)
+    return rules
+
+
+def warn_profile(preset: str, rules: Rules) -> None:
+    """R9c: one line on stderr for each setting outside the range the preset's seed
+    profile gives (``game.rules.profile_warnings``); the command plays on. Every command
+    that builds a rule set from ``--preset`` and ``--set`` passes here (``build_rules``,
+    ``cli.study.run_and_write``)."""
+    for line in profile_warnings(preset, rules):
+        print(f"warning: {line}", file=sys.stderr)

@@ -10,6 +10,7 @@ from pathlib import Path
 import typer
 
 from loo_sim import checks
+from loo_sim.cli.app import warn_profile
 from loo_sim.cli.backend import open_backend
 from loo_sim.cli.progress import TerminalProgress, compile_notice
 from loo_sim.errors import Interrupted
@@ -46,6 +47,7 @@ def run_and_write(study: Study, out: str | None, threads: int | None, backend: s
     from loo_sim.report.outputs import prepare_out_dir
 
     study.check()
+    warn_profile(study.preset, study.base_rules())
     count = set_threads(threads)
     out_dir = prepare_out_dir(out) if out is not None else None
     if scheduler is None and workers is None and sys.stderr.isatty():  # a cluster's speed is not known here

@@ -34,7 +34,7 @@ from loo_sim.game.paths import RulePath, calibrated_path, dealer_case_path, flus
 from loo_sim.game.policy import CALIBRATED, SOLVER_PLAY, Policy
 from loo_sim.game.ranking import TrumpState
 from loo_sim.game.record import DealRecord, DealTrace, Trick
-from loo_sim.game.rules import AntePayer, BoldStand, FlushTie, Penalty, Rules, Trump
+from loo_sim.game.rules import AntePayer, BoldStand, ExchangeTiming, FlushTie, Penalty, Rules, Trump
 
 if TYPE_CHECKING:
     from loo_sim.engine.solver import Position
@@ -70,6 +70,9 @@ class _Deal:
         self.mode = Trump.FIRST_RENOUNCE if self.single else rules.trump
         self.miss_dealt = rules.miss and not self.single
         self.defence = rules.dealer_defends and self.miss_dealt  # R8: the dealer's defence, double pots
+        # R9: an exchange, in double pots without a miss; R9c at_turn: each seat as it declares play
+        self.exchanges = rules.exchange and not self.single and not self.miss_dealt
+        self.at_turn = self.exchanges and rules.exchange_timing is ExchangeTiming.AT_TURN
         # R2: seats from the dealer's left, the dealer last.
         self.order = [(dealer + 1 + i) % self.n for i in range(self.n)]
         self.hands: list[list[int]] = [[] for _ in range(self.n)]
@@ -162,7 +165,14 @@ class _Deal:
                 self.mark(RulePath.R8_CASE_1 if self.defence else RulePath.R9C_DEALER_TAKES_ALL_PASS)
                 break
             self.apply_declaration(seat, choice, self.decide(i, seat, choice))
+            if self.at_turn and self.declarations[seat] == PLAY:  # R9c: before the next seat declares
+                before = len(self.trace.exchanges)
+                self.exchange_seat(seat)
+                if i < self.n - 1 and len(self.trace.exchanges) > before:
+                    self.mark(RulePath.R9C_AT_TURN_EXCHANGE)
         self.in_deal = [s for s in self.order if self.declarations[s] != PASS]
+        if self.at_turn and len(self.in_deal) == 1 and self.trace.exchanges:
+            self.mark(RulePath.R9C_AT_TURN_LONE_DEAD)  # R9c: the lone player's exchanged cards are dead
         if self.club_law:
             self.mark(RulePath.R9B_CLUB_LAW)
         if self.miss_taken:
@@ -291,20 +301,29 @@ class _Deal:
 
     # ---- R9: exchange ---------------------------------------------------------------
     def exchange(self) -> None:
-        if not (self.rules.exchange and not self.single and not self.miss_dealt):
+        """R9: the seats in the deal, in declaration order, each in turn (under R9c at_turn
+        they have exchanged already, each as it declared)."""
+        if not self.exchanges or self.at_turn:
             return
         for seat in self.in_deal:
-            if not self.stock:
-                self.mark(RulePath.R9_STOCK_EMPTY)
+            if not self.exchange_seat(seat):
                 break
-            thrown = choose_discards(self.policies[seat], self.hands[seat], self.ts, len(self.stock))
-            if len(thrown) == len(self.stock):
-                self.mark(RulePath.R9_EXCHANGE_LAST_OF_STOCK)
-            assert len(thrown) <= len(self.stock) and all(c in self.hands[seat] for c in thrown)
-            drawn, self.stock = self.stock[: len(thrown)], self.stock[len(thrown) :]
-            self.hands[seat] = [c for c in self.hands[seat] if c not in thrown] + drawn
-            if thrown:
-                self.trace.exchanges.append((seat, list(thrown), list(drawn)))
+
+    def exchange_seat(self, seat: int) -> bool:
+        """One seat discards and draws as many from the front of the stock (R9); False
+        when the stock is empty at its turn (no more exchange)."""
+        if not self.stock:
+            self.mark(RulePath.R9_STOCK_EMPTY)
+            return False
+        thrown = choose_discards(self.policies[seat], self.hands[seat], self.ts, len(self.stock))
+        if len(thrown) == len(self.stock):
+            self.mark(RulePath.R9_EXCHANGE_LAST_OF_STOCK)
+        assert len(thrown) <= len(self.stock) and all(c in self.hands[seat] for c in thrown)
+        drawn, self.stock = self.stock[: len(thrown)], self.stock[len(thrown) :]
+        self.hands[seat] = [c for c in self.hands[seat] if c not in thrown] + drawn
+        if thrown:
+            self.trace.exchanges.append((seat, list(thrown), list(drawn)))
+        return True
 
     # ---- R9: flushes ----------------------------------------------------------------
     def show_flushes(self) -> bool:

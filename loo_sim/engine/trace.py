@@ -69,8 +69,11 @@ def render_deal(rules: Rules, rec: DealRecord, policies: Sequence[Policy], title
         out.append("Nobody is in: the whole pot is carried to the next deal (R4).")
     elif tr.outcome == "lone":
         out.append(f"Seat {tr.lone_seat} is alone in the deal and takes the pot without play (R4/R8).")
+    at_turn = rules.exchange_timing == "at_turn"  # R9c: each exchange came at the seat's declaration
     for seat, thrown, drawn in tr.exchanges:
-        out.append(f"Exchange: seat {seat} throws {_cards(thrown)}, draws {_cards(drawn)}")
+        when = " as it declared (R9c at_turn)" if at_turn else ""
+        dead = "; dead cards, the lone player takes the pot" if tr.outcome == "lone" else ""
+        out.append(f"Exchange: seat {seat} throws {_cards(thrown)}, draws {_cards(drawn)}{when}{dead}")
     if tr.outcome == "flush":
         out.append(f"Flush: seat {rec.flush_winner} shows the best flush and takes the pot (R9).")
     if rec.tricks:

@@ -70,6 +70,8 @@ class RulePath(StrEnum):
     R9C_FLUSH_SPARES_FLUSHES = "R9c flush_spares_flushes: a beaten flush not looed"
     R9C_FLUSH_LOOS_ALL = "R9c flush_loos_all: a passer looed by a flush"
     R9C_FLUSH_TIE_SPLIT = "R9c flush_tie split: tied best flushes share the pot"
+    R9C_AT_TURN_EXCHANGE = "R9c exchange_timing at_turn: a seat exchanges before the next declares"
+    R9C_AT_TURN_LONE_DEAD = "R9c exchange_timing at_turn: a lone player's exchange is dead"
     # P3: a calibrated family's declaration (threshold, ev, chart), one per action
     P3_THRESHOLD_PLAY = "P3 threshold play"
     P3_THRESHOLD_PASS = "P3 threshold pass"

@@ -52,6 +52,11 @@ class FlushTie(StrEnum):  # R9, R9c
     SPLIT = "split"  # R9c: the pot split equally among the tied seats
 
 
+class ExchangeTiming(StrEnum):  # R9, R9c
+    AFTER_ALL = "after_all"
+    AT_TURN = "at_turn"  # R9c: each seat that declares play exchanges at once
+
+
 class FinalPot(StrEnum):  # R10
     SHARE = "share"
     DISCARD = "discard"
@@ -65,6 +70,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "lead": Lead,
     "void": Void,
     "flush_tie": FlushTie,
+    "exchange_timing": ExchangeTiming,
     "final_pot": FinalPot,
 }
 _INTS = ("players", "hand_size")
@@ -110,6 +116,7 @@ class Rules:
     flush_spares_flushes: bool = False  # R9c: a seat that showed a beaten flush is not looed
     flush_loos_all: bool = False  # R9c: a flush loos every other player, passers included
     flush_tie: FlushTie = FlushTie.ELDER  # R9, R9c: an exact tie of the best flushes: elder hand, or split
+    exchange_timing: ExchangeTiming = ExchangeTiming.AFTER_ALL  # R9, R9c: at_turn: each seat exchanges as it plays
     bankroll: float | None = None  # R10: ruin when a balance falls below -bankroll
     final_pot: FinalPot = FinalPot.SHARE  # R10
 
@@ -223,6 +230,8 @@ class Rules:
             raise LooError("flush_loos_all: true needs flush = true (R9c); allowed: flush_loos_all=false")
         if self.flush_tie is FlushTie.SPLIT and not self.flush:
             raise LooError("flush_tie: split needs flush = true (R9c); allowed: flush_tie=elder")
+        if self.exchange_timing is ExchangeTiming.AT_TURN and not self.exchange:
+            raise LooError("exchange_timing: at_turn needs exchange = true (R9c); allowed: exchange_timing=after_all")
         if self.club_law and self.trump is not Trump.TURN_UP:
             raise LooError(
                 f"club_law: true needs trump = turn_up, got {self.trump.value} (R9b); allowed: club_law=false"
@@ -286,6 +295,20 @@ def _coerce(name: str, value: Any) -> Any:
     raise LooError(f"unknown option {name!r}")
 
 
+def profile_warnings(preset: str, rules: Rules) -> list[str]:
+    """R9c: one line for each setting outside the range a preset's seed profile gives
+    (classic-limited: 5 to 8 players, seed 001; five-card: antes in fives, seed 000). Such
+    a rule set is played as set; the CLI prints these lines as warnings."""
+    key = str(preset).strip().lower()
+    lines = []
+    if key == "classic-limited" and rules.players < 5:
+        lines.append(f"classic-limited is played by 5 to 8 players (seed 001); playing with {rules.players}")
+    if key in ("five-card", "pam-loo") and rules.hand_size == 5 and rules.ante % 5 != 0:
+        ante = int(rules.ante) if float(rules.ante).is_integer() else rules.ante
+        lines.append(f"{key} antes are a multiple of 5 (seed 000); playing with ante {ante}")
+    return lines
+
+
 def split_option(
     item: str, key: str, form: str = "key=value", example: str = "penalty=limited", also: tuple[str, ...] = ()
 ) -> tuple[str, str]:
@@ -313,7 +336,7 @@ SESSION_OPTIONS = ("bankroll", "final_pot")  # R10: not part of a deal
 VARIANT_DEFAULTS: dict[str, Any] = {
     "ace_lead_king": False, "dealer_takes_all_pass": False, "dealer_takes_miss": False, "pam_flush": True,
     "flush_spares_pam": False, "flush_spares_flushes": False, "flush_loos_all": False,
-    "flush_tie": "elder",
+    "flush_tie": "elder", "exchange_timing": "after_all",
 }  # fmt: skip
 
 OPTION_HELP: dict[str, str] = {
@@ -343,6 +366,7 @@ OPTION_HELP: dict[str, str] = {
     "flush_spares_flushes": "R9c a seat that showed a beaten flush is not looed",
     "flush_loos_all": "R9c a flush loos every other player, passers included",
     "flush_tie": "R9c elder | split: an exact tie of the best flushes (split: shared, none looed)",
+    "exchange_timing": "R9c after_all | at_turn: at_turn, each seat exchanges as soon as it declares play",
     "bankroll": "R10 sessions end when a balance falls below -bankroll",
     "final_pot": "R10 share | discard the pot left at a session's end",
 }
@@ -353,7 +377,7 @@ _THREE_CARD: dict[str, Any] = dict(
     dealer_defends=False, lead="free", void="must_trump", pam=False, pam_be_civil=False,
     exchange=False, flush=False, club_law=False, ace_lead_king=False,
     dealer_takes_all_pass=False, dealer_takes_miss=False, pam_flush=True, flush_spares_pam=False,
-    flush_spares_flushes=False, flush_loos_all=False, flush_tie="elder",
+    flush_spares_flushes=False, flush_loos_all=False, flush_tie="elder", exchange_timing="after_all",
 )  # fmt: skip
 _FIVE_CARD = _THREE_CARD | dict(
     hand_size=5, miss=False, ante=5, penalty_amount=5, pam=True, pam_be_civil=True, exchange=True, flush=True

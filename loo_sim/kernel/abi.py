@@ -35,7 +35,8 @@ R_SPARES_PAM = 20  # R9c flush_spares_pam (with Pam)
 R_SPARES_FLUSHES = 21  # R9c flush_spares_flushes
 R_LOOS_ALL = 22  # R9c flush_loos_all
 R_FLUSH_SPLIT = 23  # R9c flush_tie = split
-R_LEN = 24
+R_AT_TURN = 24  # R9c exchange_timing = at_turn (with an exchange)
+R_LEN = 25
 # ---- rules: float vector -------------------------------------------------------------
 RF_ANTE, RF_PENALTY = 0, 1
 RF_P_IN = 2  # from the strength table: the share of seats that enter a deal (threshold, ev)

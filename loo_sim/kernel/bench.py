@@ -77,8 +77,9 @@ def staged_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, seat_keys
     pot_start = collect_antes(ri, rf, dealer, carried, of)
     if stage < ST_DECLARE:
         return
-    defender, m = declare_all(ri, rf, pol, polf, strength, tables, dealer, carried, single, mode, miss_dealt,
-                              indicator, t, pot_start, miss, 0, L.NO_FORCING, L.NO_ACTION, sc, oi)  # fmt: skip
+    defender, m = declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, single, mode, miss_dealt,
+                              indicator, t, pot_start, miss, 0, L.NO_FORCING, L.NO_ACTION, seat_keys, sc,
+                              oi)  # fmt: skip
     if settle_uncontested(m, pot_start, sc, oi, of) or stage < ST_TRICKS:
         return
     exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc)

@@ -204,12 +204,20 @@ def choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, hand, t, al
 
 
 @njit(cache=True, inline="always")
-def declare_all(ri, rf, pol, polf, strength, tables, dealer, carried, single, mode, miss_dealt, indicator, t,
+def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, single, mode, miss_dealt, indicator, t,
                 pot_start, miss, first_i, forced_seat, forced_action, seat_keys, sc, oi):  # fmt: skip
     """R4, R5, R8, R9b: every seat declares in turn from the dealer's left; a seat that
     takes the miss (or defends) plays it. The seats before the ``first_i``-th keep the
     declarations already in ``oi`` (a replay from a decision, ``rewind_deal``). Returns
-    (the defender or -1, seats in the deal)."""
+    (the defender or -1, seats in the deal).
+
+    R9c at_turn: each seat that declared play exchanges as it declared
+    (``exchange_at_turn``), a dealer who took the pot without declaring (R8 case 1, R9c)
+    not. The reference engine exchanges inside its loop; here the exchanges follow the
+    loop, in declaration order, which draws each seat the same cards from the same stock:
+    no declaration reads the stock or another seat's hand, and a seat's own hand is
+    exchanged only after it declared. The loop stays as after_all plays it (the hot path),
+    and a replay redoes the earlier seats' exchanges with the later ones."""
     n = ri[L.R_PLAYERS]
     clean = carried == 0.0
     club_law = ri[L.R_CLUB_LAW] == 1 and mode == L.TURN_UP and indicator & 3 == 0
@@ -220,6 +228,7 @@ def declare_all(ri, rf, pol, polf, strength, tables, dealer, carried, single, mo
     early_in = 0  # seats in before the dealer's right-hand neighbour (R4 bold stand)
     last_in = -1
     last_decl = L.DECL_PASS
+    took_pot = False  # the dealer took the pot without declaring (R8 case 1, R9c dealer_takes_all_pass)
     for i in range(n):
         seat = sc[L.SC_ORDER + i]
         if i == n - 2:
@@ -233,6 +242,7 @@ def declare_all(ri, rf, pol, polf, strength, tables, dealer, carried, single, mo
             oi[L.O_OPTIONS + seat] = allowed
             if dealer_case == 1:  # R8 case 1: the dealer takes the pot without play
                 oi[L.O_DECL + seat] = L.DECL_PLAY
+                took_pot = True
                 break
             action = choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, sc[L.SC_HANDS + seat], t,
                                         allowed, may_pass, miss_on_offer, dealer_case, already_in, pot_start,
@@ -253,6 +263,10 @@ def declare_all(ri, rf, pol, polf, strength, tables, dealer, carried, single, mo
         sc[L.SC_IN_DEAL + m] = sc[L.SC_ORDER + i]
         m += oi[L.O_DECL + sc[L.SC_ORDER + i]] != L.DECL_PASS
     oi[L.O_NIN] = m
+    if ri[L.R_AT_TURN] == 1 and not single and not took_pot:  # R9c at_turn (never in a single pot): see above
+        stock_pos = sc[L.SC_STOCK]
+        for i in range(m):  # every seat in the deal declared play: no miss goes with an exchange (R5)
+            stock_pos = exchange_at_turn(ri, pol, deck, t, sc[L.SC_IN_DEAL + i], stock_pos, seat_keys, sc)
     return defender, m
 
 
@@ -276,8 +290,9 @@ def exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc):
     """R9: the seats in the deal, in order, throw cards and draw as many from the stock.
     What a seat throws depends on its hand and the stock left, not on the cards drawn
     before it, so all throw first; then the stock is shuffled as far as it is drawn
-    (positions up to SC_SHUFFLED are final) and each draws in turn."""
-    if not (ri[L.R_EXCHANGE] == 1 and not single and not miss_dealt):
+    (positions up to SC_SHUFFLED are final) and each draws in turn. Under R9c at_turn the
+    seats have exchanged already, each as it declared (``exchange_at_turn``)."""
+    if not (ri[L.R_EXCHANGE] == 1 and not single and not miss_dealt) or ri[L.R_AT_TURN] == 1:
         return
     pam = ri[L.R_PAM]
     tm = trump_mask(t, pam)
@@ -306,6 +321,28 @@ def exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc):
         for _ in range((drawn >> (4 * i)) & 0xF):
             sc[L.SC_HANDS + seat] |= 1 << deck[stock_pos]
             stock_pos += 1
+
+
+@njit(cache=True, inline="always")
+def exchange_at_turn(ri, pol, deck, t, seat, stock_pos, seat_keys, sc):
+    """R9c at_turn: one seat that declared play throws and draws as many from the stock at
+    ``stock_pos`` (the stock shuffled as far as it is drawn, as in ``exchange``); with the
+    stock empty it does nothing. Returns where the stock it leaves starts."""
+    stock = 52 - stock_pos
+    if stock == 0:
+        return stock_pos
+    pam = ri[L.R_PAM]
+    hand = sc[L.SC_HANDS + seat]
+    thrown = discards(pol[seat, L.P_EXCHANGE], hand, t, pam, stock)
+    end = stock_pos + popcount(thrown)
+    if end > sc[L.SC_SHUFFLED]:
+        shuffle_more(seat_keys[L.DECK_KEY], deck, sc[L.SC_SHUFFLED], end)
+        sc[L.SC_SHUFFLED] = shuffled_count(end)
+    hand &= ~thrown
+    for p in range(stock_pos, end):
+        hand |= 1 << deck[p]
+    sc[L.SC_HANDS + seat] = hand
+    return end
 
 
 @njit(cache=True, inline="always")
@@ -411,7 +448,7 @@ def finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, 
     t = oi[L.O_T_DECL]
     miss = sc[L.SC_DEALT + L.MAX_PLAYERS]
     pot_start = of[L.F_POT_START]
-    defender, m = declare_all(ri, rf, pol, polf, strength, tables, dealer, carried, single, mode, miss_dealt,
+    defender, m = declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, single, mode, miss_dealt,
                               indicator, t, pot_start, miss, first_i, forced_seat, forced_action, seat_keys, sc,
                               oi)  # fmt: skip
     if settle_uncontested(m, pot_start, sc, oi, of):
@@ -430,7 +467,11 @@ def rewind_deal(ri, first_i, decls, options, sc, oi, of):
     replayed, ``finish_deal`` from ``first_i``), the earlier seats having declared
     ``decls`` with ``options`` on offer (per seat, as the deal first went): the hands as
     dealt, the miss with a seat that took it before then, later declarations and
-    everything after them cleared. Whatever was played since, replays included."""
+    everything after them cleared. Whatever was played since, replays included. Under R9c
+    at_turn the earlier seats that played hold their dealt hands again: finish_deal's
+    declare_all redoes their exchanges from the stock's start (the same cards: a seat's
+    discards depend only on its hand and the stock left, and the deck positions shuffled
+    so far stay as they are)."""
     n = ri[L.R_PLAYERS]
     clear_play(n, sc, oi, of)
     for i in range(n):

@@ -14,7 +14,7 @@ from loo_sim.game.classes import N_CLASSES
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.legality import pam_flush
 from loo_sim.game.policy import SOLVER_PLAY, Policy
-from loo_sim.game.rules import AntePayer, FlushTie, Rules
+from loo_sim.game.rules import AntePayer, ExchangeTiming, FlushTie, Rules
 from loo_sim.kernel import abi as L
 from loo_sim.run.tables import resolve_tables
 
@@ -64,6 +64,7 @@ def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     ints[L.R_SPARES_FLUSHES] = rules.flush_spares_flushes
     ints[L.R_LOOS_ALL] = rules.flush_loos_all
     ints[L.R_FLUSH_SPLIT] = rules.flush_tie is FlushTie.SPLIT
+    ints[L.R_AT_TURN] = rules.exchange and rules.exchange_timing is ExchangeTiming.AT_TURN
     ints[L.R_PAM_FLUSH] = pam_flush(rules)
     floats = np.zeros(L.RF_LEN, dtype=np.float64)
     floats[L.RF_ANTE] = rules.ante

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from loo_sim import LooError, Rules, play_deal, play_deals
+from loo_sim.game.cards import card_str
 from loo_sim.game.decl import Decl
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.policy import Policy
@@ -109,6 +110,8 @@ def test_r9c_ace_lead_king_pam_still_comes_first():
         (dict(flush_spares_flushes=True), "flush_spares_flushes"),  # needs flush
         (dict(flush_loos_all=True), "flush_loos_all"),  # needs flush
         (dict(flush_tie="split"), "flush_tie"),  # needs flush
+        (dict(exchange_timing="at_turn"), "exchange_timing"),  # needs exchange
+        (dict(exchange_timing="at_turn", exchange=True), "miss"),  # R5: no exchange with a miss
     ],
 )
 def test_r9c_refusals_name_the_option(options, named):
@@ -478,3 +481,176 @@ def test_r9c_flush_spares_pam_the_grid_no_longer_says_a_flush_loos_the_top_trump
     assert "another seat's flush" not in note and "exchange throws the top trump away" in note
     assert "another seat's flush" in top_trump_note(Rules.preset("five-card", pam=False, pam_be_civil=False,
                                                                  flush_spares_pam=True))  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------
+# R9c exchange_timing = at_turn: each seat that declares play exchanges at once, before
+# the next seat declares; the lone-player / nobody check still comes after all of them
+# --------------------------------------------------------------------------------------
+
+
+def both_engines(preset, deck, policy="basic", *, dealer=0, carried=0.0, **options):
+    """One deal in both engines: every field of the records must agree; the reference's
+    record (with its trace) is returned."""
+    rules = Rules.preset(preset, **options)
+    ref = play_deal(rules, deck, dealer=dealer, carried=carried, policy=policy)
+    ker = play_deals(rules, [deck], [dealer], [carried], policy, engine="kernel")[0]
+    assert ker.to_dict() == ref.to_dict()
+    return ref
+
+
+def exchanges(rec):
+    """The trace's exchanges as text: (seat, thrown, drawn)."""
+    return [(seat, " ".join(map(card_str, thrown)), " ".join(map(card_str, drawn)))
+            for seat, thrown, drawn in rec.trace.exchanges]  # fmt: skip
+
+
+# irish-classic (three-card, exchange, no miss, bold_stand off), 5 players, dealer S0,
+# carried 3: pot 3 + 5 * 3 = 18; indicator 2H (hearts trumps; not a club, so no club
+# law). Everyone "basic": S1 (AH) and S2 (KH) hold a trump and play, S3, S4 and S0 hold
+# neither a trump nor an ace and pass. The basic exchange throws all but trumps and aces:
+# S1 throws 2C 3C and draws the first two of the stock, QH 6S; S2, next, throws 4D 5D and
+# draws the two after them, 7S 8S.
+AT_TURN_DECK = build_deck(
+    5, 0, {1: "AH 2C 3C", 2: "KH 4D 5D", 3: "2S 3S 4S", 4: "5S 9S TS", 0: "JS QS KS"}, indicator="2H",
+    stock="QH 6S 7S 8S",
+)  # fmt: skip
+# S1 (AH QH 6S) leads its highest, AH; S2 (KH 7S 8S) must follow with KH. S1 leads QH,
+# S2 has no heart nor trump left and throws its lowest, 7S. S1 leads 6S and S2 must head
+# it with 8S. S1 wins 2 tricks (12 chips), S2 one (6); nobody is looed.
+AT_TURN_TRICKS = [trick(1, "1:AH 2:KH", 1), trick(1, "1:QH 2:7S", 1), trick(1, "1:6S 2:8S", 2)]
+
+
+@pytest.mark.parametrize("timing", ["after_all", "at_turn"])
+def test_r9c_exchange_timing_at_turn_later_seats_draw_from_the_stock_left(timing):
+    # the exchanges go in declaration order either way, so the two timings give one deal
+    rec = both_engines("irish-classic", AT_TURN_DECK, carried=3, exchange_timing=timing)
+    d = rec.to_dict()
+    assert d["declarations"] == ["pass", "play", "play", "pass", "pass"]
+    assert exchanges(rec) == [(1, "2C 3C", "QH 6S"), (2, "4D 5D", "7S 8S")]
+    assert d["tricks"] == AT_TURN_TRICKS
+    assert outcome(d, "shares", "looed", "pot_start", "pot_next") == {
+        "shares": [0.0, 12.0, 6.0, 0.0, 0.0],
+        "looed": [],
+        "pot_start": 18.0,
+        "pot_next": 0.0,
+    }
+
+
+@pytest.mark.parametrize(
+    ("timing", "stock_seen", "s1_seen"),
+    [
+        # at_turn: the stock is 52 - 15 dealt - the indicator = 36 when S1 declares; S1
+        # has exchanged 2 when S2 declares, and S2 2 more before S3 declares
+        ("at_turn", [36, 34, 32, 32, 32], "AH QH 6S"),
+        # after_all: nobody exchanges before every seat has declared
+        ("after_all", [36] * 5, "AH 2C 3C"),
+    ],
+)
+def test_r9c_exchange_timing_at_turn_exchanges_before_the_next_seat_declares(monkeypatch, timing, stock_seen,
+                                                                                s1_seen):  # fmt: skip
+    from loo_sim.engine.deal import _Deal
+
+    seen = []
+    decide = _Deal.decide
+
+    def spy(self, i, seat, choice):
+        seen.append((seat, len(self.stock), " ".join(map(card_str, self.hands[seat])),
+                     " ".join(map(card_str, self.hands[1]))))  # fmt: skip
+        return decide(self, i, seat, choice)
+
+    monkeypatch.setattr(_Deal, "decide", spy)
+    run("irish-classic", AT_TURN_DECK, carried=3, exchange_timing=timing)
+    assert [s[0] for s in seen] == [1, 2, 3, 4, 0]
+    assert [s[1] for s in seen] == stock_seen
+    assert seen[1][2] == "KH 4D 5D"  # S2 declares on its own hand as dealt
+    assert seen[1][3] == s1_seen  # S1's hand when S2 declares
+
+
+# S2 now holds no trump and no ace (4D 5D 6D) and passes: S1 is the lone player.
+LONE_DECK = build_deck(
+    5, 0, {1: "AH 2C 3C", 2: "4D 5D 6D", 3: "2S 3S 4S", 4: "5S 9S TS", 0: "JS QS KS"}, indicator="2H",
+    stock="QH 6S 7S 8S",
+)  # fmt: skip
+
+
+def kernel_hands(rules, deck, dealer, carried, policy="basic"):
+    """The kernel's hands after one deal (its scratch, which the record does not show)."""
+    from loo_sim.game.cards import parse_deck
+    from loo_sim.game.policy import parse_table
+    from loo_sim.kernel import abi as L
+    from loo_sim.kernel.bits import CARD, POS
+    from loo_sim.kernel.deal import play_deal as kernel_deal
+    from loo_sim.kernel.scratch import deal_scratch
+    from loo_sim.run.args import kernel_args
+
+    a = kernel_args(rules, parse_table(policy, rules.players))
+    bits, sc, seat_keys, oi, of = deal_scratch()
+    for i, c in enumerate(parse_deck(deck)):
+        bits[i] = POS[c]
+    sc[L.SC_SHUFFLED] = 52  # a given deck is final throughout
+    kernel_deal(a.ri, a.rf, a.pol, a.polf, a.strength, a.tables, bits, dealer, carried, seat_keys, sc, oi, of,
+                L.NO_FORCING, L.NO_ACTION)  # fmt: skip
+    return [" ".join(card_str(int(CARD[p])) for p in range(52) if (int(sc[L.SC_HANDS + s]) >> p) & 1)
+            for s in range(rules.players)]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("timing", "made", "s1_after"),
+    [
+        # at_turn: S1 exchanged as it declared; the cards are dead, the exchange is recorded
+        ("at_turn", [(1, "2C 3C", "QH 6S")], "6S QH AH"),
+        # after_all: a lone player takes the pot before any exchange
+        ("after_all", [], "2C 3C AH"),
+    ],
+)
+def test_r9c_exchange_timing_at_turn_a_lone_players_exchange_is_dead(timing, made, s1_after):
+    rec = both_engines("irish-classic", LONE_DECK, carried=3, exchange_timing=timing)
+    d = rec.to_dict()
+    assert d["declarations"] == ["pass", "play", "pass", "pass", "pass"]
+    assert rec.trace.outcome == "lone" and exchanges(rec) == made
+    # the lone player takes the whole pot without play, whatever it drew
+    assert d["tricks"] == [] and outcome(d, "shares", "looed", "pot_next") == {
+        "shares": [0.0, 18.0, 0.0, 0.0, 0.0],
+        "looed": [],
+        "pot_next": 0.0,
+    }
+    # the kernel exchanged the lone player's cards too (its hands, in bit order: by rank)
+    rules = Rules.preset("irish-classic", exchange_timing=timing)
+    assert kernel_hands(rules, LONE_DECK, 0, 3.0)[1] == s1_after
+
+
+@pytest.mark.parametrize("takes_all", [False, True])
+def test_r9c_exchange_timing_at_turn_a_dealer_who_takes_the_pot_does_not_exchange(takes_all):
+    # Everyone passes to the dealer S0 ("always": plays whatever it holds, 2C 3C 4C, and
+    # the basic exchange would throw all three). Declaring play, it is the lone player and
+    # exchanges at its turn (dead cards, recorded); taking the pot by
+    # dealer_takes_all_pass it does not declare, so it does not exchange.
+    deck = build_deck(
+        5, 0, {1: "2D 3D 4D", 2: "5D 6D 7D", 3: "2S 3S 4S", 4: "5S 9S TS", 0: "2C 3C 4C"}, indicator="2H",
+        stock="QH 6S 7S 8S",
+    )  # fmt: skip
+    policy = table(5, "basic", s0="always")
+    rec = both_engines("irish-classic", deck, policy, carried=3, exchange_timing="at_turn",
+                       dealer_takes_all_pass=takes_all)  # fmt: skip
+    d = rec.to_dict()
+    assert d["declarations"] == ["play", "pass", "pass", "pass", "pass"]
+    assert d["shares"] == [18.0, 0.0, 0.0, 0.0, 0.0]
+    assert exchanges(rec) == ([] if takes_all else [(0, "2C 3C 4C", "QH 6S 7S")])
+    # the kernel likewise (its hands in bit order: by rank)
+    rules = Rules.preset("irish-classic", exchange_timing="at_turn", dealer_takes_all_pass=takes_all)
+    assert kernel_hands(rules, deck, 0, 3.0, policy)[0] == ("2C 3C 4C" if takes_all else "6S 7S QH")
+
+
+def test_r9c_exchange_timing_at_turn_does_nothing_in_a_single_pot():
+    # single_pot on: a clean pot is a single pot, which has no exchange (R8); everyone
+    # must play, nobody exchanges, and at_turn gives the deal after_all gives
+    options = dict(single_pot=True)
+    single = both_engines("irish-classic", AT_TURN_DECK, exchange_timing="at_turn", **options)
+    assert single.to_dict()["single_pot"] is True
+    assert single.to_dict()["declarations"] == ["play"] * 5
+    assert exchanges(single) == []
+    assert single.to_dict() == both_engines("irish-classic", AT_TURN_DECK, **options).to_dict()
+    # the same deck in a double pot (carried 3) exchanges as above
+    double = both_engines("irish-classic", AT_TURN_DECK, carried=3, exchange_timing="at_turn", **options)
+    assert exchanges(double) == [(1, "2C 3C", "QH 6S"), (2, "4D 5D", "7S 8S")]
