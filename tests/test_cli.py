@@ -541,6 +541,6 @@ def test_whole_numbers_take_exponents_and_underscores(capsys):
 def test_commands_are_listed_in_order(capsys):
     rc, out, _ = cli(capsys, "--help")
     assert rc == 0
-    names = ["rules", "replay", "simulate", "calibrate", "miss", "pots", "report"]
+    names = ["rules", "replay", "simulate", "calibrate", "miss", "pots", "variants", "report"]
     positions = [out.index(f" {name} ") for name in names]
     assert positions == sorted(positions)

@@ -4,7 +4,7 @@
 * ``params.py``: the parameter types (whole numbers such as ``1e6``, chips, seats,
   choices) and how a library error about one option is said with its flag;
 * ``commands/``: one module a command, registered below in the order ``--help`` lists them;
-* ``study.py``: running a study (simulate, miss, pots) through the library's study runner;
+* ``study.py``: running a study (simulate, miss, pots, variants, ...) through the library's study runner;
 * ``backend.py``: the local or Dask backend (building the LocalCluster or client);
 * ``progress.py``: progress bars on a terminal.
 
@@ -32,6 +32,7 @@ from loo_sim.cli.commands import (
     simulate,
     solve,
     tournament,
+    variants,
 )
 from loo_sim.cli.params import flag_message
 from loo_sim.errors import Interrupted, LooError
@@ -44,6 +45,7 @@ for name, fn in [
     ("calibrate", calibrate.calibrate_cmd),
     ("miss", miss.miss_cmd),
     ("pots", pots.pots_cmd),
+    ("variants", variants.variants_cmd),
     ("solve", solve.solve_cmd),
     ("tournament", tournament.tournament_cmd),
     ("risk", risk.risk_cmd),

@@ -24,9 +24,10 @@ from loo_sim.game.policy import split_seat_policy
 FLAG_KEYS = ("preset", "set", "seat_policy", "compare", "out", "backend", "only", "deals", "seed", "carried", "dealer",
              "players", "focal", "chart_seat", "precision", "sessions", "bankroll", "threads", "workers",
              "iterations", "averaging", "eval_deals", "starts", "policies", "focal_policy", "table_policy",
-             "whole_table", "compare_charts", "session_deals", "burn_in")  # fmt: skip
-# keys whose flag has another name: ``starts[0]`` is --start (repeatable), ``table_policy`` is --table
-FLAG_NAMES = {"starts": "start", "table_policy": "table"}
+             "whole_table", "compare_charts", "session_deals", "burn_in", "rows", "baseline")  # fmt: skip
+# keys whose flag has another name: ``starts[0]`` is --start (repeatable), ``table_policy`` is --table,
+# ``rows[1]`` is --row (a variants row)
+FLAG_NAMES = {"starts": "start", "table_policy": "table", "rows": "row"}
 _NAME = "VALUE"  # the name the checks get here; the flag takes its place in the message
 
 

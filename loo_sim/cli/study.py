@@ -1,6 +1,6 @@
-"""Running a study from a command (simulate, miss, pots): validate it, set the threads,
-check the output directory, open the backend, run it with progress bars, write its
-files. The study runner is the library's (``report.runners``), the same as a report's."""
+"""Running a study from a command (simulate, miss, pots, variants, ...): validate it, set
+the threads, check the output directory, open the backend, run it with progress bars,
+write its files. The study runner is the library's (``report.runners``), the same as a report's."""
 
 from __future__ import annotations
 
@@ -28,6 +28,14 @@ KIND_DRIVERS = {
     "risk": "risk",
     "cardplay": "cardplay",
 }
+
+
+def study_drivers(study: Study) -> tuple[str, ...]:
+    """The kernel drivers ``study`` runs (variants in sessions: the session driver and the
+    clean-pot one)."""
+    if getattr(study, "in_sessions", False) and study.kind == "variants":
+        return ("variant_sessions", KIND_DRIVERS[study.kind])
+    return (KIND_DRIVERS[study.kind],)
 
 
 def set_threads(threads: int | None) -> int:
@@ -59,7 +67,7 @@ def run_and_write(study: Study, out: str | None, threads: int | None, backend: s
             print(notice, file=sys.stderr)
     with open_backend(backend, scheduler, workers) as runner, TerminalProgress(min_total) as progress:
         if scheduler is None:  # the kernel compiles on this machine (here, or in a LocalCluster's workers)
-            compile_notice(KIND_DRIVERS[study.kind])
+            compile_notice(*study_drivers(study))
         output = run_study(study, out, progress=progress, backend=runner, checked=True)
     if output.partial and not output.tables:  # nothing finished: no table of empty cells
         raise Interrupted(output.interrupted_line(out_dir))
@@ -74,6 +82,6 @@ def run_and_write(study: Study, out: str | None, threads: int | None, backend: s
 
 
 def print_written(output: StudyOutput, out_dir: Path | None, names: list[str]) -> None:
-    """Print a study's summary and what was written (miss and pots)."""
+    """Print a study's summary and what was written (miss, pots, variants, ...)."""
     typer.echo(output.text)
     typer.echo(f"wrote {', '.join(names)} in {out_dir}")

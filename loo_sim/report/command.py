@@ -18,6 +18,8 @@ from loo_sim.report.study import (
     SolveStudy,
     Study,
     TournamentStudy,
+    VariantsStudy,
+    row_text,
 )
 
 
@@ -46,7 +48,7 @@ def overrides(study: Study) -> list[str]:
 
 
 def command(study: Study, out: str | None = None) -> str:
-    """The CLI command that runs this study ("" for variants, which run through a report)."""
+    """The CLI command that runs this study ("" for a variants row whose name ``--row`` cannot spell)."""
     args = ["loo-sim", study.kind, "--preset", study.preset]
     args += sum((["--set", item] for item in overrides(study)), [])
     if isinstance(study, SolveStudy):
@@ -91,6 +93,18 @@ def command(study: Study, out: str | None = None) -> str:
         args += sum((["--compare", c] for c in study.compare), [])
         args += ["--sessions", str(study.sessions), "--deals", str(study.deals), "--seed", str(study.seed)]
         args += ["--bankroll", f"{study.bankroll:g}"] if study.bankroll is not None else []
+    elif isinstance(study, VariantsStudy):
+        rows = [row_text(row, study.preset) for row in study.rows]
+        if None in rows:
+            return ""
+        args += sum((["--row", row] for row in rows), [])
+        args += ["--baseline", study.baseline] if study.baseline is not None else []
+        if study.in_sessions:
+            args += ["--sessions", str(study.sessions), "--deals", str(study.deals)]
+            args += ["--burn-in", str(study.burn_in)] if study.burn_in is not None else []
+        else:
+            args += ["--deals", str(study.deals), "--carried", f"{study.carried:g}"]
+        args += ["--seed", str(study.seed)]
     else:
         return ""
     return shlex.join(args + (["--out", out] if out else []))  # a folder with spaces stays one argument

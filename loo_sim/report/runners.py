@@ -2,9 +2,9 @@
 :class:`StudyOutput` (tables, figures, summary.md, run.json and the text a command
 prints), and :func:`write_study` writes it, each file atomically.
 
-The CLI commands (``loo-sim simulate``, ``miss``, ``pots``) and batch reports both run
-their studies here, so they write the same files with the same content. Numba's thread
-count is the caller's; ``progress`` makes the ``progress(done, total)`` callback of
+The CLI commands (``loo-sim simulate``, ``miss``, ``pots``, ``variants``, ...) and batch
+reports both run their studies here, so they write the same files with the same content.
+Numba's thread count is the caller's; ``progress`` makes the ``progress(done, total)`` callback of
 each long loop (or none), so this layer draws nothing on the terminal.
 """
 

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from loo_sim import checks
 from loo_sim.errors import LooError
 from loo_sim.game.policy import Policy, parse_seat_policies
-from loo_sim.game.rules import OPTION_NAMES, PRESETS, Rules
+from loo_sim.game.rules import OPTION_NAMES, PRESETS, Rules, split_option
 
 Problems = list[tuple[str, str]]  # (path below the study, message)
 
@@ -443,6 +443,52 @@ class VariantsStudy(Study):
     def row_rules(self, row: dict[str, Any]) -> Rules:
         preset = preset_name(row.get("preset", self.preset))
         return Rules.preset(preset, **{**self.rules, **row.get("rules", {})})
+
+
+ROW_FORM = "NAME=PRESET[,KEY=VALUE...]"  # a variants row as the CLI's --row gives it
+ROW_EXAMPLE = "lim-ante2=limited,ante=2"
+
+
+def parse_row(item: str, key: str) -> dict[str, Any]:
+    """One row of a variants study from its text (the CLI's ``--row``): ``NAME=PRESET``, then
+    ``KEY=VALUE`` rule overrides after commas (``lim-ante2=limited,ante=2``); a lone
+    ``PRESET`` is the row of that preset named after it. The row as a config writes it,
+    ``{name, preset[, rules]}``; errors carry ``key`` and start with the item."""
+    head, *rest = str(item).split(",")
+    name, sep, preset = head.partition("=")
+    name, preset = name.strip(), (preset if sep else name).strip()
+
+    def bad(detail: str) -> LooError:
+        return LooError(f"{item!r}: {detail}; expected {ROW_FORM}, e.g. {ROW_EXAMPLE}", key=key)
+
+    if not name:
+        raise bad("no name before '='")
+    if not preset:
+        raise bad("no preset after '='")
+    if preset.lower() not in PRESETS:
+        raise LooError(f"{item!r}: {preset!r} is not a preset; allowed {', '.join(PRESETS)} (any case)", key=key)
+    rules: dict[str, str] = {}
+    for part in rest:
+        try:
+            option, value = split_option(part, key)
+        except LooError as e:  # 'ante': expected key=value, ... or 'x=1': unknown option 'x'; allowed ...
+            raise LooError(f"{item!r}: {e.detail}", key=key) from None
+        if option in rules:
+            raise bad(f"{option} is given twice")
+        rules[option] = value
+    return {"name": name, "preset": preset.lower(), **({"rules": rules} if rules else {})}
+
+
+def row_text(row: dict[str, Any], preset: str) -> str | None:
+    """A row as ``parse_row`` reads it back (``preset``: the study's, for a row without one);
+    None when its name cannot be spelled so (it holds ',' or '=')."""
+    name = str(row.get("name", ""))
+    if not name.strip() or name != name.strip() or "," in name or "=" in name:
+        return None
+    options = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in row.get("rules", {}).items()]
+    head = str(row.get("preset", preset))
+    items = [head if head.lower() == name and options == [] else f"{name}={head}", *options]
+    return ",".join(items)
 
 
 @dataclass
