@@ -589,7 +589,7 @@ def kernel_hands(rules, deck, dealer, carried, policy="basic"):
     for i, c in enumerate(parse_deck(deck)):
         bits[i] = POS[c]
     sc[L.SC_SHUFFLED] = 52  # a given deck is final throughout
-    kernel_deal(a.ri, a.rf, a.pol, a.polf, a.strength, a.tables, bits, dealer, carried, seat_keys, sc, oi, of,
+    kernel_deal(a.ri, a.rf, a.pol, a.polf, a.strength, a.tables, a.solver, bits, dealer, carried, seat_keys, sc, oi, of,
                 L.NO_FORCING, L.NO_ACTION)  # fmt: skip
     return [" ".join(card_str(int(CARD[p])) for p in range(52) if (int(sc[L.SC_HANDS + s]) >> p) & 1)
             for s in range(rules.players)]  # fmt: skip
