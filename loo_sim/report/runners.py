@@ -283,7 +283,9 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
         charts.append((f"chart-{n}", n, tables[f"chart-{n}"]))
     tables |= {"heuristics": heuristic_table(heur), "sweep": shares, "sweep_classes": sweep_classes}
     shown = pot_words(chart_res) if study.session_pots else main_pot
-    figures = miss_figures(study.preset, charts, shown, study.focal, len(names), heur.deals, tables,
+    plays = {p.play_name for p in table}
+    label = study.preset if plays == {"basic"} else f"{study.preset}, card play {', '.join(sorted(plays))}"
+    figures = miss_figures(label, charts, shown, study.focal, len(names), heur.deals, tables,
                            scale=study.chart_scale)  # fmt: skip
     text = miss_summary(study.preset, chart_res, tables["chart"], heur, tables["heuristics"], shares,
                         command(study, out), charts=[(name, n) for name, n, _ in charts])  # fmt: skip
