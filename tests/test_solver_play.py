@@ -230,3 +230,22 @@ def test_every_sample_is_consistent_with_the_sight_p8(preset):
             assert sight.hidden_indicator == (indicator is not None)
         checked += 1
     assert checked > 20
+
+
+def test_reference_play_deals_uses_the_kernel_solver_for_five_card_with_the_same_record_p8():
+    """run.api.play_deals' reference engine gives five-card solver seats the kernel's P7
+    solver (for speed): the record is the one the reference's own solver gives."""
+    from loo_sim.engine.deal import play_deal_reference
+    from loo_sim.game.policy import parse_table
+    from loo_sim.run.api import solver_values
+
+    rules = Rules.preset("five-card", players=4)
+    table = parse_table(["basic/perfect", "basic", "always/perfect", "basic"], 4)
+    assert solver_values(rules, table) is kernel_solver.card_values
+    assert solver_values(Rules.preset("three-card"), parse_table("basic/perfect", 5)) is None
+    assert solver_values(rules, parse_table("basic", 4)) is None
+    deck = rng.shuffled_deck(8, 2)
+    fast = play_deals(rules, [deck], [1], [0.0], table, engine="reference", seed=8)[0]
+    slow = play_deal_reference(rules, deck, 1, 0.0, table)
+    assert fast.declarations[0] == fast.declarations[2] == "play"  # both perfect seats played their cards
+    assert fast.to_dict() == slow.to_dict()

@@ -10,7 +10,7 @@ from loo_sim.engine.deal import play_deal_reference
 from loo_sim.engine.session import SessionResult
 from loo_sim.engine.session import play_session as engine_session
 from loo_sim.errors import LooError
-from loo_sim.game.policy import Policy, parse_table
+from loo_sim.game.policy import SOLVER_PLAY, Policy, parse_table
 from loo_sim.game.record import DealRecord
 from loo_sim.game.rules import Rules
 from loo_sim.rng import NO_SESSION, seat_streams
@@ -132,11 +132,25 @@ def play_deals(
                                     tables)  # fmt: skip
         return records_frame(records) if as_frame else records
     out = []
+    values = solver_values(rules, table)
     for i, deck in enumerate(cards.tolist()):
         draws = seat_streams(seed, first_index + i, table, session)
         out.append(play_deal_reference(rules, deck, int(seats[i]), float(pots[i]), table, draws, strength, chart,
-                                       forced=forced, tables=tables, card_hook=card_hook))  # fmt: skip
+                                       forced=forced, tables=tables, card_hook=card_hook,
+                                       card_values=values))  # fmt: skip
     return records_frame(out, seats, first_index) if as_frame else out
+
+
+def solver_values(rules: Rules, table: Sequence[Policy]):
+    """The P7 solver the reference engine's ``perfect`` and ``pimc`` seats use: its own for
+    three-card hands; for five-card hands the kernel's (``run.solver.card_values``, the same
+    answers exactly, tests/test_kernel_solver.py), as the reference's takes about half a
+    second a solve from the first lead and a pimc card needs N of them."""
+    if rules.hand_size < 5 or not any(p.play in SOLVER_PLAY for p in table):
+        return None
+    from loo_sim.run.solver import card_values  # numba compiles the solver on first use
+
+    return card_values
 
 
 def play_session(rules: Rules, policy: PolicyArg = "basic", deals: int = 10, seed: int = 0, session: int = 0,
