@@ -6,6 +6,7 @@ study's tables (the CSVs), so a summary never says what the files do not.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -683,9 +684,18 @@ def variants_summary(table: pd.DataFrame, baseline: str, seed: int, carried: flo
             "estimate: on these deals the two rows never differ in that number.",
         ]
     lines.append("")
-    for metric in ("loo_rate", "contested_share", "pot_growth", "net_variance"):
-        lines.append(f"## {metric_label(metric)}")
-        lines.append("")
+    lines += metric_sections(table, ("loo_rate", "contested_share", "pot_growth", "net_variance"), metric_label,
+                             baseline, lambda x: f"{x:.4g}", lambda x: f"{x:+.4g}")  # fmt: skip
+    return "\n".join(lines)
+
+
+def metric_sections(table: pd.DataFrame, metrics: Sequence[str], label: Callable[[str], str], baseline: str,
+                    value: Callable[[float], str], diff: Callable[[float], str]) -> list[str]:  # fmt: skip
+    """A section per metric of a variants table: each row's value with its interval, and its
+    paired difference from ``baseline`` (exactly 0, none, or with its interval)."""
+    lines: list[str] = []
+    for metric in metrics:
+        lines += [f"## {label(metric)}", ""]
         for r in table[table.metric == metric].itertuples(index=False):
             if r.row == baseline:
                 change = ""
@@ -694,10 +704,11 @@ def variants_summary(table: pd.DataFrame, baseline: str, seed: int, carried: flo
             elif r.diff_vs_baseline != r.diff_vs_baseline:
                 change = f"; no paired difference against {baseline}"
             else:
-                change = f"; against {baseline} {r.diff_vs_baseline:+.4g} [{r.diff_ci_low:+.4g}, {r.diff_ci_high:+.4g}]"
-            lines.append(f"- {r.row}: {r.value:.4g} (95% CI [{r.ci_low:.4g}, {r.ci_high:.4g}]){change}")
+                interval = f"[{diff(r.diff_ci_low)}, {diff(r.diff_ci_high)}]"
+                change = f"; against {baseline} {diff(r.diff_vs_baseline)} {interval}"
+            lines.append(f"- {r.row}: {value(r.value)} (95% CI [{value(r.ci_low)}, {value(r.ci_high)}]){change}")
         lines.append("")
-    return "\n".join(lines)
+    return lines
 
 
 def _g(x: float) -> str:
@@ -765,20 +776,9 @@ def variant_sessions_summary(res, tables: dict[str, pd.DataFrame], clean: pd.Dat
                 if worst is not None else ""  # fmt: skip
             lines.append(f"No difference is beyond 3 SE{tail}: the early and late windows agree.")
         lines.append("")
-    for metric in ("loo_rate", "single_share", "double_share", "contested_share", "mean_pot", "net_variance",
-                   "session_variance"):  # fmt: skip
-        lines += [f"## {session_metric_label(metric)}", ""]
-        for r in table[table.metric == metric].itertuples(index=False):
-            if r.row == baseline:
-                change = ""
-            elif _exact_zero(r):
-                change = f"; against {baseline} exactly 0"
-            elif r.diff_vs_baseline != r.diff_vs_baseline:
-                change = f"; no paired difference against {baseline}"
-            else:
-                change = f"; against {baseline} {_g(r.diff_vs_baseline)} [{_g(r.diff_ci_low)}, {_g(r.diff_ci_high)}]"
-            lines.append(f"- {r.row}: {_g(r.value)} (95% CI [{_g(r.ci_low)}, {_g(r.ci_high)}]){change}")
-        lines.append("")
+    metrics = ("loo_rate", "single_share", "double_share", "contested_share", "mean_pot", "net_variance",
+               "session_variance")  # fmt: skip
+    lines += metric_sections(table, metrics, session_metric_label, baseline, _g, _g)
     lines += ["## The pot at the start of a deal", "",
               "Median and 90th percentile of the pot at the start of a measured deal, and the share of deals whose "
               "pot is the smallest one met (95% CI, the session as the unit); session_pots.csv has the whole "
