@@ -64,11 +64,20 @@ def shuffle_prefix(key, deck, count, cards):
 @njit(cache=True)
 def shuffle_more(key, deck, start, stop):
     """Go on with shuffle_prefix's Fisher-Yates from position ``start`` to ``stop``: the
-    same draws, so the deck is the one a longer prefix would have given."""
-    for i in range(start, min(stop, 51)):
+    same draws, so the deck is the one a longer prefix would have given (each word once,
+    for its two positions)."""
+    stop = min(stop, 51)
+    i = start
+    if i < stop and i & 1 == 1:  # the high half of a word whose low half placed i - 1
+        swap(deck, i, i + below(word(key, i >> 1) >> S32, 52 - i))
+        i += 1
+    while i + 1 < stop:
         w = word(key, i >> 1)
-        u = w & LOW32 if i & 1 == 0 else w >> S32
-        swap(deck, i, i + below(u, 52 - i))
+        swap(deck, i, i + below(w & LOW32, 52 - i))
+        swap(deck, i + 1, i + 1 + below(w >> S32, 51 - i))
+        i += 2
+    if i < stop:
+        swap(deck, i, i + below(word(key, i >> 1) & LOW32, 52 - i))
 
 
 @njit(cache=True)

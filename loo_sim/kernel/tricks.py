@@ -16,7 +16,10 @@ from loo_sim.kernel.bits import (
     eff_suit,
     follow_mask,
     has,
+    highest_in,
     is_trump,
+    lowest_in,
+    lsb,
     popcount,
     power_masks,
 )
@@ -101,15 +104,92 @@ def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, 
     return win_i, t
 
 
+@njit(cache=True, inline="always")
+def follower_beat(card, same_suit, tm, t, pam):
+    """beat_mask(card, led, t, pam) for a follower's ``card`` that heads the trick (trumps
+    known; ``same_suit`` = follow_mask(led, t, pam), ``tm`` = trump_mask(t, pam)), in
+    selects rather than branches."""
+    higher = ~((2 << card) - 1)  # bits.above(card)
+    trump_beat = tm & (higher | PAM_BIT) if pam == 1 else tm & higher
+    trump_beat = 0 if pam == 1 and card == PAM else trump_beat  # nothing beats Pam
+    return trump_beat if (tm >> card) & 1 else tm | (same_suit & higher)
+
+
+@njit(cache=True, inline="always")
+def play_trick_basic(trick, leader_i, m, t, pam, civil_rule, void, lead, first, indicator, sc, oi):
+    """play_trick for a trick where trumps are known at its lead and every seat in the
+    deal plays basic (P2): the same cards, with basic's choice and follow_options folded
+    into selects. A follower holding the led suit (``same``) plays the lowest of it that
+    heads the trick, else the lowest of it; one without plays the lowest trump that heads
+    it, else the lowest of its trumps (a void that must trump) or of its hand. So with
+    ``heads`` the cards of ``same`` (or, without, of the trumps) that would win, the
+    follower wins the trick exactly when ``heads`` is not empty and then plays its
+    lowest; ``heads`` is of one suit but for Pam, the highest trump. Once a trump heads a
+    plain-suit trick no card of that suit heads it, so ``trumped`` is not needed.
+    Returns the winner's place in the play order."""
+    tm, low_plain, low_trumps, suit = power_masks(t, pam)
+    seat = sc[L.SC_IN_DEAL + leader_i]
+    hand = sc[L.SC_HANDS + seat]
+    options = hand
+    if lead != L.LEAD_FREE:  # R7 lead duties
+        options = lead_options(hand, t, pam, lead, first, indicator)
+    card = highest_in(options, suit, pam)
+    led = eff_suit(card, t, pam)
+    same_suit = follow_mask(led, t, pam)
+    beat = beat_mask(card, led, t, pam)
+    civil = civil_rule == 1 and card == 48 + t  # R9 Pam be civil, to the ace of trumps
+    sc[L.SC_HANDS + seat] = hand & ~(1 << card)
+    base = trick * L.MAX_PLAYERS
+    oi[L.O_SEATS + base] = seat
+    oi[L.O_CARDS + base] = CARD[card]
+    void_must = void == L.VOID_MUST
+    not_pam = ~PAM_BIT if pam == 1 else -1
+    win_i = 0
+    j = leader_i
+    for k in range(1, m):
+        j = j + 1 if j + 1 < m else 0
+        seat = sc[L.SC_IN_DEAL + j]
+        held = sc[L.SC_HANDS + seat]
+        hand = held
+        if civil and has(hand, PAM) and popcount(hand) > 1:
+            hand &= ~PAM_BIT
+        same = hand & same_suit
+        trumps = hand & tm
+        rest = trumps if void_must and trumps != 0 else hand
+        rest = same if same != 0 else rest  # what the follower plays the lowest of when it cannot win
+        heads = (same if same != 0 else trumps) & beat
+        wins = heads != 0
+        low_head = lsb(heads & not_pam)
+        low_head = PAM if low_head == 64 else low_head
+        card = low_head if wins else lowest_in(rest, low_plain, low_trumps)
+        win_i = k if wins else win_i
+        beat = follower_beat(card, same_suit, tm, t, pam) if wins else beat
+        sc[L.SC_HANDS + seat] = held & ~(1 << card)
+        oi[L.O_SEATS + base + k] = seat
+        oi[L.O_CARDS + base + k] = CARD[card]
+    return win_i
+
+
 @njit(cache=True, **NO_REFCOUNT)  # a call of its own, once a deal: compiled once for every driver
 def play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws):
     """R6, R7: the tricks; the winner of each leads the next. The trumps at the end go into the record."""
     h = ri[L.R_HAND]
+    pam = ri[L.R_PAM]
+    civil_rule = ri[L.R_CIVIL]
+    void = ri[L.R_VOID]
+    lead = ri[L.R_LEAD]
+    basic = True  # every seat in the deal plays basic: play_trick_basic once trumps are known
+    for i in range(m):
+        basic &= pol[sc[L.SC_IN_DEAL + i], L.P_PLAY] == L.PL_BASIC
     leader_i = 0
     for trick in range(h):
         oi[L.O_LEADER + trick] = sc[L.SC_IN_DEAL + leader_i]
-        win_i, t = play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi, pot_start,
-                              penalty, ws)  # fmt: skip
+        if basic and t >= 0:
+            win_i = play_trick_basic(trick, leader_i, m, t, pam, civil_rule, void, lead, trick == 0 and not single,
+                                     indicator, sc, oi)  # fmt: skip
+        else:
+            win_i, t = play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi,
+                                  pot_start, penalty, ws)  # fmt: skip
         winner = oi[L.O_SEATS + trick * L.MAX_PLAYERS + win_i]
         oi[L.O_WINNER + trick] = winner
         oi[L.O_WON + winner] += 1
