@@ -101,6 +101,7 @@ def run_deal(rules, deck, dealer, carried, table, seed, forced, script, target, 
     deal = _Deal(rules, deck, dealer, carried, table, rng.seat_streams(seed, 0, table))
     deal.forced = dict(forced or {})
     deal.card_values = values
+    deal.keep_plays = True  # the Sight is read here even at tables without a pimc seat
     seen = {}
     count = 0
 
@@ -206,7 +207,7 @@ def test_every_sample_is_consistent_with_the_sight_p8(preset):
     pick = random.Random(f"samples-{preset}")
     rules = Rules.preset(preset)
     n = rules.players
-    checked = 0
+    checked = plays_checked = 0
     for _ in range(40):
         deck = list(range(52))
         pick.shuffle(deck)
@@ -223,13 +224,14 @@ def test_every_sample_is_consistent_with_the_sight_p8(preset):
             for seat, count in sight.others:
                 assert len(hands[seat]) == count
                 for play, held in sight.history(seat):  # every play legal with the sample
+                    plays_checked += 1
                     assert play.card in legal_then(play, [*hands[seat], *held], rules, sight.single_pot)
                     ts = TrumpState(play.trump, rules.pam)
                     if play.before and ts.suit(play.card) != ts.suit(play.before[0]):  # a void shown
                         assert all(ts.suit(c) != ts.suit(play.before[0]) for c in hands[seat]), "a void ignored"
             assert sight.hidden_indicator == (indicator is not None)
         checked += 1
-    assert checked > 20
+    assert checked > 20 and plays_checked > 200
 
 
 def test_reference_play_deals_uses_the_kernel_solver_for_five_card_with_the_same_record_p8():

@@ -63,7 +63,8 @@ class _Deal:
         self.forced: dict[int, str] = {}  # seat -> declaration: counterfactual replays (P4), scripted deals
         self.card_hook: CardHook | None = None  # see CardHook; None costs one test per card
         self.card_values: CardValues | None = None  # the P7 solver the P8 families use (engine.solver's by default)
-        self.plays: list[Play] = []  # every card played so far, with what made it legal (P8's sight)
+        self.plays: list[Play] = []  # every card played so far, with what made it legal (P8's sight) ...
+        self.keep_plays = any(p.play in SOLVER_PLAY for p in policies)  # ... kept where a pimc seat reads it
         # R8: a clean pot with single_pot on is a single pot: no miss, nobody passes,
         # no exchange, trumps at the first renounce.
         self.single = rules.is_single_pot(self.carried)
@@ -419,7 +420,8 @@ class _Deal:
                     pick = choose_card(self.policies[seat], options, cards, self.ts, self.draws[seat])
                 card = pick
                 assert card in options
-                self.plays.append(Play(seat, card, t, tuple(cards), self.trump, civil, self.turned_up))
+                if self.keep_plays:
+                    self.plays.append(Play(seat, card, t, tuple(cards), self.trump, civil, self.turned_up))
                 if not cards:
                     if self.mode is Trump.FIRST_LEAD and self.trump is None:
                         self.trump = suit_of(card)  # R6 first_lead: the first card led sets trumps
