@@ -22,7 +22,8 @@ def cardplay_cmd(
         str,
         typer.Option(
             help="The entrants, comma-separated: PLAY families (with the table's declarations), e.g. "
-            "basic,high,low,random, or whole policies DECLARE/PLAY[/EXCHANGE]. The first is the baseline."
+            "basic,high,low,random,pimc:8,perfect, or whole policies DECLARE/PLAY[/EXCHANGE]. The first is "
+            "the baseline (pimc and perfect solve deals at every card: slower)."
         ),
     ] = "basic,high,low,random",
     table: Annotated[
@@ -62,7 +63,9 @@ def cardplay_cmd(
     tricks, by position and overall, and paired differences from the first entrant.
 
     Examples: `loo-sim cardplay --players 5 --focal basic,high,low,random --deals 100000 --seed 1`,
-    `loo-sim cardplay --compare-charts out/miss-basic out/miss-low --out out/verdicts`.
+    `loo-sim cardplay --players 5 --focal basic,pimc:8,pimc:32,perfect --whole-table pimc:16 --deals 40000`
+    (the committed ladder, a few minutes), `loo-sim cardplay --compare-charts out/miss-basic out/miss-low
+    --out out/verdicts`.
     """
     if compare_charts is not None and compare_charts[0] is not None:
         _compare(*compare_charts, out)
