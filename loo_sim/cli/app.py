@@ -32,7 +32,9 @@ PresetOpt = Annotated[str, typer.Option("--preset", "-p", help="Rule preset (see
 PolicyOpt = Annotated[
     str | None,
     typer.Option(
-        "--policy", parser=policy_text, help="Policy of every seat, DECLARE[/PLAY[/EXCHANGE]], e.g. cautious/high."
+        "--policy",
+        parser=policy_text,
+        help="Policy of every seat, DECLARE[/PLAY[/EXCHANGE]], e.g. cautious/high or basic/pimc:16.",
     ),
 ]
 SeatPolicyOpt = Annotated[
