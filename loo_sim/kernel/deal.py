@@ -229,6 +229,10 @@ def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, sing
     last_in = -1
     last_decl = L.DECL_PASS
     took_pot = False  # the dealer took the pot without declaring (R8 case 1, R9c dealer_takes_all_pass)
+    basic = True  # every seat declares basic: its test inline, once per deal rather than a dispatch per seat
+    for s in range(n):
+        basic &= pol[s, L.P_DECLARE] == L.D_BASIC
+    strong_mask = trump_mask(t, ri[L.R_PAM]) | ACE_BITS  # basic plays with a trump or an ace (P2)
     for i in range(n):
         seat = sc[L.SC_ORDER + i]
         if i == n - 2:
@@ -244,9 +248,18 @@ def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, sing
                 oi[L.O_DECL + seat] = L.DECL_PLAY
                 took_pot = True
                 break
-            action = choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, sc[L.SC_HANDS + seat], t,
-                                        allowed, may_pass, miss_on_offer, dealer_case, already_in, pot_start,
-                                        forced_seat, forced_action, seat_keys)  # fmt: skip
+            if basic and seat != forced_seat:  # policies.declare for D_BASIC, inline
+                if dealer_case == 2:
+                    weak = L.DECL_DEFEND
+                elif miss_on_offer and dealer_case == 0:
+                    weak = L.DECL_MISS
+                else:
+                    weak = L.DECL_PASS if may_pass else L.DECL_PLAY
+                action = L.DECL_PLAY if (sc[L.SC_HANDS + seat] & strong_mask) != 0 else weak
+            else:
+                action = choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, sc[L.SC_HANDS + seat], t,
+                                            allowed, may_pass, miss_on_offer, dealer_case, already_in, pot_start,
+                                            forced_seat, forced_action, seat_keys)  # fmt: skip
             oi[L.O_DECL + seat] = action
         # selects, not branches: what a seat declares is a coin toss to the processor
         is_in = action != L.DECL_PASS
