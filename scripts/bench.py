@@ -124,14 +124,20 @@ def play_deals_rate(preset: str, policy: str, deals: int = 100_000, threads: int
     return best(), best(as_frame=True)
 
 
+# A child's own peak RSS: VmHWM of /proc/self/status (its address space's high-water mark).
+# Not getrusage's ru_maxrss: Linux carries the parent's peak across fork and exec into it, so
+# a child of this (large) bench process read the bench's own size there.
+PEAK_MB = "int(next(l for l in open('/proc/self/status') if l.startswith('VmHWM')).split()[1]) / 1024"
+
+
 def peak_memory_mb(preset: str, deals: int) -> tuple[float, float]:
     """Peak RSS (MB) and wall time of a separate `simulate` process for ``deals`` deals."""
     code = (
-        "import resource, time\n"
+        "import time\n"
         "from loo_sim import Rules\n"
         "from loo_sim.run.simulate import simulate\n"
         f"t = time.perf_counter(); simulate(Rules.preset({preset!r}), 'basic', {deals}, seed=1)\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, time.perf_counter() - t)\n"
+        f"print({PEAK_MB}, time.perf_counter() - t)\n"
     )
     warm = code.replace(str(deals), "1000")  # first a small run, so that the measured one compiles nothing
     subprocess.run([sys.executable, "-c", warm], capture_output=True, text=True, check=True)
@@ -344,12 +350,11 @@ def solve_benchmark(deals: int = 200_000, max_iterations: int = 300, eval_deals:
 def solve_peak_memory_mb(deals: int, iterations: int = 2) -> float:
     """Peak RSS (MB) of a separate process solving three-card at ``deals`` deals an iteration."""
     code = (
-        "import resource\n"
         "from loo_sim import Rules\n"
         "from loo_sim.game.policy import Policy\n"
         "from loo_sim.solve.declarations import solve\n"
         f"solve(Rules.preset('three-card'), Policy.parse('basic'), {iterations}, {deals}, 1)\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
+        f"print({PEAK_MB})\n"
     )
     warm = code.replace(str(deals), "8192")  # compile first, so that the measured run compiles nothing
     subprocess.run([sys.executable, "-c", warm], capture_output=True, text=True, check=True)
