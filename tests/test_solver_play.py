@@ -19,7 +19,7 @@ import pytest
 
 from loo_sim import play_deals, rng
 from loo_sim.engine.cardplay import Sight, legal_then, sample_deals
-from loo_sim.engine.deal import _Deal
+from loo_sim.engine.deal import _Deal, play_out
 from loo_sim.errors import IllegalAction
 from loo_sim.game.decl import DEFEND, MISS
 from loo_sim.game.policy import Policy
@@ -114,13 +114,7 @@ def run_deal(rules, deck, dealer, carried, table, seed, forced, script, target, 
         return script[i] if script is not None and i < target else None
 
     deal.card_hook = hook
-    deal.deal_cards(deck)
-    deal.collect_antes()
-    deal.declare_all()
-    if not deal.settle_uncontested():
-        deal.exchange()
-        if not deal.show_flushes():
-            deal.play_tricks()
+    play_out(deal, deck)
     cards = [c for trick in deal.tricks for _, c in trick.cards]
     return cards, deal, seen.get("sight"), seen.get("to_move")
 

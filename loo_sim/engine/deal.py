@@ -563,6 +563,12 @@ def play_deal_reference(
     deal.forced = dict(forced or {})
     deal.card_hook = card_hook
     deal.card_values = card_values
+    return play_out(deal, deck)
+
+
+def play_out(deal: _Deal, deck: Sequence[int]) -> DealRecord:
+    """A set-up deal played from the deck to its record, step by step in the order of the
+    rules (the module docstring)."""
     deal.deal_cards(deck)
     deal.collect_antes()
     deal.declare_all()
