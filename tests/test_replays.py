@@ -86,6 +86,8 @@ CASES = [(p, "basic", 0.0, {}) for p in PRESETS] + [
     ("five-card", "basic", 0.0, AT_TURN | {"players": 8}),  # a short stock: later seats draw what is left
     ("irish-classic", "basic/random", 4.0, AT_TURN),
     ("irish-classic", "cautious/basic/flush-chase", 0.0, AT_TURN | {"players": 3}),
+    ("three-card", "basic/pimc:2", 0.0, {}),  # P8: a replay restarts the seats' streams as a fresh deal does
+    ("limited", "always/perfect", 15.0, {}),
 ]
 
 
