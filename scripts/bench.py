@@ -282,7 +282,9 @@ def start_times(kinds: tuple[str, ...] = ("simulate", "miss", "pots")) -> dict[s
     """Start-up of a fresh process: seconds from its start to its first deal played
     (three-card, 5 players, basic), ``cold`` with an empty numba cache (a new temporary
     ``XDG_CACHE_HOME`` for each kind, so no kind reuses another's compiled code), then
-    ``warm``, a second process on the cache the first one filled. The child imports
+    ``warm``, a second process on the cache the first one filled; and
+    ``cold_numba_as_is``, cold with numba as it is (``$LOO_SIM_NUMBA_AS_IS``: without
+    kernel/compile_fixes.py), in a cache of its own. The child imports
     loo_sim, plays one deal with each kernel driver its command uses (miss: the chart's
     and the heuristics') and prints ``time.perf_counter()``: the system-wide monotonic
     clock, which the parent read just before starting it."""
@@ -315,12 +317,17 @@ def start_times(kinds: tuple[str, ...] = ("simulate", "miss", "pots")) -> dict[s
             "print(time.perf_counter())\n"
         )
         times[kind] = {}
-        with tempfile.TemporaryDirectory(prefix="loo-start-") as cache:
-            for state in ("cold", "warm"):
-                start = time.perf_counter()
-                out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                                     env={**env, "XDG_CACHE_HOME": cache}).stdout  # fmt: skip
-                times[kind][f"{state}_s"] = float(out.split()[-1]) - start
+        # cold_numba_as_is_s: the same cold start without kernel/compile_fixes.py's two fixes
+        for state, as_is in (("cold_numba_as_is", "inline,literals"), ("cold", ""), ("warm", "")):
+            if state != "warm":
+                cache = tempfile.TemporaryDirectory(prefix="loo-start-")
+            child_env = {**env, "XDG_CACHE_HOME": cache.name, "LOO_SIM_NUMBA_AS_IS": as_is}
+            start = time.perf_counter()
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                 env=child_env).stdout  # fmt: skip
+            times[kind][f"{state}_s"] = float(out.split()[-1]) - start
+            if state == "warm":
+                cache.cleanup()
     return times
 
 
@@ -553,7 +560,8 @@ def main() -> None:
     report["start_times"] = starts
     print("start-up, process start to first deal played (numba cache empty / filled):")
     for kind, t in starts.items():
-        print(f"  {kind:9s} cold {t['cold_s']:5.1f} s   warm {t['warm_s']:5.2f} s")
+        print(f"  {kind:9s} cold {t['cold_s']:5.1f} s   warm {t['warm_s']:5.2f} s   "
+              f"(cold without kernel/compile_fixes.py {t['cold_numba_as_is_s']:5.1f} s)")  # fmt: skip
     for preset, policy in CONFIGS:
         one = kernel_rate(preset, policy, args.deals, 1)
         two = kernel_rate(preset, policy, args.deals, 2)

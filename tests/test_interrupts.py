@@ -186,6 +186,43 @@ def test_ctrl_c_before_the_first_round_writes_nothing(tmp_path):
     assert list(out.iterdir()) == []
 
 
+def test_ctrl_c_during_a_compile_takes_effect_when_the_compile_ends():
+    """cli/ctrl_c.py: a KeyboardInterrupt raised inside numba's compile can land in one of
+    llvmlite's ctypes callbacks, which swallows it and leaves a half-compiled function. A
+    compile's events stand in for numba compiling here."""
+    from numba.core import event
+
+    from loo_sim.cli.ctrl_c import ctrl_c_after_compiling
+
+    def compile_with_ctrl_c(presses, steps):
+        with event.trigger_event("numba:compile", data={}):
+            with event.trigger_event("numba:compile", data={}):  # a callee compiled within
+                for _ in range(presses):
+                    os.kill(os.getpid(), signal.SIGINT)
+                    time.sleep(0.05)  # the handler runs between bytecodes of the main thread
+                    steps.append("pressed")
+            steps.append("callee compiled")
+        steps.append("compiled")
+
+    with ctrl_c_after_compiling():
+        steps = []
+        with pytest.raises(KeyboardInterrupt):
+            compile_with_ctrl_c(1, steps)
+        assert steps == ["pressed", "callee compiled"]  # held to the end of the outer compile
+        steps = []
+        compile_with_ctrl_c(0, steps)
+        assert steps == ["callee compiled", "compiled"]  # nothing left pending
+        steps = []
+        with pytest.raises(KeyboardInterrupt):
+            compile_with_ctrl_c(2, steps)
+        assert steps == ["pressed"]  # the second press acts at once
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    steps = []
+    with pytest.raises(KeyboardInterrupt):
+        compile_with_ctrl_c(1, steps)
+    assert steps == []  # outside the block: Python's default, at once
+
+
 # ---- shared output folders, resume -----------------------------------------------------------
 def test_a_stale_lock_of_a_dead_process_is_taken_over(tmp_path):
     out = tmp_path / "out"

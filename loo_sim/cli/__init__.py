@@ -34,6 +34,7 @@ from loo_sim.cli.commands import (
     tournament,
     variants,
 )
+from loo_sim.cli.ctrl_c import ctrl_c_after_compiling
 from loo_sim.cli.params import flag_message
 from loo_sim.errors import Interrupted, LooError
 
@@ -90,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     command = typer.main.get_command(app)
     args = sys.argv[1:] if argv is None else list(argv)
     try:
-        code = command.main(args=args or ["--help"], prog_name="loo-sim", standalone_mode=False)
+        with ctrl_c_after_compiling():  # never inside a numba compile (cli/ctrl_c.py)
+            code = command.main(args=args or ["--help"], prog_name="loo-sim", standalone_mode=False)
     except LooError as e:  # a config error lists every problem, one a line
         for line in flag_message(e).splitlines() or [""]:
             print(f"error: {line}", file=sys.stderr)

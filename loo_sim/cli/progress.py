@@ -21,20 +21,21 @@ from rich.text import Text
 
 ProgressFn = Callable[[int, int], None]
 COMPILE_NOTICE = "compiling the kernel once, about {seconds} s (numba caches it for later runs) ..."
-# a cold compile of each kind of run (loo_sim.kernel.DRIVERS), rounded up from the README's
-# figures on a 2-core machine; a second cold kind in the same process reuses the deal kernel
+# a cold compile of each kind of run (loo_sim.kernel.DRIVERS), rounded up from a cold
+# process of each on a 2-core machine (the README's figures, with kernel/compile_fixes.py);
+# a second cold kind in the same process reuses the deal kernel
 COMPILE_SECONDS = {
-    "simulate": 11,
-    "variants": 11,
+    "simulate": 9,
+    "variants": 9,
     "variant_sessions": 13,
-    "calibrate": 11,
-    "play_deals": 11,
-    "pots": 13,
-    "miss": 17,
+    "calibrate": 8,
+    "play_deals": 8,
+    "pots": 11,
+    "miss": 12,
     "solve": 26,
-    "tournament": 13,
-    "risk": 13,
-    "cardplay": 13,
+    "tournament": 9,
+    "risk": 10,
+    "cardplay": 9,
 }
 MORE_KIND_SECONDS = 3
 

@@ -9,6 +9,7 @@
   trick play, the policies' decisions and the legal cards, the twins of ``engine/`` and
   ``game/legality.py``
 - ``nrt``: compiling the deal and the loops that inline it without reference counting
+- ``compile_fixes``: two fixes to numba's compile time (the same results, compiled sooner)
 - ``scratch``: what every block driver needs around a deal (working arrays, streams)
 - ``aggregate``: one deal's record reduced into a block's aggregate row
 - ``chunks``: a block of deals reduced to aggregates (simulate); and the batches of
@@ -26,9 +27,10 @@ lives in a directory named by a hash of every kernel and game source and of the
 foundations it reads constants from: any change there starts a fresh cache.
 
 A cold cache costs seconds of compiling in the first process of each kind of run whose
-drivers are not cached yet (``cli.progress.COMPILE_SECONDS``: about 10 s for simulate,
-13 s for pots, 16 s for miss on a 2-core machine; a later kind reuses the deal kernel
-another one cached); :func:`kernel_cache_is_warm` tells a caller beforehand, so the CLI
+drivers are not cached yet (``cli.progress.COMPILE_SECONDS``: about 8 s for simulate,
+10 s for pots, 13 s for miss on a 2-core machine, with the fixes of ``compile_fixes`` to
+numba's inliner and literal typing; a later kind reuses the deal kernel another one
+cached); :func:`kernel_cache_is_warm` tells a caller beforehand, so the CLI
 can say so on a terminal (the library prints nothing). The drivers are serial one-block
 functions that ``run.tasks.each_block`` runs on threads: numba's parallel lowering
 (``prange``) would compile the whole deal kernel into four more libraries.
@@ -76,6 +78,8 @@ def _configure_cache() -> None:
 
 
 _configure_cache()
+
+from loo_sim.kernel import compile_fixes  # noqa: E402, F401 (before anything compiles)
 
 
 def kernel_cache_is_warm(*kinds: str) -> bool:

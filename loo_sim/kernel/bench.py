@@ -35,8 +35,6 @@ def bare_deal(ri, deck, dealer, sc):
     """Deal one shuffled deck as play_deal does (R2); returns a checksum bit so the work
     cannot be optimised away."""
     n = ri[L.R_PLAYERS]
-    for s in range(n):
-        sc[L.SC_HANDS + s] = 0
     miss, pos = deal_hands(deck, n, ri[L.R_HAND], dealer, ri[L.R_MISS] == 1, sc)
     check = miss ^ deck[pos]
     for s in range(n):

@@ -79,8 +79,10 @@ def play_rows(ri, rf, pol, polf, strength, tables, solver, decks, dealers, carri
         sc[L.SC_SHUFFLED] = 52  # a given deck is final throughout
         play_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealers[i], carried[i], seat_keys, sc, oi, of,
                   L.NO_FORCING, 0)  # fmt: skip
-        oi_out[i, :] = oi
-        of_out[i, :] = of
+        for j in range(oi.shape[0]):  # loops, not row copies: those compile their shape check's message
+            oi_out[i, j] = oi[j]
+        for j in range(of.shape[0]):
+            of_out[i, j] = of[j]
 
 
 @njit(cache=True, parallel=True)

@@ -10,7 +10,7 @@ from loo_sim.game.classes import EARLIER_IN_BINS
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.classes import hand_class
-from loo_sim.kernel.deal import begin_deal, finish_deal, loo_penalty, play_deal, rewind_deal
+from loo_sim.kernel.deal import begin_deal, finish_deal_call, loo_penalty, play_deal, rewind_deal
 from loo_sim.kernel.infosets import infoset_index
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
@@ -41,8 +41,8 @@ def play_with_replays(ri, rf, pol, polf, strength, tables, ws, seed, session, k,
     in every replay) and finished with the seat forced to the action. The jobs: every
     declaration on offer that the seat did not choose (``br`` empty), or the one of the
     response ``br`` [information set] -> action where it differs from the choice (-1:
-    none). One call site of finish_deal serves the baseline and the replays, so the deal
-    is inlined once. Returns (the dealer, the number of jobs, the baseline included)."""
+    none). One call of finish_deal_call serves the baseline and the replays: the deal's
+    steps compiled once, and shared with play_deal. Returns (the dealer, the number of jobs, the baseline included)."""
     n = ri[L.R_PLAYERS]
     prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
     dealer = k % n
@@ -55,8 +55,8 @@ def play_with_replays(ri, rf, pol, polf, strength, tables, ws, seed, session, k,
             seat, action = jobs[j, 0], jobs[j, 1]
             first_i = position_of(seat, dealer, n) - 1
             rewind_deal(ri, first_i, base_decl, base_options, sc, oi, of)
-        finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
-                    seat, action)  # fmt: skip
+        finish_deal_call(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of,
+                         first_i, seat, action)  # fmt: skip
         if j == 0:
             for s in range(n):
                 base_options[s] = oi[L.O_OPTIONS + s]
@@ -225,8 +225,10 @@ def heuristic_block(ri, rf, pol, polf, strength, tables, solver, seed, session, 
         c = deal_carried(carried, pot_values, pot_cum, seed, draw_session, k)
         base = 0.0
         for h in range(n_h):
-            my_pol[focal, :] = variants[h]
-            my_polf[focal, :] = variants_f[h]
+            for j in range(my_pol.shape[1]):  # a loop, not a row copy: that compiles its shape check's message
+                my_pol[focal, j] = variants[h, j]
+            for j in range(my_polf.shape[1]):
+                my_polf[focal, j] = variants_f[h, j]
             play_deal(ri, rf, my_pol, my_polf, strength, tables, ws, deck, k % n, c, seat_keys, sc, oi, of,
                       L.NO_FORCING, L.NO_ACTION)  # fmt: skip
             x = payoff(of, focal)

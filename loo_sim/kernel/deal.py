@@ -52,10 +52,9 @@ def clear_play(n, sc, oi, of):
 
 @njit(cache=True, inline="always")
 def clear_record(n, sc, oi, of):
-    """Clear the slots a deal may leave unwritten."""
+    """Clear the slots a deal may leave unwritten (deal_hands writes every hand whole)."""
     clear_play(n, sc, oi, of)
     for s in range(n):
-        sc[L.SC_HANDS + s] = 0
         oi[L.O_DECL + s] = L.DECL_PASS
         of[L.F_ANTES + s] = 0.0
     oi[L.O_INDICATOR] = -1
@@ -65,24 +64,26 @@ def clear_record(n, sc, oi, of):
 @njit(cache=True, inline="always")
 def deal_hands(deck, n, h, dealer, miss_dealt, sc):
     """R2: the seats from the dealer's left (the dealer last) into ``order``, then ``h``
-    rounds of one card each into the (cleared) hands, the miss's card just before the
-    dealer's. Returns (the miss, the deck position after the hands)."""
+    rounds of one card each, the miss's card just before the dealer's: a round takes
+    ``stride`` deck positions, the seat i-th in order the i-th of each (the dealer the
+    last). Each hand is gathered in a register and written once, into the hands and the
+    dealt hands. Returns (the miss, the deck position after the hands)."""
+    stride = n + 1 if miss_dealt else n
     seat = dealer
     for i in range(n):  # (dealer + 1 + i) mod n, without a division
         seat = seat + 1 if seat + 1 < n else 0
         sc[L.SC_ORDER + i] = seat
-    pos = 0
+        at = i if i < n - 1 else stride - 1  # the dealer takes the last card of each round
+        hand = 0
+        for r in range(h):
+            hand |= 1 << deck[at + r * stride]
+        sc[L.SC_HANDS + seat] = hand
+        sc[L.SC_DEALT + seat] = hand
     miss = 0
-    for _ in range(h):  # one round: the seats before the dealer, the miss's card, the dealer's
-        for i in range(n - 1):
-            sc[L.SC_HANDS + sc[L.SC_ORDER + i]] |= 1 << deck[pos]
-            pos += 1
-        if miss_dealt:
-            miss |= 1 << deck[pos]
-            pos += 1
-        sc[L.SC_HANDS + dealer] |= 1 << deck[pos]
-        pos += 1
-    return miss, pos
+    if miss_dealt:
+        for r in range(h):
+            miss |= 1 << deck[n - 1 + r * stride]
+    return miss, h * stride
 
 
 @njit(cache=True, inline="always")
@@ -101,8 +102,6 @@ def deal_cards(ri, deck, dealer, mode, miss_dealt, sc, oi):
         oi[L.O_INDICATOR] = CARD[indicator]
     oi[L.O_TRUMP] = t
     oi[L.O_T_DECL] = t
-    for s in range(n):
-        sc[L.SC_DEALT + s] = sc[L.SC_HANDS + s]
     sc[L.SC_DEALT + L.MAX_PLAYERS] = miss
     sc[L.SC_INDICATOR] = indicator
     sc[L.SC_STOCK] = pos
@@ -449,9 +448,8 @@ def begin_deal(ri, rf, deck, dealer, carried, sc, oi, of):
     collect_antes(ri, rf, dealer, carried, of)
 
 
-@njit(cache=True, inline="always")
-def finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
-                forced_seat, forced_action):  # fmt: skip
+def _finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
+                 forced_seat, forced_action):  # fmt: skip
     """The deal from the ``first_i``-th declaration on (R4-R9): what begin_deal dealt is read
     back from the record and the scratch."""
     single = oi[L.O_SINGLE] == 1
@@ -472,6 +470,16 @@ def finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, 
         return
     play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws)
     score(ri, m, pot_start, penalty, defender, sc, oi, of)
+
+
+# Two compiled forms of the same steps, as for the whole deal below: ``finish_deal``,
+# inlined where the deal is (play_deal_inline), and ``finish_deal_call``, compiled once
+# and called, by play_deal and by each arm of the decision chart's replays. Sharing one
+# compiled body spares the chart's first compile the second copy of the deal's steps
+# that it would otherwise compile beside its own (about 3 s of ``loo-sim miss``'s first
+# run); a replay arm pays one call.
+finish_deal = njit(inline="always")(_finish_deal)
+finish_deal_call = njit(cache=True, **NO_REFCOUNT)(_finish_deal)
 
 
 @njit(cache=True, inline="always")
@@ -518,11 +526,20 @@ def _play_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, s
                 forced_action)  # fmt: skip
 
 
-# Two compiled forms of the same function, both without reference counting (kernel/nrt.py):
+@njit(cache=True, **NO_REFCOUNT)
+def play_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, forced_seat,
+              forced_action):  # fmt: skip
+    """_play_deal as a call: the same steps, the deal's after the deal itself in the
+    compiled finish_deal_call it shares with the decision chart."""
+    begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
+    finish_deal_call(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, 0,
+                     forced_seat, forced_action)  # fmt: skip
+
+
+# Two compiled forms of the deal, both without reference counting (kernel/nrt.py):
 # ``play_deal``, called once per deal (a call passes its eleven arrays as some eighty
 # machine words, which costs about a tenth of a three-card deal), and ``play_deal_inline``,
-# inlined into the per-block loops of the hot drivers (simulate, the decision chart,
-# sessions), which are compiled without reference counting too. The inlined form is never
-# compiled on its own, so it has no cache of its own.
-play_deal = njit(cache=True, **NO_REFCOUNT)(_play_deal)
+# inlined into the per-block loops of the hot drivers (simulate, sessions, the ladder),
+# which are compiled without reference counting too. The inlined form is never compiled
+# on its own, so it has no cache of its own.
 play_deal_inline = njit(inline="always")(_play_deal)

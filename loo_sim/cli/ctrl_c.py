@@ -1,0 +1,80 @@
+"""Ctrl-C while numba compiles: held until the compile is done.
+
+Python raises KeyboardInterrupt wherever the main thread happens to be. While numba
+compiles, that can be inside one of llvmlite's ctypes callbacks, which swallows the
+exception ("Exception ignored on calling ctypes callback") and leaves the function
+half-compiled: numba then fails with ``RuntimeError: no compiled object yet``, a
+traceback instead of ``interrupted: nothing written``. So while a compile is under way
+(numba's ``numba:compile`` events, in any thread) SIGINT only marks itself pending, and
+the KeyboardInterrupt comes when the outermost compile ends, in the main thread (a
+terminal is told so; a second Ctrl-C acts at once). A compile takes seconds, so the wait
+is short; the interrupted driver is kept in memory but not written to numba's cache."""
+
+import _thread
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_lock = threading.Lock()
+_state = {"compiling": 0, "pending": False}
+
+
+def _on_sigint(signum, frame) -> None:
+    with _lock:
+        hold = _state["compiling"] > 0 and not _state["pending"]  # a second Ctrl-C acts at once
+        _state["pending"] = hold
+    if not hold:
+        raise KeyboardInterrupt
+    from loo_sim.cli.progress import on_terminal
+
+    if on_terminal(sys.stderr):
+        print("\nstopping once the kernel has compiled (a few seconds; Ctrl-C again to stop now)", file=sys.stderr)
+
+
+def _listener():
+    from numba.core import event
+
+    class CompileDepth(event.Listener):
+        def on_start(self, ev) -> None:
+            with _lock:
+                _state["compiling"] += 1
+
+        def on_end(self, ev) -> None:
+            with _lock:
+                _state["compiling"] -= 1
+                fire = _state["compiling"] == 0 and _state["pending"]
+                if fire:
+                    _state["pending"] = False
+            if fire:
+                if threading.current_thread() is threading.main_thread():
+                    raise KeyboardInterrupt
+                _thread.interrupt_main()  # SIGINT's handler again, in the main thread, now outside the compile
+
+    return CompileDepth()
+
+
+@contextmanager
+def ctrl_c_after_compiling() -> Iterator[None]:
+    """Within this block, a Ctrl-C during a numba compile takes effect when the compile
+    ends. A no-op outside the main thread or where SIGINT is not Python's default (ignored,
+    or handled by the caller)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    from numba.core import event
+
+    listener = _listener()
+    event.register("numba:compile", listener)
+    signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        event.unregister("numba:compile", listener)
+        with _lock:
+            _state["pending"] = False
