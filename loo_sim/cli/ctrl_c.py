@@ -60,10 +60,8 @@ def ctrl_c_after_compiling() -> Iterator[None]:
     """Within this block, a Ctrl-C during a numba compile takes effect when the compile
     ends. A no-op outside the main thread or where SIGINT is not Python's default (ignored,
     or handled by the caller)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    main = threading.current_thread() is threading.main_thread()
+    if not main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         yield
         return
     from numba.core import event
