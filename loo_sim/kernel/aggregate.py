@@ -14,6 +14,7 @@ from numba import njit
 
 from loo_sim.game.classes import MISS_ROW
 from loo_sim.kernel import abi as L
+from loo_sim.kernel.bits import u
 from loo_sim.kernel.classes import hand_class
 from loo_sim.kernel.scratch import position_of
 
@@ -43,7 +44,7 @@ def add_deal(agg, counts, ri, oi, of, dealer):
     n = ri[L.R_PLAYERS]
     outcome = oi[L.O_OUTCOME]
     agg[L.A_DEALS] += 1.0
-    agg[L.A_OUTCOME + outcome] += 1.0
+    agg[u(L.A_OUTCOME + outcome)] += 1.0
     agg[L.A_SINGLE] += oi[L.O_SINGLE]
     ps = of[L.F_POT_START]
     pn = of[L.F_POT_NEXT]
@@ -60,39 +61,39 @@ def add_deal(agg, counts, ri, oi, of, dealer):
     flush_shown = 0
     for s in range(n):
         base = L.A_SEAT + s * L.SEAT_LEN
-        d = oi[L.O_DECL + s]
-        looed = oi[L.O_LOOED + s]
-        net = of[L.F_SHARES + s] - of[L.F_ANTES + s] - of[L.F_PENALTIES + s]
+        d = oi[u(L.O_DECL + s)]
+        looed = oi[u(L.O_LOOED + s)]
+        net = of[u(L.F_SHARES + s)] - of[u(L.F_ANTES + s)] - of[u(L.F_PENALTIES + s)]
         looed_count += looed
         decl_packed += 1 << (8 * d)
-        agg[base + L.S_NET] += net
-        agg[base + L.S_NET_SQ] += net * net
-        agg[base + L.S_DECL_NET + d] += net
-        agg[base + L.S_DECL_NET_SQ + d] += net * net
+        agg[u(base + L.S_NET)] += net
+        agg[u(base + L.S_NET_SQ)] += net * net
+        agg[u(base + L.S_DECL_NET + d)] += net
+        agg[u(base + L.S_DECL_NET_SQ + d)] += net * net
         pos = L.A_POS + position_of(s, dealer, n) * L.POS_LEN
-        agg[pos + L.POS_NET] += net
-        agg[pos + L.POS_NET_SQ] += net * net
+        agg[u(pos + L.POS_NET)] += net
+        agg[u(pos + L.POS_NET_SQ)] += net * net
         tricks = NOT_PLAYED
         flush = 0
         if d != L.DECL_PASS:
             if outcome == L.OUT_PLAY:
-                tricks = oi[L.O_WON + s]
+                tricks = oi[u(L.O_WON + s)]
                 played += 1
                 trick_packed += 1 << (8 * tricks)
             if shown:
-                held = oi[L.O_FLUSH_HELD + s]
+                held = oi[u(L.O_FLUSH_HELD + s)]
                 flush = 1 + held
                 flush_shown += 1
                 flush_held += held
-        counts[(s * L.MAX_PLAYERS + dealer) * N_STATES + seat_state(d, looed, tricks, flush)] += 1
-    agg[L.A_LOOED_HIST + looed_count] += 1.0
+        counts[u((s * L.MAX_PLAYERS + dealer) * N_STATES + seat_state(d, looed, tricks, flush))] += 1
+    agg[u(L.A_LOOED_HIST + looed_count)] += 1.0
     for d in range(4):
         c = (decl_packed >> (8 * d)) & 0xFF
-        agg[L.A_DECL_SQ + d] += c * c
+        agg[u(L.A_DECL_SQ + d)] += c * c
     for k in range(ri[L.R_HAND] + 1):  # no seat wins more tricks than the hand has cards
         c = (trick_packed >> (8 * k)) & 0xFF
-        agg[L.A_TRICKS_XX + k] += c * c
-        agg[L.A_TRICKS_XY + k] += c * played
+        agg[u(L.A_TRICKS_XX + k)] += c * c
+        agg[u(L.A_TRICKS_XY + k)] += c * played
     agg[L.A_PLAYED_YY] += played * played
     agg[L.A_FLUSH_XX] += flush_held * flush_held
     agg[L.A_FLUSH_XY] += flush_held * flush_shown

@@ -37,6 +37,13 @@ def popcount(typingctx, x):
     return x(x), codegen
 
 
+@njit(cache=True, inline="always")
+def u(i):
+    """Index ``i`` (never negative) as unsigned, for the hot loops: numba indexes with a
+    signed integer by first wrapping a negative one around, at a few instructions a time."""
+    return np.uint64(i)
+
+
 @njit(cache=True)
 def msb(m):
     return 63 - leading_zeros(m)

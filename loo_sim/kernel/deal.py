@@ -20,6 +20,7 @@ from loo_sim.kernel.bits import (
     one_suit,
     popcount,
     trump_mask,
+    u,
 )
 from loo_sim.kernel.classes import declare_calibrated, hand_class
 from loo_sim.kernel.infosets import infoset_index, table_declaration
@@ -36,12 +37,12 @@ from loo_sim.kernel.tricks import play_tricks
 def clear_play(n, sc, oi, of):
     """Clear what the declarations' consequences write (trick slots are always overwritten)."""
     for s in range(n):
-        sc[L.SC_COUNTERS + s] = 0
-        oi[L.O_WON + s] = 0
-        oi[L.O_LOOED + s] = 0
-        oi[L.O_FLUSH_HELD + s] = 0
-        of[L.F_SHARES + s] = 0.0
-        of[L.F_PENALTIES + s] = 0.0
+        sc[u(L.SC_COUNTERS + s)] = 0
+        oi[u(L.O_WON + s)] = 0
+        oi[u(L.O_LOOED + s)] = 0
+        oi[u(L.O_FLUSH_HELD + s)] = 0
+        of[u(L.F_SHARES + s)] = 0.0
+        of[u(L.F_PENALTIES + s)] = 0.0
     oi[L.O_NTRICKS] = 0
     of[L.F_POT_NEXT] = 0.0
     oi[L.O_OUTCOME] = L.OUT_PLAY
@@ -55,8 +56,8 @@ def clear_record(n, sc, oi, of):
     """Clear the slots a deal may leave unwritten (deal_hands writes every hand whole)."""
     clear_play(n, sc, oi, of)
     for s in range(n):
-        oi[L.O_DECL + s] = L.DECL_PASS
-        of[L.F_ANTES + s] = 0.0
+        oi[u(L.O_DECL + s)] = L.DECL_PASS
+        of[u(L.F_ANTES + s)] = 0.0
     oi[L.O_INDICATOR] = -1
     oi[L.O_TRUMP] = -1
 
@@ -72,17 +73,17 @@ def deal_hands(deck, n, h, dealer, miss_dealt, sc):
     seat = dealer
     for i in range(n):  # (dealer + 1 + i) mod n, without a division
         seat = seat + 1 if seat + 1 < n else 0
-        sc[L.SC_ORDER + i] = seat
+        sc[u(L.SC_ORDER + i)] = seat
         at = i if i < n - 1 else stride - 1  # the dealer takes the last card of each round
         hand = 0
         for r in range(h):
-            hand |= 1 << deck[at + r * stride]
-        sc[L.SC_HANDS + seat] = hand
-        sc[L.SC_DEALT + seat] = hand
+            hand |= 1 << deck[u(at + r * stride)]
+        sc[u(L.SC_HANDS + seat)] = hand
+        sc[u(L.SC_DEALT + seat)] = hand
     miss = 0
     if miss_dealt:
         for r in range(h):
-            miss |= 1 << deck[n - 1 + r * stride]
+            miss |= 1 << deck[u(n - 1 + r * stride)]
     return miss, h * stride
 
 
@@ -115,8 +116,8 @@ def collect_antes(ri, rf, dealer, carried, of):
     total = 0.0
     for s in range(ri[L.R_PLAYERS]):
         if ri[L.R_ANTE_EACH] == 1 or s == dealer:
-            of[L.F_ANTES + s] = ante
-        total += of[L.F_ANTES + s]
+            of[u(L.F_ANTES + s)] = ante
+        total += of[u(L.F_ANTES + s)]
     pot_start = carried + total
     of[L.F_POT_START] = pot_start
     return pot_start
@@ -233,18 +234,18 @@ def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, sing
         basic &= pol[s, L.P_DECLARE] == L.D_BASIC
     strong_mask = trump_mask(t, ri[L.R_PAM]) | ACE_BITS  # basic plays with a trump or an ace (P2)
     for i in range(n):
-        seat = sc[L.SC_ORDER + i]
+        seat = sc[u(L.SC_ORDER + i)]
         if i == n - 2:
             early_in = already_in
         if i < first_i:
-            action = oi[L.O_DECL + seat]  # declared before the replayed decision, as it stands
+            action = oi[u(L.O_DECL + seat)]  # declared before the replayed decision, as it stands
         else:
             allowed, may_pass, miss_on_offer, dealer_case = declaration_options(
                 ri, i, seat, dealer, single, club_law, clean, defence, miss_dealt and not miss_taken and not club_law,
                 already_in, early_in, last_in, last_decl)  # fmt: skip
-            oi[L.O_OPTIONS + seat] = allowed
+            oi[u(L.O_OPTIONS + seat)] = allowed
             if dealer_case == 1:  # R8 case 1: the dealer takes the pot without play
-                oi[L.O_DECL + seat] = L.DECL_PLAY
+                oi[u(L.O_DECL + seat)] = L.DECL_PLAY
                 took_pot = True
                 break
             if basic and seat != forced_seat:  # policies.declare for D_BASIC, inline
@@ -254,12 +255,12 @@ def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, sing
                     weak = L.DECL_MISS
                 else:
                     weak = L.DECL_PASS if may_pass else L.DECL_PLAY
-                action = L.DECL_PLAY if (sc[L.SC_HANDS + seat] & strong_mask) != 0 else weak
+                action = L.DECL_PLAY if (sc[u(L.SC_HANDS + seat)] & strong_mask) != 0 else weak
             else:
-                action = choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, sc[L.SC_HANDS + seat], t,
+                action = choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, sc[u(L.SC_HANDS + seat)], t,
                                             allowed, may_pass, miss_on_offer, dealer_case, already_in, pot_start,
                                             forced_seat, forced_action, seat_keys)  # fmt: skip
-            oi[L.O_DECL + seat] = action
+            oi[u(L.O_DECL + seat)] = action
         # selects, not branches: what a seat declares is a coin toss to the processor
         is_in = action != L.DECL_PASS
         already_in += is_in
@@ -267,18 +268,18 @@ def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, sing
         last_decl = action if is_in else last_decl
         takes_miss = (action == L.DECL_MISS) | (action == L.DECL_DEFEND)
         miss_taken |= takes_miss
-        sc[L.SC_HANDS + seat] = miss if takes_miss else sc[L.SC_HANDS + seat]
+        sc[u(L.SC_HANDS + seat)] = miss if takes_miss else sc[u(L.SC_HANDS + seat)]
         defender = seat if action == L.DECL_DEFEND else defender
     oi[L.O_DEFENDER] = defender
     m = 0
     for i in range(n):  # without a branch: whether a seat is in is a coin toss to the processor
-        sc[L.SC_IN_DEAL + m] = sc[L.SC_ORDER + i]
-        m += oi[L.O_DECL + sc[L.SC_ORDER + i]] != L.DECL_PASS
+        sc[u(L.SC_IN_DEAL + m)] = sc[u(L.SC_ORDER + i)]
+        m += oi[u(L.O_DECL + sc[u(L.SC_ORDER + i)])] != L.DECL_PASS
     oi[L.O_NIN] = m
     if ri[L.R_AT_TURN] == 1 and not single and not took_pot:  # R9c at_turn (never in a single pot): see above
         stock_pos = sc[L.SC_STOCK]
         for i in range(m):  # every seat in the deal declared play: no miss goes with an exchange (R5)
-            stock_pos = exchange_at_turn(ri, pol, deck, t, sc[L.SC_IN_DEAL + i], stock_pos, seat_keys, sc)
+            stock_pos = exchange_at_turn(ri, pol, deck, t, sc[u(L.SC_IN_DEAL + i)], stock_pos, seat_keys, sc)
     return defender, m
 
 
@@ -292,7 +293,7 @@ def settle_uncontested(m, pot_start, sc, oi, of):
         return True
     if m == 1:
         oi[L.O_OUTCOME] = L.OUT_LONE
-        of[L.F_SHARES + sc[L.SC_IN_DEAL]] = pot_start
+        of[u(L.F_SHARES + sc[L.SC_IN_DEAL])] = pot_start
         return True
     return False
 
@@ -311,17 +312,17 @@ def exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc):
     drawn = 0  # cards each seat draws, 4 bits per place in the deal
     end = stock_pos
     for i in range(m):
-        seat = sc[L.SC_IN_DEAL + i]
+        seat = sc[u(L.SC_IN_DEAL + i)]
         stock = 52 - end
         if stock == 0:
             break
-        hand = sc[L.SC_HANDS + seat]
+        hand = sc[u(L.SC_HANDS + seat)]
         family = pol[seat, L.P_EXCHANGE]
         if family == L.X_BASIC and popcount(hand & ~tm & ~ACE_BITS) <= stock:
             thrown = hand & ~tm & ~ACE_BITS  # P2 basic, inline: all but trumps and aces
         else:
             thrown = discards(family, hand, t, pam, stock)
-        sc[L.SC_HANDS + seat] = hand & ~thrown
+        sc[u(L.SC_HANDS + seat)] = hand & ~thrown
         count = popcount(thrown)
         drawn |= count << (4 * i)
         end += count
@@ -329,9 +330,9 @@ def exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc):
         shuffle_more(seat_keys[L.DECK_KEY], deck, sc[L.SC_SHUFFLED], end)
         sc[L.SC_SHUFFLED] = shuffled_count(end)
     for i in range(m):
-        seat = sc[L.SC_IN_DEAL + i]
+        seat = sc[u(L.SC_IN_DEAL + i)]
         for _ in range((drawn >> (4 * i)) & 0xF):
-            sc[L.SC_HANDS + seat] |= 1 << deck[stock_pos]
+            sc[u(L.SC_HANDS + seat)] |= 1 << deck[u(stock_pos)]
             stock_pos += 1
 
 
@@ -367,15 +368,15 @@ def show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
     best_seat = -1
     best_key = -1
     for i in range(m):
-        seat = sc[L.SC_IN_DEAL + i]
-        hand = sc[L.SC_HANDS + seat]
+        seat = sc[u(L.SC_IN_DEAL + i)]
+        hand = sc[u(L.SC_HANDS + seat)]
         if not one_suit(hand & ~PAM_BIT if pam == 1 else hand):
             continue  # most hands: no flush, and no call to rank one
         if ri[L.R_NO_PAM_FLUSH] == 1 and not one_suit(hand):
             continue  # R9c pam_flush = false: Pam with four of another suit is no flush
         key = flush_key(hand, t, pam)
         if key >= 0:
-            oi[L.O_FLUSH_HELD + seat] = 1
+            oi[u(L.O_FLUSH_HELD + seat)] = 1
         if key > best_key:  # elder hands first: an exact tie stays with them
             best_key, best_seat = key, seat
     if best_seat < 0:
@@ -385,30 +386,30 @@ def show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
     winners = 1 << best_seat
     if ri[L.R_FLUSH_SPLIT] == 1:  # R9c: every seat of the best flush shares the pot
         for i in range(m):
-            seat = sc[L.SC_IN_DEAL + i]
-            if oi[L.O_FLUSH_HELD + seat] == 1 and flush_key(sc[L.SC_HANDS + seat], t, pam) == best_key:
+            seat = sc[u(L.SC_IN_DEAL + i)]
+            if oi[u(L.O_FLUSH_HELD + seat)] == 1 and flush_key(sc[u(L.SC_HANDS + seat)], t, pam) == best_key:
                 winners |= 1 << seat
     share = pot_start / popcount(winners)
     looed = 0
     in_deal = 0  # a bit per seat in the deal
     for i in range(m):
-        seat = sc[L.SC_IN_DEAL + i]
+        seat = sc[u(L.SC_IN_DEAL + i)]
         in_deal |= 1 << seat
         if (winners >> seat) & 1 == 1:
-            of[L.F_SHARES + seat] = share
+            of[u(L.F_SHARES + seat)] = share
             continue
-        if ri[L.R_SPARES_PAM] == 1 and (sc[L.SC_HANDS + seat] & PAM_BIT) != 0:
+        if ri[L.R_SPARES_PAM] == 1 and (sc[u(L.SC_HANDS + seat)] & PAM_BIT) != 0:
             continue  # R9c flush_spares_pam: a holder of Pam is not looed by the flush
-        if ri[L.R_SPARES_FLUSHES] == 1 and oi[L.O_FLUSH_HELD + seat] == 1:
+        if ri[L.R_SPARES_FLUSHES] == 1 and oi[u(L.O_FLUSH_HELD + seat)] == 1:
             continue  # R9c flush_spares_flushes: a beaten flush is not looed
-        oi[L.O_LOOED + seat] = 1
-        of[L.F_PENALTIES + seat] = penalty
+        oi[u(L.O_LOOED + seat)] = 1
+        of[u(L.F_PENALTIES + seat)] = penalty
         looed += 1
     if ri[L.R_LOOS_ALL] == 1:  # R9c flush_loos_all: the passers pay too
         for seat in range(ri[L.R_PLAYERS]):
             if (in_deal >> seat) & 1 == 0:
-                oi[L.O_LOOED + seat] = 1
-                of[L.F_PENALTIES + seat] = penalty
+                oi[u(L.O_LOOED + seat)] = 1
+                of[u(L.F_PENALTIES + seat)] = penalty
                 looed += 1
     of[L.F_POT_NEXT] = penalty * looed
     oi[L.O_TRUMP] = t
@@ -423,15 +424,15 @@ def score(ri, m, pot_start, penalty, defender, sc, oi, of):
     unclaimed = 0.0
     looed = 0
     for i in range(m):
-        seat = sc[L.SC_IN_DEAL + i]
-        won = pot_start * oi[L.O_WON + seat] / h
+        seat = sc[u(L.SC_IN_DEAL + i)]
+        won = pot_start * oi[u(L.O_WON + seat)] / h
         if seat == defender:
             unclaimed += won
         else:
-            of[L.F_SHARES + seat] = won
-            if oi[L.O_WON + seat] == 0:
-                oi[L.O_LOOED + seat] = 1
-                of[L.F_PENALTIES + seat] = penalty
+            of[u(L.F_SHARES + seat)] = won
+            if oi[u(L.O_WON + seat)] == 0:
+                oi[u(L.O_LOOED + seat)] = 1
+                of[u(L.F_PENALTIES + seat)] = penalty
                 looed += 1
     of[L.F_POT_NEXT] = penalty * looed + unclaimed
 

@@ -38,6 +38,7 @@ def below(u32, n):
 
 @njit(cache=True)
 def swap(deck, i, j):
+    i, j = np.uint64(i), np.uint64(j)  # never negative: unsigned indices need no wraparound
     tmp = deck[i]
     deck[i] = deck[j]
     deck[j] = tmp
@@ -49,7 +50,7 @@ def shuffle_prefix(key, deck, count, cards):
     or the kernel's bit positions) into ``deck``; only positions < ``count`` are final,
     which is all a deal needs when it uses no stock. Two 32-bit draws per word."""
     for i in range(52):
-        deck[i] = cards[i]
+        deck[np.uint64(i)] = cards[np.uint64(i)]
     last = min(count, 51)
     i = 0
     while i + 1 < last:  # draws i (low half) and i + 1 (high half) of word i / 2

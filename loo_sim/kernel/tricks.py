@@ -18,10 +18,10 @@ from loo_sim.kernel.bits import (
     has,
     highest_in,
     is_trump,
-    lowest_in,
     lsb,
     popcount,
     power_masks,
+    u,
 )
 from loo_sim.kernel.cardplay import pick_card
 from loo_sim.kernel.legality import follow_options, lead_options
@@ -128,8 +128,8 @@ def play_trick_basic(trick, leader_i, m, t, pam, civil_rule, void, lead, first, 
     plain-suit trick no card of that suit heads it, so ``trumped`` is not needed.
     Returns the winner's place in the play order."""
     tm, low_plain, low_trumps, suit = power_masks(t, pam)
-    seat = sc[L.SC_IN_DEAL + leader_i]
-    hand = sc[L.SC_HANDS + seat]
+    seat = sc[u(L.SC_IN_DEAL + leader_i)]
+    hand = sc[u(L.SC_HANDS + seat)]
     options = hand
     if lead != L.LEAD_FREE:  # R7 lead duties
         options = lead_options(hand, t, pam, lead, first, indicator)
@@ -138,18 +138,18 @@ def play_trick_basic(trick, leader_i, m, t, pam, civil_rule, void, lead, first, 
     same_suit = follow_mask(led, t, pam)
     beat = beat_mask(card, led, t, pam)
     civil = civil_rule == 1 and card == 48 + t  # R9 Pam be civil, to the ace of trumps
-    sc[L.SC_HANDS + seat] = hand & ~(1 << card)
+    sc[u(L.SC_HANDS + seat)] = hand & ~(1 << card)
     base = trick * L.MAX_PLAYERS
-    oi[L.O_SEATS + base] = seat
-    oi[L.O_CARDS + base] = CARD[card]
+    oi[u(L.O_SEATS + base)] = seat
+    oi[u(L.O_CARDS + base)] = CARD[card]
     void_must = void == L.VOID_MUST
     not_pam = ~PAM_BIT if pam == 1 else -1
     win_i = 0
     j = leader_i
     for k in range(1, m):
         j = j + 1 if j + 1 < m else 0
-        seat = sc[L.SC_IN_DEAL + j]
-        held = sc[L.SC_HANDS + seat]
+        seat = sc[u(L.SC_IN_DEAL + j)]
+        held = sc[u(L.SC_HANDS + seat)]
         hand = held
         if civil and has(hand, PAM) and popcount(hand) > 1:
             hand &= ~PAM_BIT
@@ -161,12 +161,15 @@ def play_trick_basic(trick, leader_i, m, t, pam, civil_rule, void, lead, first, 
         wins = heads != 0
         low_head = lsb(heads & not_pam)
         low_head = PAM if low_head == 64 else low_head
-        card = low_head if wins else lowest_in(rest, low_plain, low_trumps)
+        plain = rest & low_plain
+        low_rest = lsb(plain if plain != 0 else rest & low_trumps)  # lowest_in, as selects
+        low_rest = PAM if low_rest == 64 else low_rest
+        card = low_head if wins else low_rest
         win_i = k if wins else win_i
         beat = follower_beat(card, same_suit, tm, t, pam) if wins else beat
-        sc[L.SC_HANDS + seat] = held & ~(1 << card)
-        oi[L.O_SEATS + base + k] = seat
-        oi[L.O_CARDS + base + k] = CARD[card]
+        sc[u(L.SC_HANDS + seat)] = held & ~(1 << card)
+        oi[u(L.O_SEATS + base + k)] = seat
+        oi[u(L.O_CARDS + base + k)] = CARD[u(card)]
     return win_i
 
 
@@ -180,19 +183,19 @@ def play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_s
     lead = ri[L.R_LEAD]
     basic = True  # every seat in the deal plays basic: play_trick_basic once trumps are known
     for i in range(m):
-        basic &= pol[sc[L.SC_IN_DEAL + i], L.P_PLAY] == L.PL_BASIC
+        basic &= pol[sc[u(L.SC_IN_DEAL + i)], L.P_PLAY] == L.PL_BASIC
     leader_i = 0
     for trick in range(h):
-        oi[L.O_LEADER + trick] = sc[L.SC_IN_DEAL + leader_i]
+        oi[u(L.O_LEADER + trick)] = sc[u(L.SC_IN_DEAL + leader_i)]
         if basic and t >= 0:
             win_i = play_trick_basic(trick, leader_i, m, t, pam, civil_rule, void, lead, trick == 0 and not single,
                                      indicator, sc, oi)  # fmt: skip
         else:
             win_i, t = play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi,
                                   pot_start, penalty, ws)  # fmt: skip
-        winner = oi[L.O_SEATS + trick * L.MAX_PLAYERS + win_i]
-        oi[L.O_WINNER + trick] = winner
-        oi[L.O_WON + winner] += 1
+        winner = oi[u(L.O_SEATS + trick * L.MAX_PLAYERS + win_i)]
+        oi[u(L.O_WINNER + trick)] = winner
+        oi[u(L.O_WON + winner)] += 1
         leader_i = leader_i + win_i if leader_i + win_i < m else leader_i + win_i - m
     oi[L.O_NTRICKS] = h
     oi[L.O_TRUMP] = t
