@@ -37,11 +37,11 @@ def popcount(typingctx, x):
     return x(x), codegen
 
 
-@njit(cache=True, inline="always")
-def u(i):
-    """Index ``i`` (never negative) as unsigned, for the hot loops: numba indexes with a
-    signed integer by first wrapping a negative one around, at a few instructions a time."""
-    return np.uint64(i)
+# u(i): index ``i`` (never negative) as unsigned, for the hot loops. numba indexes with a
+# signed integer by first wrapping a negative one around, a few instructions each time;
+# the numpy type itself rather than a function of ours, which would be inlined at every
+# index and slow the first compile.
+u = np.uint64
 
 
 @njit(cache=True)
