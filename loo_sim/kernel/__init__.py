@@ -10,6 +10,7 @@
   ``game/legality.py``
 - ``nrt``: compiling the deal and the loops that inline it without reference counting
 - ``compile_fixes``: two fixes to numba's compile time (the same results, compiled sooner)
+- ``codegen``: an LLVM option for the machine code (selects kept as conditional moves)
 - ``scratch``: what every block driver needs around a deal (working arrays, streams)
 - ``aggregate``: one deal's record reduced into a block's aggregate row
 - ``chunks``: a block of deals reduced to aggregates (simulate); and the batches of
@@ -68,12 +69,14 @@ def _configure_cache() -> None:
     from numba.core import config
 
     from loo_sim.config import cache_dir
+    from loo_sim.kernel.codegen import OPTIONS  # before anything compiles
 
     here = Path(__file__).resolve().parent
     package = here.parent
     sources = sorted(here.glob("*.py")) + sorted((package / "game").glob("*.py"))
     sources += [package / "config.py", package / "rng.py"]  # BLOCK, SESSION_BLOCK, the stream keys
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:16]
+    options = " ".join(OPTIONS).encode()  # machine code built with and without them is kept apart
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources) + options).hexdigest()[:16]
     config.CACHE_DIR = str(cache_dir("numba") / f"kernel-{digest}")
 
 

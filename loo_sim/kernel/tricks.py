@@ -164,9 +164,10 @@ def play_trick_basic(trick, leader_i, m, t, pam, civil_rule, void, lead, first, 
         plain = rest & low_plain
         low_rest = lsb(plain if plain != 0 else rest & low_trumps)  # lowest_in, as selects
         low_rest = PAM if low_rest == 64 else low_rest
+        head_beat = follower_beat(low_head, same_suit, tm, t, pam)  # won or not: selects, not a branch (codegen.py)
         card = low_head if wins else low_rest
         win_i = k if wins else win_i
-        beat = follower_beat(card, same_suit, tm, t, pam) if wins else beat
+        beat = head_beat if wins else beat
         sc[u(L.SC_HANDS + seat)] = held & ~(1 << card)
         oi[u(L.O_SEATS + base + k)] = seat
         oi[u(L.O_CARDS + base + k)] = CARD[u(card)]
