@@ -46,7 +46,10 @@ DRIVERS = {
     "simulate": [("chunks", "run_block")],
     "variants": [("variants", "variant_block")],
     "variant_sessions": [("variants", "variant_session_block")],
-    "miss": [("counterfactual", "decision_block"), ("counterfactual", "heuristic_block")],
+    "miss": [
+        ("counterfactual", name)
+        for name in ("decision_scratch", "decision_block", "heuristic_scratch", "heuristic_block")
+    ],
     "pots": [
         ("sessions", name)
         for name in ("session_block", "count_pots", "count_largest", "count_balances", "fold_balances")
@@ -59,7 +62,9 @@ DRIVERS = {
     "solve": [
         ("equilibrium", "infoset_lane"),
         ("equilibrium", "exploit_lane"),
+        ("counterfactual", "decision_scratch"),
         ("counterfactual", "decision_block"),
+        ("counterfactual", "heuristic_scratch"),
         ("counterfactual", "heuristic_block"),
     ],  # fmt: skip
 }

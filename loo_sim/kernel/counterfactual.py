@@ -10,7 +10,7 @@ from loo_sim.game.classes import EARLIER_IN_BINS
 from loo_sim.kernel import abi as L
 from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.classes import hand_class
-from loo_sim.kernel.deal import begin_deal, finish_deal_call, loo_penalty, play_deal, rewind_deal
+from loo_sim.kernel.deal import begin_deal, finish_deal_call, loo_penalty, rewind_deal
 from loo_sim.kernel.infosets import infoset_index
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
@@ -104,30 +104,6 @@ def seat_infoset(ri, rf, dealer, seat, options, sc, oi, of, base_decl):
     return infoset_index(cls, position, earlier_in(position, sc, base_decl), options, pot_start, penalty)
 
 
-@njit(cache=True, **NO_REFCOUNT)
-def decision_deals(ri, rf, pol, polf, strength, tables, ws, seed, session, first, last, carried, pot_values, pot_cum,
-                   draw_session, focal_seats, out, deck, sc, seat_keys, oi, of, base_options, base_decl, jobs, job_pay,
-                   pay, no_br):  # fmt: skip
-    """decision_block's deals first..last-1 into ``out`` [pot bucket, class, position, offer,
-    earlier, CF_*]: each deal played once as the policies play it, then replayed from each
-    focal seat's decision once per other declaration on offer (play_with_replays), from
-    ``carried`` chips or, with ``pot_values``, a carried pot drawn per deal (deal_carried);
-    its decisions go to the bucket of its pot against the penalty (bucket 0 when ``out``
-    has one)."""
-    n = ri[L.R_PLAYERS]
-    need = deck_cards_needed(ri)
-    random_seats = any_random(pol, n)
-    for k in range(first, last):
-        c = deal_carried(carried, pot_values, pot_cum, seed, draw_session, k)
-        dealer, n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, ws, seed, session, k, need,
-                                           random_seats, deck, c, seat_keys, sc, oi, of, focal_seats, no_br,
-                                           base_options, base_decl, jobs, job_pay)  # fmt: skip
-        pot_start = of[L.F_POT_START]
-        bucket = pot_bucket(pot_start, loo_penalty(ri, rf, pot_start), out.shape[0])
-        add_decisions(ri, dealer, focal_seats, sc, oi, out[bucket], base_options, base_decl, jobs, job_pay, n_jobs,
-                      pay)  # fmt: skip
-
-
 @njit(cache=True, inline="always")
 def focal_pays(focal, chosen, options, jobs, job_pay, j, n_jobs, pay):
     """The focal seat's payoff under each action on offer into ``pay``: the baseline's for
@@ -179,46 +155,79 @@ def add_decisions(ri, dealer, focal_seats, sc, oi, out, base_options, base_decl,
         add_cell(out[cls, position, offer, min(earlier, EARLIER_IN_BINS - 1)], options, chosen, pay)
 
 
-@njit(cache=True, nogil=True)
-def decision_block(ri, rf, pol, polf, strength, tables, solver, seed, session, block, total, carried, pot_values,
-                   pot_cum, draw_session, focal_seats, out):  # fmt: skip
+@njit(cache=True)
+def decision_scratch(solver):
+    """decision_block's working arrays, one set per block: the deal's (deal_scratch), the
+    solver seats' workspace (None without them), then per seat as the policies played the
+    deal (base_options, base_decl), the replays' seat and action (jobs) and payoffs
+    (job_pay), one decision's payoffs (pay) and an empty best response (no_br). The
+    caller allocates them: decision_block runs without reference counting (nrt.py), and a
+    separate call of its own for the allocations would link the whole deal into one more
+    compiled library (each library compiles every function it calls again)."""
+    deck, sc, seat_keys, oi, of = deal_scratch()
+    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
+    base_options = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    base_decl = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    jobs = np.zeros((1 + L.MAX_PLAYERS * L.ACTIONS, 2), dtype=np.int64)
+    job_pay = np.zeros(L.MAX_PLAYERS + 1 + L.MAX_PLAYERS * L.ACTIONS, dtype=np.float64)
+    pay = np.zeros(L.ACTIONS, dtype=np.float64)
+    no_br = np.zeros(0, dtype=np.int64)
+    return deck, sc, seat_keys, oi, of, ws, base_options, base_decl, jobs, job_pay, pay, no_br
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNT)
+def decision_block(ri, rf, pol, polf, strength, tables, seed, session, block, total, carried, pot_values, pot_cum,
+                   draw_session, focal_seats, out, scratch):  # fmt: skip
     """out[pot bucket, class, position, miss on offer, earlier seats in, CF_*], added into: for each
     deal of block ``block`` and each focal seat with a real choice, the focal payoff of
     every declaration on offer, in the cell of what that seat sees when it declares (its
     hand class, its position, whether the miss is on offer to it, to take or as the dealer
-    to defend with, and how many earlier seats came in: 0, 1, 2, 3+), and of the deal's pot
-    (decision_deals). Blocks are independent: ``run.tasks.decision_task`` runs them on
-    threads (nogil)."""
-    deck, sc, seat_keys, oi, of = deal_scratch()
-    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
-    base_options = np.zeros(L.MAX_PLAYERS, dtype=np.int64)  # per seat, as the policies played the deal
-    base_decl = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
-    jobs = np.zeros((1 + L.MAX_PLAYERS * L.ACTIONS, 2), dtype=np.int64)  # replays: seat, action
-    job_pay = np.zeros(L.MAX_PLAYERS + 1 + L.MAX_PLAYERS * L.ACTIONS, dtype=np.float64)
-    pay = np.zeros(L.ACTIONS, dtype=np.float64)
-    no_br = np.zeros(0, dtype=np.int64)
+    to defend with, and how many earlier seats came in: 0, 1, 2, 3+), and of the deal's pot.
+    Each deal is played once as the policies play it, then replayed from each focal
+    seat's decision once per other declaration on offer (play_with_replays), from
+    ``carried`` chips or, with ``pot_values``, a carried pot drawn per deal
+    (deal_carried); its decisions go to the bucket of its pot against the penalty (bucket
+    0 when ``out`` has one). ``scratch``: decision_scratch's arrays. Blocks are
+    independent: ``run.tasks.decision_task`` runs them on threads (nogil)."""
+    deck, sc, seat_keys, oi, of, ws, base_options, base_decl, jobs, job_pay, pay, no_br = scratch
+    n = ri[L.R_PLAYERS]
+    need = deck_cards_needed(ri)
+    random_seats = any_random(pol, n)
     first = block * BLOCK
-    decision_deals(ri, rf, pol, polf, strength, tables, ws, seed, session, first, min(first + BLOCK, total), carried,
-                   pot_values, pot_cum, draw_session, focal_seats, out, deck, sc, seat_keys, oi, of, base_options,
-                   base_decl, jobs, job_pay, pay, no_br)  # fmt: skip
+    for k in range(first, min(first + BLOCK, total)):
+        c = deal_carried(carried, pot_values, pot_cum, seed, draw_session, k)
+        dealer, n_jobs = play_with_replays(ri, rf, pol, polf, strength, tables, ws, seed, session, k, need,
+                                           random_seats, deck, c, seat_keys, sc, oi, of, focal_seats, no_br,
+                                           base_options, base_decl, jobs, job_pay)  # fmt: skip
+        pot_start = of[L.F_POT_START]
+        bucket = pot_bucket(pot_start, loo_penalty(ri, rf, pot_start), out.shape[0])
+        add_decisions(ri, dealer, focal_seats, sc, oi, out[bucket], base_options, base_decl, jobs, job_pay, n_jobs,
+                      pay)  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
-def heuristic_block(ri, rf, pol, polf, strength, tables, solver, seed, session, block, total, carried, pot_values,
-                    pot_cum, draw_session, focal, variants, variants_f, out):  # fmt: skip
+@njit(cache=True)
+def heuristic_scratch(pol, polf, solver):
+    """heuristic_block's working arrays, one set per block (allocated by its caller, as
+    for decision_scratch): the policy codes and parameters it changes the focal seat's
+    row of, the deal's (deal_scratch) and the solver seats' workspace (None without)."""
+    deck, sc, seat_keys, oi, of = deal_scratch()
+    return pol.copy(), polf.copy(), deck, sc, seat_keys, oi, of, workspace_for(solver)
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNT)
+def heuristic_block(ri, rf, pol, strength, tables, seed, session, block, total, carried, pot_values, pot_cum,
+                    draw_session, focal, variants, variants_f, out, scratch):  # fmt: skip
     """out[h, H_*], added into: deal by deal of block ``block``, the focal seat plays
     heuristic h (``variants[h]`` policy codes, ``variants_f[h]`` parameters) at the same
     table; differences are taken against heuristic 0 on the same deal (from ``carried``
-    chips, or a carried pot drawn per deal from ``pot_values``: deal_carried). Blocks are
-    independent: ``run.tasks.heuristic_task`` runs them on threads (nogil)."""
+    chips, or a carried pot drawn per deal from ``pot_values``: deal_carried).
+    ``scratch``: heuristic_scratch's arrays. Blocks are independent:
+    ``run.tasks.heuristic_task`` runs them on threads (nogil)."""
+    my_pol, my_polf, deck, sc, seat_keys, oi, of, ws = scratch
     n = ri[L.R_PLAYERS]
     need = deck_cards_needed(ri)
     n_h = variants.shape[0]
-    my_pol = pol.copy()
-    my_polf = polf.copy()
     random_seats = any_random(pol, n) or any_random(variants, n_h)
-    deck, sc, seat_keys, oi, of = deal_scratch()
-    ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     first = block * BLOCK
     for k in range(first, min(first + BLOCK, total)):
         prepare_deal(seed, session, k, deck, need, n, seat_keys, random_seats, sc)
@@ -229,8 +238,9 @@ def heuristic_block(ri, rf, pol, polf, strength, tables, solver, seed, session, 
                 my_pol[focal, j] = variants[h, j]
             for j in range(my_polf.shape[1]):
                 my_polf[focal, j] = variants_f[h, j]
-            play_deal(ri, rf, my_pol, my_polf, strength, tables, ws, deck, k % n, c, seat_keys, sc, oi, of,
-                      L.NO_FORCING, L.NO_ACTION)  # fmt: skip
+            begin_deal(ri, rf, deck, k % n, c, sc, oi, of)  # play_deal's steps, without a library of its own
+            finish_deal_call(ri, rf, my_pol, my_polf, strength, tables, ws, deck, k % n, c, seat_keys, sc, oi, of, 0,
+                             L.NO_FORCING, L.NO_ACTION)  # fmt: skip
             x = payoff(of, focal)
             if h == 0:
                 base = x

@@ -181,15 +181,16 @@ def decision_shape(players: int) -> tuple[int, ...]:
 def decision_task(ri, rf, pol, polf, strength, tables, solver, seed, total, carried, pot_values, pot_cum, buckets,
                   focal_seats, first, count):  # fmt: skip
     """Rows [block, pot bucket (``buckets`` of them: 1 for a fixed pot), *decision_shape]."""
-    from loo_sim.kernel.counterfactual import decision_block
+    from loo_sim.kernel.counterfactual import decision_block, decision_scratch
 
     rows = np.zeros((count, buckets, *decision_shape(int(ri[L.R_PLAYERS]))), dtype=np.float64)
     seed, session, draw = np.uint64(seed), np.uint64(MISS_SESSION), np.uint64(MISS_CARRIED_SESSION)
 
     def block(b: int) -> None:
         if (first + b) * BLOCK < total:
-            decision_block(ri, rf, pol, polf, strength, tables, solver, seed, session, first + b, total, carried,
-                           pot_values, pot_cum, draw, focal_seats, rows[b])  # fmt: skip
+            scratch = decision_scratch(solver)  # allocated here: decision_block allocates nothing
+            decision_block(ri, rf, pol, polf, strength, tables, seed, session, first + b, total, carried, pot_values,
+                           pot_cum, draw, focal_seats, rows[b], scratch)  # fmt: skip
 
     each_block(block, count, decision_block)
     return rows
@@ -197,15 +198,16 @@ def decision_task(ri, rf, pol, polf, strength, tables, solver, seed, total, carr
 
 def heuristic_task(ri, rf, pol, polf, strength, tables, solver, seed, total, carried, pot_values, pot_cum, focal,
                    variants, variants_f, first, count):  # fmt: skip
-    from loo_sim.kernel.counterfactual import heuristic_block
+    from loo_sim.kernel.counterfactual import heuristic_block, heuristic_scratch
 
     rows = np.zeros((count, variants.shape[0], L.H_LEN), dtype=np.float64)
     seed, session, draw = np.uint64(seed), np.uint64(HEURISTIC_SESSION), np.uint64(HEURISTIC_CARRIED_SESSION)
 
     def block(b: int) -> None:
         if (first + b) * BLOCK < total:
-            heuristic_block(ri, rf, pol, polf, strength, tables, solver, seed, session, first + b, total, carried,
-                            pot_values, pot_cum, draw, focal, variants, variants_f, rows[b])  # fmt: skip
+            scratch = heuristic_scratch(pol, polf, solver)  # allocated here: heuristic_block allocates nothing
+            heuristic_block(ri, rf, pol, strength, tables, seed, session, first + b, total, carried, pot_values,
+                            pot_cum, draw, focal, variants, variants_f, rows[b], scratch)  # fmt: skip
 
     each_block(block, count, heuristic_block)
     return rows
