@@ -52,7 +52,14 @@ DRIVERS = {
     ],
     "pots": [
         ("sessions", name)
-        for name in ("session_block", "count_pots", "count_largest", "count_balances", "fold_balances")
+        for name in (
+            "session_scratch",
+            "session_block",
+            "count_pots",
+            "count_largest",
+            "count_balances",
+            "fold_balances",
+        )
     ],
     "calibrate": [("calibrate", "calibrate_block")],
     "play_deals": [("chunks", "play_rows")],

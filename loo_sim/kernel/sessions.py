@@ -62,8 +62,7 @@ def grid_index(x, grid, bound):
     return -1
 
 
-@njit(cache=True, **NO_REFCOUNT)  # the deal inlined, as in simulate's loop (kernel/deal.py)
-def play_one_session(ri, rf, pol, polf, strength, tables, ws, seed, session, deals, bankroll, share_final, deck, sc,
+def _play_one_session(ri, rf, pol, polf, strength, tables, ws, seed, session, deals, bankroll, share_final, deck, sc,
                      seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal, looed_hist, rec_oi, rec_of,
                      record, by_position):  # fmt: skip
     """Play session ``session``; per-deal aggregates go into deal_stats, the pot at the
@@ -156,25 +155,23 @@ def play_one_session(ri, rf, pol, polf, strength, tables, ws, seed, session, dea
     return played, ruined, inexact, overflow, carried, largest, looed_total
 
 
-@njit(cache=True, nogil=True)
-def session_block(ri, rf, pol, polf, strength, tables, solver, bankroll, share_final, seed, block, total, deals, scal,
-                  deal_stats, pots, largest, finals, pair):  # fmt: skip
-    """Arms a = 0..A-1 (rules ri[a], policies pol[a], ...) play sessions of ``deals``
-    deals; block ``block`` covers sessions block * SESSION_BLOCK + k, k < SESSION_BLOCK
-    (the last block stops at ``total``). Outputs, the block's rows: scal [arm, S_*],
-    deal_stats [arm, deal, DS_*], pair [x, y, PR_*] (arm x against arm y < x, session by
-    session), and each session's values, NaN where there is none, for the caller to count
-    into its histograms (``count_pots``, ...): pots [arm, k, deal] (the pot at the start
-    of each deal played), largest [arm, k] (the session's largest pot), finals [arm, k,
-    seat] (final net balances). Blocks are independent: ``run.tasks.pots_task`` runs them
-    on threads (nogil)."""
-    arms = ri.shape[0]
-    scal[...] = 0.0
-    deal_stats[...] = 0.0
-    pots[...] = np.nan
-    largest[...] = np.nan
-    finals[...] = np.nan
-    pair[...] = 0.0
+# Two compiled forms, as for the deal (kernel/deal.py): ``play_one_session``, a call of
+# its own without reference counting (the tournaments, risk and a recorded session), and
+# ``play_one_session_inline``, inlined into session_block, itself compiled without
+# reference counting, so that ``pots`` compiles one library the less.
+play_one_session = njit(cache=True, **NO_REFCOUNT)(_play_one_session)  # the deal inlined, as in simulate's loop
+play_one_session_inline = njit(inline="always")(_play_one_session)
+
+
+@njit(cache=True)
+def session_scratch(solver, arms, deals):
+    """session_block's working arrays, one set per block: the deal's (deal_scratch), the
+    solver seats' workspace (None without them), per arm its seats' balances, looed
+    players by deal, deals played, largest pot (log10) and ruin, and the empty record
+    and by-position arrays of a session not recorded. The caller allocates them:
+    session_block runs without reference counting (nrt.py), so that it inlines the
+    session (play_one_session_inline) rather than call a compiled library of its own
+    (each library compiles every function it calls again)."""
     deck, sc, seat_keys, oi, of = deal_scratch()
     ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     balances = np.zeros((arms, L.MAX_PLAYERS), dtype=np.float64)
@@ -185,13 +182,48 @@ def session_block(ri, rf, pol, polf, strength, tables, solver, bankroll, share_f
     no_rec_i = np.zeros((1, L.O_LEN), dtype=np.int64)
     no_rec_f = np.zeros((1, L.F_LEN), dtype=np.float64)
     no_positions = np.zeros((0, 0, 2), dtype=np.float64)
+    return (
+        deck,
+        sc,
+        seat_keys,
+        oi,
+        of,
+        ws,
+        balances,
+        looed_by_deal,
+        played,
+        maxlog,
+        ruin,
+        no_rec_i,
+        no_rec_f,
+        no_positions,
+    )
+
+
+@njit(cache=True, nogil=True, **NO_REFCOUNT)
+def session_block(ri, rf, pol, polf, strength, tables, bankroll, share_final, seed, block, total, deals, scal,
+                  deal_stats, pots, largest, finals, pair, scratch):  # fmt: skip
+    """Arms a = 0..A-1 (rules ri[a], policies pol[a], ...) play sessions of ``deals``
+    deals; block ``block`` covers sessions block * SESSION_BLOCK + k, k < SESSION_BLOCK
+    (the last block stops at ``total``). Outputs, the block's rows, added into (zeros,
+    and NaN for pots, largest and finals, from the caller): scal [arm, S_*], deal_stats
+    [arm, deal, DS_*], pair [x, y, PR_*] (arm x against arm y < x, session by session),
+    and each session's values, NaN where there is none, for the caller to count into its
+    histograms (``count_pots``, ...): pots [arm, k, deal] (the pot at the start of each
+    deal played), largest [arm, k] (the session's largest pot), finals [arm, k, seat]
+    (final net balances). ``scratch``: session_scratch's arrays. Blocks are independent:
+    ``run.tasks.pots_task`` runs them on threads (nogil)."""
+    arms = ri.shape[0]
+    deck, sc, seat_keys, oi, of, ws, balances, looed_by_deal, played, maxlog, ruin, no_rec_i, no_rec_f, no_positions = (
+        scratch
+    )
     first = block * L.SESSION_BLOCK
     for i in range(first, min(first + L.SESSION_BLOCK, total)):
         k = i - first
         session = np.uint64(i)
         for a in range(arms):
             n = ri[a, L.R_PLAYERS]
-            d, ruined, inexact, overflow, left, big, looed = play_one_session(
+            d, ruined, inexact, overflow, left, big, looed = play_one_session_inline(
                 ri[a], rf[a], pol[a], polf[a], strength[a], tables[a], ws, seed, session, deals, bankroll[a],
                 share_final[a], deck, sc, seat_keys, oi, of, balances[a], deal_stats[a], pots[a, k],
                 looed_by_deal[a], scal[a, L.S_LOOED_HIST : L.S_LOOED_HIST + L.MAX_PLAYERS + 1], no_rec_i,

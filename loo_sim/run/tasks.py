@@ -229,14 +229,17 @@ def pots_shapes(arms: int, deals: int) -> dict[str, tuple[int, ...]]:
 
 
 def pots_task(ri, rf, pol, polf, strength, tables, solver, bankroll, share, seed, total, deals, first, count):
-    from loo_sim.kernel.sessions import session_block
+    from loo_sim.kernel.sessions import session_block, session_scratch
 
     rows = {k: np.zeros((count, *shape), dtype=np.float64) for k, shape in pots_shapes(ri.shape[0], deals).items()}
+    for name in ("pots", "largest", "finals"):  # NaN where a session has no such value
+        rows[name].fill(np.nan)
     seed = np.uint64(seed)
 
     def block(b: int) -> None:
-        session_block(ri, rf, pol, polf, strength, tables, solver, bankroll, share, seed, first + b, total, deals,
-                      *(r[b] for r in rows.values()))  # fmt: skip
+        scratch = session_scratch(solver, ri.shape[0], deals)  # allocated here: session_block allocates nothing
+        session_block(ri, rf, pol, polf, strength, tables, bankroll, share, seed, first + b, total, deals,
+                      *(r[b] for r in rows.values()), scratch)  # fmt: skip
 
     each_block(block, count, session_block)
     return rows
