@@ -22,7 +22,10 @@ both, comma-separated) leaves numba as it is for the fixes it names.
    inference a variable whose first definition is a constant gets its calls compiled for
    that literal before its final type is known, so ``play_tricks`` (2 s) and a dozen
    smaller functions were compiled twice (about 2 s of the 10 left). The kernel's own functions are therefore typed
-   for their arguments' plain types. None of them dispatches on a literal value.
+   for their arguments' plain types. None of them dispatches on a literal value. One
+   exception: a recursive call with a constant argument made while its function's plain
+   signature is being compiled (kernel/solver.py's ``_value_rec``) keeps numba's own
+   literal compile, since the plain one would re-enter the compile under way.
 """
 
 import contextvars
@@ -80,9 +83,16 @@ def _plain_argument_types() -> bool:
         return False
 
     def get_call_type(self, context, args, kws):
-        if getattr(self.dispatcher.py_func, "__module__", "").startswith(_KERNEL):
-            args = tuple(types.unliteral(a) for a in args)
-            kws = {k: types.unliteral(v) for k, v in kws.items()}
+        py_func = self.dispatcher.py_func
+        if getattr(py_func, "__module__", "").startswith(_KERNEL):
+            plain = tuple(types.unliteral(a) for a in args)
+            callstack = getattr(context, "callstack", None)
+            # a recursive call with a constant argument, inside the compile of the plain
+            # signature (kernel/solver.py's _value_rec): numba's own literal compile, as the
+            # plain one would re-enter the compile under way
+            if plain == args or callstack is None or callstack.match(py_func, plain) is None:
+                args = plain
+                kws = {k: types.unliteral(v) for k, v in kws.items()}
         return original(self, context, args, kws)
 
     dispatcher_type.get_call_type = get_call_type
