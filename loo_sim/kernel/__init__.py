@@ -46,10 +46,7 @@ DRIVERS = {
     "simulate": [("chunks", "run_block")],
     "variants": [("variants", "variant_block")],
     "variant_sessions": [("variants", "variant_session_block")],
-    "miss": [
-        ("counterfactual", name)
-        for name in ("decision_scratch", "decision_block", "heuristic_scratch", "heuristic_block")
-    ],
+    "miss": [("counterfactual", name) for name in ("decision_scratch", "decision_block", "heuristic_block")],
     "pots": [
         ("sessions", name)
         for name in (
@@ -71,7 +68,6 @@ DRIVERS = {
         ("equilibrium", "exploit_lane"),
         ("counterfactual", "decision_scratch"),
         ("counterfactual", "decision_block"),
-        ("counterfactual", "heuristic_scratch"),
         ("counterfactual", "heuristic_block"),
     ],  # fmt: skip
 }

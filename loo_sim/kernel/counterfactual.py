@@ -205,15 +205,6 @@ def decision_block(ri, rf, pol, polf, strength, tables, seed, session, block, to
                       pay)  # fmt: skip
 
 
-@njit(cache=True)
-def heuristic_scratch(pol, polf, solver):
-    """heuristic_block's working arrays, one set per block (allocated by its caller, as
-    for decision_scratch): the policy codes and parameters it changes the focal seat's
-    row of, the deal's (deal_scratch) and the solver seats' workspace (None without)."""
-    deck, sc, seat_keys, oi, of = deal_scratch()
-    return pol.copy(), polf.copy(), deck, sc, seat_keys, oi, of, workspace_for(solver)
-
-
 @njit(cache=True, nogil=True, **NO_REFCOUNT)
 def heuristic_block(ri, rf, pol, strength, tables, seed, session, block, total, carried, pot_values, pot_cum,
                     draw_session, focal, variants, variants_f, out, scratch):  # fmt: skip
@@ -221,7 +212,9 @@ def heuristic_block(ri, rf, pol, strength, tables, seed, session, block, total, 
     heuristic h (``variants[h]`` policy codes, ``variants_f[h]`` parameters) at the same
     table; differences are taken against heuristic 0 on the same deal (from ``carried``
     chips, or a carried pot drawn per deal from ``pot_values``: deal_carried).
-    ``scratch``: heuristic_scratch's arrays. Blocks are independent:
+    ``scratch``: copies of the policy codes and parameters (``pol``, ``polf``) in which
+    the focal seat's row is changed, then the deal's arrays and the solver seats'
+    workspace as decision_scratch makes them. Blocks are independent:
     ``run.tasks.heuristic_task`` runs them on threads (nogil)."""
     my_pol, my_polf, deck, sc, seat_keys, oi, of, ws = scratch
     n = ri[L.R_PLAYERS]

@@ -198,14 +198,15 @@ def decision_task(ri, rf, pol, polf, strength, tables, solver, seed, total, carr
 
 def heuristic_task(ri, rf, pol, polf, strength, tables, solver, seed, total, carried, pot_values, pot_cum, focal,
                    variants, variants_f, first, count):  # fmt: skip
-    from loo_sim.kernel.counterfactual import heuristic_block, heuristic_scratch
+    from loo_sim.kernel.counterfactual import decision_scratch, heuristic_block
 
     rows = np.zeros((count, variants.shape[0], L.H_LEN), dtype=np.float64)
     seed, session, draw = np.uint64(seed), np.uint64(HEURISTIC_SESSION), np.uint64(HEURISTIC_CARRIED_SESSION)
 
     def block(b: int) -> None:
         if (first + b) * BLOCK < total:
-            scratch = heuristic_scratch(pol, polf, solver)  # allocated here: heuristic_block allocates nothing
+            # allocated here, heuristic_block allocates nothing; the deal's arrays are the chart's
+            scratch = (pol.copy(), polf.copy(), *decision_scratch(solver)[:6])
             heuristic_block(ri, rf, pol, strength, tables, seed, session, first + b, total, carried, pot_values,
                             pot_cum, draw, focal, variants, variants_f, rows[b], scratch)  # fmt: skip
 
