@@ -33,7 +33,7 @@ COMPILE_SECONDS = {
     "pots": 11,
     "miss": 12,
     "solve": 26,
-    "tournament": 9,
+    "tournament": 10,
     "risk": 10,
     "cardplay": 9,
 }

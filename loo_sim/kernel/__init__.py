@@ -28,8 +28,8 @@ lives in a directory named by a hash of every kernel and game source and of the
 foundations it reads constants from: any change there starts a fresh cache.
 
 A cold cache costs seconds of compiling in the first process of each kind of run whose
-drivers are not cached yet (``cli.progress.COMPILE_SECONDS``: about 8 s for simulate,
-10 s for pots, 13 s for miss on a 2-core machine, with the fixes of ``compile_fixes`` to
+drivers are not cached yet (``cli.progress.COMPILE_SECONDS``: about 8.5 s for simulate,
+9.5 s for pots and for miss to the first deal on a 2-core machine, with the fixes of ``compile_fixes`` to
 numba's inliner and literal typing; a later kind reuses the deal kernel another one
 cached); :func:`kernel_cache_is_warm` tells a caller beforehand, so the CLI
 can say so on a terminal (the library prints nothing). The drivers are serial one-block
