@@ -1,11 +1,48 @@
-"""loo_sim: a Monte Carlo strategy analyzer for Loo (Lanterloo)."""
+"""loo_sim: a Monte Carlo strategy analyzer for Loo (Lanterloo).
+
+The public names load on first use (PEP 562), so ``import loo_sim`` and the command
+line's ``--help`` do not import numba, pandas or matplotlib: the kernel is imported when
+a deal is about to be played."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from loo_sim.errors import LooError
-from loo_sim.game.policy import Policy
-from loo_sim.game.record import DealRecord
-from loo_sim.game.rules import Rules
-from loo_sim.run.api import play_deal, play_deals, play_session, records_frame, shuffled_decks
 from loo_sim.version import __version__
+
+if TYPE_CHECKING:  # pragma: no cover
+    from loo_sim.game.policy import Policy
+    from loo_sim.game.record import DealRecord
+    from loo_sim.game.rules import Rules
+    from loo_sim.run.api import play_deal, play_deals, play_session, records_frame, shuffled_decks
+
+# public name -> the module that defines it
+_LAZY = {
+    "Policy": "loo_sim.game.policy",
+    "DealRecord": "loo_sim.game.record",
+    "Rules": "loo_sim.game.rules",
+    "play_deal": "loo_sim.run.api",
+    "play_deals": "loo_sim.run.api",
+    "play_session": "loo_sim.run.api",
+    "records_frame": "loo_sim.run.api",
+    "shuffled_decks": "loo_sim.run.api",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'loo_sim' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "DealRecord",

@@ -14,6 +14,7 @@ from pathlib import Path
 # ---- kernel blocks -------------------------------------------------------------------------
 BLOCK = 4096  # deals per kernel block (simulate, decision charts, heuristics, calibration)
 SESSION_BLOCK = 64  # sessions per kernel block (pots)
+MIN_SOLVE_DEALS = 2 * BLOCK  # solve's deals per iteration: two blocks at least (the halves of its honest estimates)
 
 # ---- the miss study ------------------------------------------------------------------------
 ROUND_BLOCKS = 8  # kernel blocks per round: the precision stopping rule looks only at whole rounds

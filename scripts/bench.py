@@ -17,8 +17,10 @@ until the three-card 5-player solve's NashConv is at 1% of the ante pool, and it
 memory at two deal counts; ``--solve`` runs only it), and the perfect-information solver
 (``solver_report``, P7: solves/s on one core of kernel/solver.py beside engine/solver.py,
 three-card and five-card, five seats in the deal, from the first lead, with each of the
-kernel's shortcuts turned off and its recursive twin; ``--solver`` runs only it). Run:
-bash scripts/dev.sh bench [--quick] [--solve] [--solver]
+kernel's shortcuts turned off and its recursive twin; ``--solver`` runs only it). The
+start-up of the command line without the kernel (``--help``, ``rules``, usage errors: CPU
+seconds and ``-X importtime``, ``bench_startup.py``) comes first; ``--startup`` runs only it. Run:
+bash scripts/dev.sh bench [--quick] [--solve] [--solver] [--startup]
 """
 
 from __future__ import annotations
@@ -543,7 +545,15 @@ def main() -> None:
     parser.add_argument("--solve", action="store_true", help="only the solve benchmark (three-card, 5 players)")
     parser.add_argument("--solver", action="store_true",
                         help="only the perfect-information solver (P7) and pimc (P8) benchmarks")  # fmt: skip
+    parser.add_argument("--startup", action="store_true", help="only the command line's start-up without the kernel")
     args = parser.parse_args()
+    from bench_startup import startup_report  # scripts/ is this script's folder, first on sys.path
+
+    if args.startup:
+        report = {"startup": startup_report()}
+        if args.json:
+            print(json.dumps(report, indent=2))
+        return
     if args.solver:
         report = {"solver": solver_report(0.25 if args.quick else 1.0), "pimc": pimc_report()}
         if args.json:
@@ -555,7 +565,9 @@ def main() -> None:
             print(json.dumps(report, indent=2))
         return
     big = 10**7 if args.quick else 10**8
+    startup = startup_report()
     report = one_thread_report(args.deals)
+    report["startup"] = startup
     starts = start_times()
     report["start_times"] = starts
     print("start-up, process start to first deal played (numba cache empty / filled):")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "loo_sim"
-FOUNDATIONS = ("errors", "checks", "rng", "atomic", "version", "config", "stats")
+FOUNDATIONS = ("errors", "checks", "rng", "atomic", "version", "config", "stats", "hooks")
 # package -> rank; engine and kernel share a rank and may not import each other
 STACK = {"game": 1, "engine": 2, "kernel": 2, "run": 3, "solve": 4, "analysis": 5, "plots": 6, "report": 7, "cli": 8}
 LAYERS = {**{f"loo_sim.{m}": 0 for m in FOUNDATIONS}, **{f"loo_sim.{m}": rank for m, rank in STACK.items()}}

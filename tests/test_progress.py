@@ -118,7 +118,9 @@ def test_calibrate_asks_only_when_it_calibrates(monkeypatch, capsys, tmp_path):
 
 def test_rates_are_in_the_unit_counted():
     # pots showed 120 sessions a second as "0.00 M/s"
-    from loo_sim.cli.progress import _Rate, rate_text
+    import io
+
+    from loo_sim.cli.progress import _bars, rate_text
 
     assert rate_text(4_160_000, "deals") == "4.16 M deals/s"
     assert rate_text(1234.4, "sessions") == "1,234 sessions/s"
@@ -127,7 +129,8 @@ def test_rates_are_in_the_unit_counted():
     class Task:
         finished_speed, speed, fields = None, 12_000.0, {"unit": "sessions"}
 
-    assert str(_Rate().render(Task())) == "12,000 sessions/s"
+    rate = _bars(io.StringIO()).columns[3]  # the bar's rate column
+    assert str(rate.render(Task())) == "12,000 sessions/s"
 
 
 def test_each_bar_says_what_it_counts(monkeypatch):

@@ -90,9 +90,13 @@ def main(argv: list[str] | None = None) -> int:
               f"{here} loads it instead (rename it; see the README's Troubleshooting)", file=sys.stderr)  # fmt: skip
     command = typer.main.get_command(app)
     args = sys.argv[1:] if argv is None else list(argv)
+    if not args:  # no command: the usage, as an error (exit 2), so a script that forgot one stops
+        with typer.Context(command, info_name="loo-sim") as ctx:
+            print(command.get_help(ctx), file=sys.stderr)
+        return 2
     try:
         with ctrl_c_after_compiling():  # never inside a numba compile (cli/ctrl_c.py)
-            code = command.main(args=args or ["--help"], prog_name="loo-sim", standalone_mode=False)
+            code = command.main(args=args, prog_name="loo-sim", standalone_mode=False)
     except LooError as e:  # a config error lists every problem, one a line
         for line in flag_message(e).splitlines() or [""]:
             print(f"error: {line}", file=sys.stderr)

@@ -8,7 +8,10 @@ traceback instead of ``interrupted: nothing written``. So while a compile is und
 (numba's ``numba:compile`` events, in any thread) SIGINT only marks itself pending, and
 the KeyboardInterrupt comes when the outermost compile ends, in the main thread (a
 terminal is told so; a second Ctrl-C acts at once). A compile takes seconds, so the wait
-is short; the interrupted driver is kept in memory but not written to numba's cache."""
+is short; the interrupted driver is kept in memory but not written to numba's cache.
+
+numba is not imported for this: the guard listens to its compile events from the moment
+``loo_sim.kernel`` is imported (``loo_sim.hooks``), so ``--help`` stays instant."""
 
 import _thread
 import signal
@@ -64,15 +67,27 @@ def ctrl_c_after_compiling() -> Iterator[None]:
     if not main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         yield
         return
-    from numba.core import event
+    from loo_sim.hooks import forget, when_kernel_imported
 
-    listener = _listener()
-    event.register("numba:compile", listener)
+    registered = []
+
+    def listen() -> None:
+        from numba.core import event
+
+        listener = _listener()
+        event.register("numba:compile", listener)
+        registered.append(listener)
+
+    when_kernel_imported(listen)
     signal.signal(signal.SIGINT, _on_sigint)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        event.unregister("numba:compile", listener)
+        forget(listen)
+        if registered:
+            from numba.core import event
+
+            event.unregister("numba:compile", registered[0])
         with _lock:
             _state["pending"] = False

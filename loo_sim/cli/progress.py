@@ -13,11 +13,10 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
-from rich.text import Text
+if TYPE_CHECKING:  # rich loads when a bar is first drawn, not for --help
+    from rich.progress import Progress
 
 ProgressFn = Callable[[int, int], None]
 COMPILE_NOTICE = "compiling the kernel once, about {seconds} s (numba caches it for later runs) ..."
@@ -73,12 +72,24 @@ def rate_text(speed: float, unit: str) -> str:
     return f"{speed:,.0f} {unit}/s" if speed >= 10 else f"{speed:.1f} {unit}/s"
 
 
-class _Rate(ProgressColumn):
-    """Items a second, in the unit the bar counts (the last word of its label)."""
+def _bars(stream: TextIO) -> Progress:
+    """A rich display of bars on ``stream``, each with its rate in the unit it counts."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.text import Text
 
-    def render(self, task: Any) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("" if speed is None else rate_text(speed, task.fields.get("unit", "items")))
+    class Rate(ProgressColumn):
+        """Items a second, in the unit the bar counts (the last word of its label)."""
+
+        def render(self, task: Any) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("" if speed is None else rate_text(speed, task.fields.get("unit", "items")))
+
+    # stdout stays the program's (no redirection into the display): results may go to a pipe
+    console = Console(file=stream, force_terminal=True)
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(),
+                    TimeRemainingColumn(), console=console, auto_refresh=False, redirect_stdout=False,
+                    redirect_stderr=False)  # fmt: skip
 
 
 class TerminalProgress:
@@ -111,11 +122,7 @@ class TerminalProgress:
 
     def _display(self) -> Progress:
         if self._bars is None:
-            # stdout stays the program's (no redirection into the display): results may go to a pipe
-            console = Console(file=self.stream, force_terminal=True)
-            self._bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), _Rate(),
-                                  TimeRemainingColumn(), console=console, auto_refresh=False, redirect_stdout=False,
-                                  redirect_stderr=False)  # fmt: skip
+            self._bars = _bars(self.stream)
             self._bars.start()
         return self._bars
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -14,8 +15,10 @@ from loo_sim.cli.app import warn_profile
 from loo_sim.cli.backend import open_backend
 from loo_sim.cli.progress import TerminalProgress, compile_notice
 from loo_sim.errors import Interrupted
-from loo_sim.report.runners import StudyOutput, run_study, write_study
-from loo_sim.report.study import Study
+
+if TYPE_CHECKING:  # the runners import the kernel: loaded when a study runs, not for --help
+    from loo_sim.report.runners import StudyOutput
+    from loo_sim.report.study import Study
 
 # the kernel drivers (loo_sim.kernel.DRIVERS) each study kind runs
 KIND_DRIVERS = {
@@ -52,10 +55,11 @@ def run_and_write(study: Study, out: str | None, threads: int | None, backend: s
     """Run ``study`` and write its files into ``out`` (when given): the output, the
     directory and the names written. Warnings go to stderr; progress bars show for loops
     of at least ``min_total``."""
-    from loo_sim.report.outputs import prepare_out_dir
-
-    study.check()
+    study.check()  # every problem of the input, before anything heavy is imported
     warn_profile(study.preset, study.base_rules())
+    from loo_sim.report.outputs import prepare_out_dir
+    from loo_sim.report.runners import run_study, write_study
+
     count = set_threads(threads)
     out_dir = prepare_out_dir(out) if out is not None else None
     if scheduler is None and workers is None and sys.stderr.isatty():  # a cluster's speed is not known here

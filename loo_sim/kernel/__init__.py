@@ -112,3 +112,9 @@ def kernel_cache_is_warm(*kinds: str) -> bool:
             if not overloads:
                 return False
     return True
+
+
+KERNEL_READY = True  # numba is configured; what waits for it (the CLI's Ctrl-C guard) may start
+from loo_sim.hooks import kernel_imported  # noqa: E402
+
+kernel_imported()

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from loo_sim.config import BLOCK
+from loo_sim.config import BLOCK, MIN_SOLVE_DEALS
 from loo_sim.errors import LooError
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.policy import Policy
@@ -69,7 +69,7 @@ SOLVED = "<solve>"  # the name the average strategy goes by in the kernel's tabl
 EXPLORING = "<explore>"  # and the exploring table
 EXPLORE = 0.1  # the share of uniform choice the exploring table mixes into the average strategy
 EXPLORE_SHARE = 4  # exploration deals: a quarter of an iteration's deals
-MIN_DEALS = 2 * BLOCK  # deals per iteration: two blocks at least (the halves of the honest estimates)
+MIN_DEALS = MIN_SOLVE_DEALS  # deals per iteration: two blocks at least (the halves of the honest estimates)
 STARTS = ("basic", "always", "cautious")
 POSITION_OF = np.array([infoset_parts(i)[1] for i in range(N_INFOSETS)], dtype=np.int64)
 OFFERED = np.array([[(SITUATION_MASKS[infoset_parts(i)[3]] >> a) & 1 for a in range(ACTIONS)]

@@ -11,9 +11,9 @@ from loo_sim.checks import MAX_DEALS
 from loo_sim.cli.app import PresetOpt, SetOpt, ThreadsOpt, seed_option
 from loo_sim.cli.params import Chips, WholeNumber
 from loo_sim.cli.study import print_written, run_and_write
+from loo_sim.config import MIN_SOLVE_DEALS as MIN_DEALS
 from loo_sim.game.rules import parse_set
 from loo_sim.report.study import SolveStudy
-from loo_sim.solve.declarations import MIN_DEALS
 
 
 def solve_cmd(
