@@ -101,7 +101,7 @@ def sessions(value: Any, name: str = "sessions") -> int:
     return whole_number(name, value, 1, MAX_SESSIONS)
 
 
-def session_deals(value: Any, name: str = "deals") -> int:
+def session_deals(value: Any, name: str = "session_deals") -> int:
     """Deals per session, 1..MAX_SESSION_DEALS."""
     return whole_number(name, value, 1, MAX_SESSION_DEALS)
 

@@ -171,10 +171,10 @@ def test_a_default_problem_is_said_once(tmp_path):
 def test_whole_floats_become_ints(tmp_path):
     """``deals = 1e6`` is a whole number: the study holds an int (no TypeError at run time)."""
     path = tmp_path / "ok.toml"
-    path.write_text(exp("pots", "sessions = 100.0\ndeals = 1e2\nseed = 7.0"))
+    path.write_text(exp("pots", "sessions = 100.0\nsession_deals = 1e2\nseed = 7.0"))
     study = load_config(path).experiments[0].study
-    assert (study.sessions, study.deals, study.seed) == (100, 100, 7)
-    assert all(type(v) is int for v in (study.sessions, study.deals, study.seed))
+    assert (study.sessions, study.session_deals, study.seed) == (100, 100, 7)
+    assert all(type(v) is int for v in (study.sessions, study.session_deals, study.seed))
 
 
 @pytest.mark.parametrize("spelling", ["Three-Card", "THREE-CARD", " three-card "])

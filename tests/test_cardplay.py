@@ -183,7 +183,7 @@ def _sentences_agree(summary: str, csv: pd.DataFrame) -> int:
 
 def test_command_writes_its_files_and_the_sentences_agree_with_the_csv(tmp_path, capsys):
     out = tmp_path / "ladder"
-    args = ["--players", "4", "--focal", "basic,high,low,random,basic/basic/none", "--whole-table", "low"]
+    args = ["--players", "4", "--entrants", "basic,high,low,random,basic/basic/none", "--whole-table", "low"]
     code = main(["cardplay", *args, "--deals", "6000", "--seed", "5", "--threads", "2", "--out", str(out)])
     assert code == 0
     assert sorted(p.name for p in out.iterdir()) == ["ladder.csv", "ladder.png", "run.json", "summary.md"]
@@ -201,7 +201,7 @@ def test_command_writes_its_files_and_the_sentences_agree_with_the_csv(tmp_path,
     assert f"| high | basic/high/basic | {row.chips_per_deal:+.3f} [{row.chips_ci_low:+.3f}," in summary
     run = json.loads((out / "run.json").read_text())
     assert run["kind"] == "cardplay" and [x["ladder"] for x in run["ladders"]] == ["A", "B"]
-    assert "--focal basic,high,low,random,basic/basic/none --table basic --whole-table low" in run["command"]
+    assert "--entrants basic,high,low,random,basic/basic/none --table basic --whole-table low" in run["command"]
     # the command in run.json repeats the run
     again = tmp_path / "again"
     args = run["command"].split()[1:]
@@ -239,8 +239,8 @@ def test_sentences_say_only_what_the_intervals_allow():
 @pytest.mark.parametrize(
     "args, flag",
     [
-        (["--focal", "basic,bogus"], "--focal"),
-        (["--focal", "basic,high,basic"], "--focal"),
+        (["--entrants", "basic,bogus"], "--entrants"),
+        (["--entrants", "basic,high,basic"], "--entrants"),
         (["--table", "chart"], "--table"),
         (["--table", "nope/high"], "--table"),
         (["--whole-table", "nope"], "--whole-table"),
@@ -345,7 +345,7 @@ def test_compare_charts_refuses_what_is_not_a_chart(tmp_path, capsys):
 def test_a_report_runs_the_cardplay_kind(tmp_path):
     config = tmp_path / "ladder.toml"
     config.write_text('title = "Ladder"\n\n[[experiments]]\nname = "ladder-4"\nkind = "cardplay"\npreset = '
-                      '"three-card"\nplayers = 4\nfocal = ["basic", "high"]\ntable_policy = "basic"\n'
+                      '"three-card"\nplayers = 4\nentrants = ["basic", "high"]\ntable_policy = "basic"\n'
                       'deals = 2000\nseed = 4\n')  # fmt: skip
     assert main(["report", str(config), "--out", str(tmp_path / "report")]) == 0
     folder = tmp_path / "report" / "ladder-4"

@@ -80,7 +80,8 @@ def test_study_huge_counts_are_problems_before_any_work():
     ],
 )
 def test_chip_amounts_past_the_bound_are_one_error_line(capsys, tmp_path, argv):
-    rc, out, err = cli(capsys, *argv, "--deals", "10", "--out", str(tmp_path / "o"))
+    count = ["--session-deals", "10"] if argv[0] == "pots" else ["--deals", "10"]
+    rc, out, err = cli(capsys, *argv, *count, "--out", str(tmp_path / "o"))
     assert rc == 2, (out, err)
     assert err.startswith("error:") and len(err.strip().splitlines()) == 1, err
     assert "1e100" in err and not (tmp_path / "o").exists()
@@ -197,7 +198,7 @@ def test_long_runs_get_an_estimate_and_short_ones_none():
     notice = long_run_notice(checks.MAX_DEALS, 16, "this simulate run")
     assert notice.startswith("note: this simulate run") and "years" in notice and "\n" not in notice
     assert study_deals(SimulateStudy(deals=1000)) == 1000
-    assert study_deals(PotsStudy(sessions=10, deals=50)) == 500
+    assert study_deals(PotsStudy(sessions=10, session_deals=50)) == 500
 
 
 def test_the_estimate_is_printed_on_a_terminal_only(tmp_path, monkeypatch, capsys):

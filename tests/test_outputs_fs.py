@@ -19,7 +19,7 @@ from loo_sim.report.runners import StudyOutput, write_study
 
 SMALL = 64 * 1024
 POTS = ["pots", "--preset", "three-card", "--policy", "always", "--compare", "penalty=limited,unlimited",
-        "--sessions", "100", "--deals", "40", "--seed", "2"]  # fmt: skip
+        "--sessions", "100", "--session-deals", "40", "--seed", "2"]  # fmt: skip
 REPORT = """
 title = "Full disk"
 [defaults]
@@ -37,7 +37,7 @@ name = "pots"
 kind = "pots"
 compare = ["penalty=limited,unlimited"]
 sessions = 100
-deals = 40
+session_deals = 40
 """
 
 

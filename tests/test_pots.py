@@ -144,7 +144,7 @@ def test_pots_cli_writes_every_output_and_warns_past_2_53(tmp_path, capsys):
 
     out = tmp_path / "pots"
     rc = main(["pots", "--preset", "three-card", "--policy", "always", "--compare", "penalty=limited,unlimited",
-               "--sessions", "100", "--deals", "40", "--seed", "2", "--out", str(out)])  # fmt: skip
+               "--sessions", "100", "--session-deals", "40", "--seed", "2", "--out", str(out)])  # fmt: skip
     captured = capsys.readouterr()
     assert rc == 0
     assert "warning: penalty=unlimited" in captured.err and "2**53" in captured.err and "deal" in captured.err
@@ -165,7 +165,7 @@ def test_pots_cli_writes_every_output_and_warns_past_2_53(tmp_path, capsys):
     "args, fragment",
     [(["--compare", "penalty"], "--compare"), (["--compare", "colour=red,blue"], "colour"),
      (["--compare", "penalty=limited,unlimted"], "penalty"), (["--sessions", "0"], "sessions"),
-     (["--deals", "-2"], "deals"), (["--bankroll", "-5"], "bankroll"), (["--seed", "x"], "seed")],
+     (["--session-deals", "-2"], "session-deals"), (["--bankroll", "-5"], "bankroll"), (["--seed", "x"], "seed")],
 )  # fmt: skip
 def test_pots_cli_bad_input_is_one_line(args, fragment, tmp_path, capsys):
     from loo_sim.cli import main

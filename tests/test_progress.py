@@ -140,7 +140,7 @@ def test_each_bar_says_what_it_counts(monkeypatch):
 
     labels = []
     run_study(MissStudy(players=[4], deals=4096, carried=[0]), progress=lambda label: labels.append(label))
-    run_study(PotsStudy(sessions=64, deals=5), progress=lambda label: labels.append(label))
+    run_study(PotsStudy(sessions=64, session_deals=5), progress=lambda label: labels.append(label))
     assert labels == ["chart deals", "heuristic deals", "sessions"]
     stream = Terminal()
     monkeypatch.delenv("CI", raising=False)

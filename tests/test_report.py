@@ -35,7 +35,7 @@ name = "pots"
 kind = "pots"
 compare = ["penalty=limited,unlimited"]
 sessions = {sessions}
-deals = 40
+session_deals = 40
 
 [[experiments]]
 name = "variants"
@@ -251,7 +251,7 @@ def test_each_kind_has_its_own_fields_and_checks():
         ("compare[0]", "'colour=red': unknown option 'colour'; allowed policy, " + ", ".join(OPTION_NAMES))
     ]
     assert VariantsStudy().problems()[0][0] == "rows"
-    assert PotsStudy().deals == 50 and MissStudy().deals == 200_000  # the CLI's defaults
+    assert PotsStudy().session_deals == 50 and MissStudy().deals == 200_000  # the CLI's defaults
 
 
 def test_a_study_command_checks_its_study_once(tmp_path, monkeypatch):
@@ -261,7 +261,7 @@ def test_a_study_command_checks_its_study_once(tmp_path, monkeypatch):
     real = PotsStudy.problems
     monkeypatch.setattr(PotsStudy, "problems", lambda self: calls.append(1) or real(self))
     out = tmp_path / "pots"
-    assert main(["pots", "--sessions", "20", "--deals", "5", "--out", str(out)]) == 0
+    assert main(["pots", "--sessions", "20", "--session-deals", "5", "--out", str(out)]) == 0
     assert len(calls) == 1
 
 

@@ -70,8 +70,8 @@ def test_levels_run_from_one_ante_to_ten_thousand():
 
 def test_risk_command_writes_its_tables(tmp_path):
     out = tmp_path / "r"
-    assert main(["risk", "--preset", "limited", "--focal-policy", "cautious", "--sessions", "80", "--deals", "30",
-                 "--seed", "3", "--out", str(out)]) == 0  # fmt: skip
+    assert main(["risk", "--preset", "limited", "--focal-policy", "cautious", "--sessions", "80", "--session-deals",
+                 "30", "--seed", "3", "--out", str(out)]) == 0  # fmt: skip
     curve = pd.read_csv(out / "risk_curve.csv")
     for _, rows in curve.groupby("arm"):
         assert (np.diff(rows["risk"]) <= 0).all()  # a larger bankroll is never riskier
@@ -95,6 +95,6 @@ def test_a_risk_run_whose_amounts_pass_2_to_the_53_says_so_r3(tmp_path, capsys):
     out = tmp_path / "u"
     # a table of `always` players loos often enough to pass 2**53 within 45 deals
     assert main(["risk", "--preset", "three-card", "--focal-policy", "always", "--policy", "always", "--sessions",
-                 "16", "--deals", "45", "--seed", "1", "--out", str(out)]) == 0  # fmt: skip
+                 "16", "--session-deals", "45", "--seed", "1", "--out", str(out)]) == 0  # fmt: skip
     assert "passed 2**53 chips" in capsys.readouterr().err
     assert json.loads((out / "run.json").read_text())["inexact_sessions"] > 0

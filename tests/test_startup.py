@@ -42,7 +42,8 @@ def test_importing_the_cli_does_not_import_numba():
 
 def test_the_package_root_loads_its_api_on_first_use():
     code = ("import sys, loo_sim; before = 'numba' in sys.modules; rules = loo_sim.Rules.preset('three-card'); "
-            "after_rules = 'numba' in sys.modules; loo_sim.play_deals; print(before, after_rules, 'numba' in sys.modules)")  # fmt: skip
+            "after_rules = 'numba' in sys.modules; loo_sim.play_deals; "
+            "print(before, after_rules, 'numba' in sys.modules)")  # fmt: skip
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "False", "True"]
 

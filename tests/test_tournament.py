@@ -101,8 +101,8 @@ def test_policies_split_on_commas_but_keep_threshold_parameters():
 
 def test_tournament_command_writes_its_tables(tmp_path):
     out = tmp_path / "t"
-    rc = main(["tournament", "--preset", "limited", "--policies", "basic,cautious,ev", "--sessions", "60", "--deals",
-               "8", "--seed", "2", "--out", str(out)])  # fmt: skip
+    rc = main(["tournament", "--preset", "limited", "--policies", "basic,cautious,ev", "--sessions", "60",
+               "--session-deals", "8", "--seed", "2", "--out", str(out)])  # fmt: skip
     assert rc == 0
     league = pd.read_csv(out / "league.csv")
     assert set(league["heuristic"]) == {"basic", "cautious", "ev"} and (league["sessions"] == 60).all()
@@ -133,11 +133,11 @@ def test_a_report_runs_the_tournament_kind_as_the_command_does(tmp_path):
     config = tmp_path / "t.toml"
     config.write_text(
         'title = "t"\ndescription = "t"\n[[experiments]]\nname = "league"\ntitle = "league"\nkind = "tournament"\n'
-        'preset = "limited"\npolicies = ["basic", "cautious"]\nsessions = 30\ndeals = 6\nseed = 4\n'
+        'preset = "limited"\npolicies = ["basic", "cautious"]\nsessions = 30\nsession_deals = 6\nseed = 4\n'
     )
     assert main(["report", str(config), "--out", str(tmp_path / "rep")]) == 0
-    assert main(["tournament", "--preset", "limited", "--policies", "basic,cautious", "--sessions", "30", "--deals",
-                 "6", "--seed", "4", "--out", str(tmp_path / "cli")]) == 0  # fmt: skip
+    assert main(["tournament", "--preset", "limited", "--policies", "basic,cautious", "--sessions", "30",
+                 "--session-deals", "6", "--seed", "4", "--out", str(tmp_path / "cli")]) == 0  # fmt: skip
     for name in ("league.csv", "head_to_head.csv", "by_position.csv"):
         assert (tmp_path / "rep" / "league" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes()
 
@@ -147,7 +147,7 @@ def test_a_tournament_whose_pots_pass_2_to_the_53_says_so_r3(tmp_path, capsys):
     # amounts pass 2**53, where float64 chips stop being exact (R3 asks to say so plainly)
     out = tmp_path / "u"
     assert main(["tournament", "--preset", "three-card", "--policies", "basic,always", "--sessions", "16",
-                 "--deals", "45", "--seed", "1", "--out", str(out)]) == 0  # fmt: skip
+                 "--session-deals", "45", "--seed", "1", "--out", str(out)]) == 0  # fmt: skip
     assert "passed 2**53 chips" in capsys.readouterr().err
     assert "**Not exact**" in (out / "summary.md").read_text()
     assert json.loads((out / "run.json").read_text())["inexact_sessions"] > 0

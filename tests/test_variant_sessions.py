@@ -174,14 +174,16 @@ EXP = '[[experiments]]\nname = "a"\nkind = "variants"\nrows = [{name = "x", pres
 @pytest.mark.parametrize(
     "body, where, allowed",
     [
-        ("sessions = 0\ndeals = 10", "sessions", "1.."),
-        ("sessions = 10\ndeals = 0", "deals", "1.."),
-        ("sessions = 10\ndeals = 200000", "deals", "1..100000"),
-        ("sessions = 10\ndeals = 10\nburn_in = 10", "burn_in", "0..9"),
-        ("sessions = 10\ndeals = 10\nburn_in = -1", "burn_in", "0 or more"),
-        ("sessions = 10\ndeals = 10\nburn_in = 2.5", "burn_in", "whole number"),
+        ("sessions = 0\nsession_deals = 10", "sessions", "1.."),
+        ("sessions = 10\nsession_deals = 0", "session_deals", "1.."),
+        ("sessions = 10\nsession_deals = 200000", "session_deals", "1..100000"),
+        ("sessions = 10\nsession_deals = 10\nburn_in = 10", "burn_in", "0..9"),
+        ("sessions = 10\nsession_deals = 10\nburn_in = -1", "burn_in", "0 or more"),
+        ("sessions = 10\nsession_deals = 10\nburn_in = 2.5", "burn_in", "whole number"),
         ("deals = 10\nburn_in = 2", "burn_in", "goes with sessions"),
-        ("sessions = 10\ndeals = 10\ncarried = 5", "carried", "clean pot"),
+        ("sessions = 10\nsession_deals = 10\ncarried = 5", "carried", "clean pot"),
+        ("sessions = 10\ndeals = 10", "deals", "session_deals"),
+        ("session_deals = 10", "session_deals", "goes with sessions"),
     ],
 )
 def test_bad_session_options_are_one_error_line(capsys, tmp_path, body, where, allowed):
@@ -200,7 +202,8 @@ def test_bad_session_options_are_one_error_line(capsys, tmp_path, body, where, a
 
 def test_report_in_sessions_writes_the_session_and_first_deal_tables(tmp_path):
     path = tmp_path / "s.toml"
-    path.write_text('[[experiments]]\nname = "s"\nkind = "variants"\npolicy = "basic"\nsessions = 70\ndeals = 16\n'
+    path.write_text('[[experiments]]\nname = "s"\nkind = "variants"\npolicy = "basic"\nsessions = 70\n'
+                    'session_deals = 16\n'
                     'rows = [{name = "limited", preset = "limited"}, {name = "three-card", preset = "three-card"}]\n',
                     encoding="utf-8")  # fmt: skip
     out = tmp_path / "out"

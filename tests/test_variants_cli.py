@@ -46,11 +46,11 @@ kind = "variants"
 seed = 3
 policy = "basic"
 sessions = 70
-deals = 16
+session_deals = 16
 burn_in = 4
 rows = [{name = "limited", preset = "limited"}, {name = "three-card", preset = "three-card"}]
 """
-SESSION_ARGS = ["--seed", "3", "--policy", "basic", "--sessions", "70", "--deals", "16", "--burn-in", "4",
+SESSION_ARGS = ["--seed", "3", "--policy", "basic", "--sessions", "70", "--session-deals", "16", "--burn-in", "4",
                 "--row", "limited", "--row", "three-card"]  # fmt: skip
 
 
@@ -102,7 +102,7 @@ def test_sessions_through_the_command_match_the_report_and_say_the_burn_in(tmp_p
     assert "First deal of a session" in text and "burn-in" in printed
     run = json.loads((out / "run.json").read_text())
     assert run["burn_in"] == 4 and run["sessions_done"] == 70 and run["deals_per_session"] == 16
-    assert "--sessions 70 --deals 16 --burn-in 4" in run["command"]
+    assert "--sessions 70 --session-deals 16 --burn-in 4" in run["command"]
     assert f"Produced by `{shlex.join(shlex.split(run['command'])[:-2])}`" in text
 
 
@@ -177,13 +177,13 @@ BAD = [
         id="carried_in_sessions",
     ),
     pytest.param(
-        ["--row", "limited", "--sessions", "10", "--deals", "10", "--burn-in", "10"],
+        ["--row", "limited", "--sessions", "10", "--session-deals", "10", "--burn-in", "10"],
         "--burn-in: 10 is not allowed; allowed 0..9",
         id="burn_in_too_long",
     ),
     pytest.param(
-        ["--row", "limited", "--sessions", "10", "--deals", "200000"],
-        "--deals: 200000 is not allowed with --sessions; allowed 1..100000 deals per session",
+        ["--row", "limited", "--sessions", "10", "--session-deals", "200000"],
+        "--session-deals: 200000 is not allowed; allowed 1..100000",
         id="session_deals",
     ),
     pytest.param(["--row", "limited", "--sessions", "0"], "--sessions: 0 is not allowed", id="sessions_0"),

@@ -20,11 +20,18 @@ from loo_sim.errors import LooError
 from loo_sim.game.policy import split_seat_policy
 
 # The keys of library errors (LooError.key) that are options of the CLI under the same
-# name: ``seat_policy[2]`` is --seat-policy, ``compare[0]`` is --compare, ``out`` is --out.
-FLAG_KEYS = ("preset", "set", "seat_policy", "compare", "out", "backend", "only", "deals", "seed", "carried", "dealer",
-             "players", "focal", "chart_seat", "precision", "sessions", "bankroll", "threads", "workers",
-             "iterations", "averaging", "eval_deals", "starts", "policies", "focal_policy", "table_policy",
-             "whole_table", "compare_charts", "session_deals", "burn_in", "rows", "baseline")  # fmt: skip
+# name: every field of a study (``seat_policy[2]`` is --seat-policy, ``compare[0]`` is
+# --compare, ``session_deals`` is --session-deals) but its rule options, and these:
+CLI_KEYS = ("set", "out", "backend", "only", "threads", "workers", "compare_charts")
+
+
+def flag_keys() -> set[str]:
+    """The error keys that name a flag (see ``CLI_KEYS``)."""
+    from loo_sim.report.study import KINDS, study_fields
+
+    return {name for kind in KINDS for name in study_fields(kind)} - {"rules"} | set(CLI_KEYS)
+
+
 # keys whose flag has another name: ``starts[0]`` is --start (repeatable), ``table_policy`` is --table,
 # ``rows[1]`` is --row (a variants row)
 FLAG_NAMES = {"starts": "start", "table_policy": "table", "rows": "row"}
@@ -49,7 +56,7 @@ def flag_message(e: LooError) -> str:
     """A library error as the CLI says it: the key of an option becomes its flag
     (``compare[0]: 'x=1': unknown option`` -> ``--compare 'x=1': unknown option``)."""
     base = (e.key or "").split("[")[0]
-    if base not in FLAG_KEYS:
+    if base not in flag_keys():
         return str(e)
     flag = "--" + FLAG_NAMES.get(base, base).replace("_", "-")
     return f"{flag} {e.detail}" if e.detail[:1] in "'\"" else f"{flag}: {e.detail}"  # 'x': about that value

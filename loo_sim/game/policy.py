@@ -24,6 +24,7 @@ PLAY_FAMILIES = ("basic", "high", "low", "random", "perfect", "pimc")
 SOLVER_PLAY = ("perfect", "pimc")
 MAX_SAMPLES = 1024  # pimc:N takes 1 <= N <= MAX_SAMPLES
 EXCHANGE_FAMILIES = ("basic", "none", "keep-trumps", "flush-chase")
+SOLVE_STARTS = ("basic", "always", "cautious")  # the start policies of a solve (docs/policies.md P6)
 
 
 @dataclass(frozen=True)

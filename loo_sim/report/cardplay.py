@@ -32,8 +32,8 @@ def run_cardplay_study(study: CardplayStudy, out: str | None, progress, backend)
     and adds the warning of chip amounts past 2**53)."""
     rules = study.base_rules()
     n = rules.players
-    entrants = study.entrants()
-    names = [t.strip() for t in study.focal]
+    entrants = study.entrant_policies()
+    names = [t.strip() for t in study.entrants]
     results, frames = [], []
     partial, done = False, 0
     for ladder, other in study.ladders():

@@ -56,7 +56,7 @@ def command(study: Study, out: str | None = None) -> str:
     elif isinstance(study, TournamentStudy):
         args += ["--policies", ",".join(study.policies)]
     elif isinstance(study, CardplayStudy):
-        args += ["--focal", ",".join(study.focal), "--table", study.table_policy]
+        args += ["--entrants", ",".join(study.entrants), "--table", study.table_policy]
         args += ["--whole-table", study.whole_table] if study.whole_table is not None else []
     elif study.policy is not None or study.seat_policy:
         n = (getattr(study, "players", None) or [study.base_rules().players])[0]
@@ -83,15 +83,18 @@ def command(study: Study, out: str | None = None) -> str:
         args += ["--eval-deals", str(study.eval_deals)] if study.eval_deals is not None else []
     elif isinstance(study, RiskStudy):
         args += ["--focal-policy", study.focal_policy, "--focal", str(study.focal)]
-        args += ["--sessions", str(study.sessions), "--deals", str(study.deals), "--seed", str(study.seed)]
+        args += ["--sessions", str(study.sessions), "--session-deals", str(study.session_deals)]
+        args += ["--seed", str(study.seed)]
     elif isinstance(study, TournamentStudy):
-        args += ["--sessions", str(study.sessions), "--deals", str(study.deals), "--seed", str(study.seed)]
+        args += ["--sessions", str(study.sessions), "--session-deals", str(study.session_deals)]
+        args += ["--seed", str(study.seed)]
         args += ["--bankroll", f"{study.bankroll:g}"] if study.bankroll is not None else []
     elif isinstance(study, CardplayStudy):
         args += ["--carried", f"{study.carried:g}", "--deals", str(study.deals), "--seed", str(study.seed)]
     elif isinstance(study, PotsStudy):
         args += sum((["--compare", c] for c in study.compare), [])
-        args += ["--sessions", str(study.sessions), "--deals", str(study.deals), "--seed", str(study.seed)]
+        args += ["--sessions", str(study.sessions), "--session-deals", str(study.session_deals)]
+        args += ["--seed", str(study.seed)]
         args += ["--bankroll", f"{study.bankroll:g}"] if study.bankroll is not None else []
     elif isinstance(study, VariantsStudy):
         rows = [row_text(row, study.preset) for row in study.rows]
@@ -100,10 +103,10 @@ def command(study: Study, out: str | None = None) -> str:
         args += sum((["--row", row] for row in rows), [])
         args += ["--baseline", study.baseline] if study.baseline is not None else []
         if study.in_sessions:
-            args += ["--sessions", str(study.sessions), "--deals", str(study.deals)]
+            args += ["--sessions", str(study.sessions), "--session-deals", str(study.deals_per_session())]
             args += ["--burn-in", str(study.burn_in)] if study.burn_in is not None else []
         else:
-            args += ["--deals", str(study.deals), "--carried", f"{study.carried:g}"]
+            args += ["--deals", str(study.clean_deals()), "--carried", f"{study.carried:g}"]
         args += ["--seed", str(study.seed)]
     else:
         return ""

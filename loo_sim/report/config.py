@@ -143,7 +143,8 @@ def _experiment(where: str, exp: dict[str, Any], defaults: dict[str, Any], probl
     allowed = KIND_KEYS[kind] | {"name", "kind", "title"}
     for key in set(exp) - allowed:
         problems.append(f"{where}.{key}: unknown key; allowed {', '.join(sorted(allowed))}")
-    values = {k: v for k, v in defaults.items() if k in KIND_KEYS[kind]}
+    # a default under a name the kind has renamed (deals, in a kind that plays sessions) is another kind's
+    values = {k: v for k, v in defaults.items() if k in KIND_KEYS[kind] and k not in STUDIES[kind].RENAMED}
     values["rules"] = dict(defaults.get("rules", {}))
     for k, v in exp.items():
         if k in KIND_KEYS[kind]:

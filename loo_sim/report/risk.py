@@ -22,21 +22,22 @@ def run_risk_study(study: RiskStudy, out: str | None, progress, backend) -> dict
     rules = study.base_rules()
     table = study.table(rules.players)
     policy = Policy.parse(study.focal_policy)
-    res = run_risk(rules, table, study.focal, policy, study.sessions, study.deals, study.seed,
+    res = run_risk(rules, table, study.focal, policy, study.sessions, study.session_deals, study.seed,
                    progress=progress("sessions") if progress else None, backend=backend)  # fmt: skip
     curve, need, deals, n0 = risk_curve(res), bankroll_for_risk(res), ruin_deals(res), n0_table(res)
     tables = {"risk_curve": curve, "bankroll_for_risk": need, "ruin_deals": deals, "n0": n0}
     where = (f"{study.preset}, {rules.players} players, seat {study.focal} playing {policy} among "
-             f"{table[(study.focal + 1) % rules.players]}, sessions of {study.deals} deals")  # fmt: skip
+             f"{table[(study.focal + 1) % rules.players]}, sessions of {study.session_deals} deals")  # fmt: skip
     figures = {name: figure((8, 4.5)) for name in ("risk_curve", "ruin_deals", "n0")}
     risk_curve_plot(figures["risk_curve"].add_subplot(), curve, title=f"Risk of ruin: {where}")
     if len(deals):
         ruin_deals_plot(figures["ruin_deals"].add_subplot(), deals, title="Deals until ruin")
     else:
         del figures["ruin_deals"]
-    n0_plot(figures["n0"].add_subplot(), n0, study.deals, title=f"N0 of {policy}'s lead over basic")
+    n0_plot(figures["n0"].add_subplot(), n0, study.session_deals, title=f"N0 of {policy}'s lead over basic")
     lines = [f"# Risk: {where}", "", "```", command(study, out), "```", "",
-             f"{res.sessions:,} sessions of {study.deals} deals, played without ruin and read at every bankroll: a "
+             f"{res.sessions:,} sessions of {study.session_deals} deals, played without ruin and read at every "
+             "bankroll: a "
              "seat with bankroll B is ruined within the session when its running balance falls below -B. The same "
              f"sessions are played with seat {study.focal} on `basic` (same decks), for the comparison and N0.", "",
              "## Bankroll for a risk of ruin within the session", "", "| arm | risk | bankroll | bankroll (upper 95% "
@@ -59,7 +60,7 @@ def run_risk_study(study: RiskStudy, out: str | None, progress, backend) -> dict
         "Files: risk_curve.csv / .png, bankroll_for_risk.csv, ruin_deals.csv / .png, n0.csv / .png, run.json.",
     ]
     info = {"rules": rules.to_dict(), "table": [str(p) for p in res.table], "focal": study.focal,
-            "sessions_done": res.sessions, "deals_per_session": study.deals,
+            "sessions_done": res.sessions, "deals_per_session": study.session_deals,
             "bankrolls": list(map(float, res.levels))}  # fmt: skip
     return session_study_output(study, tables, figures, lines, info, res)
 

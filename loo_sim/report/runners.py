@@ -130,16 +130,17 @@ def study_deals(study: Study) -> float:
             sessions = float(n) * d * counts
         return float(study.deals) * (runs + len(heuristics_for(study.base_rules())) + 1) + sessions
     if isinstance(study, PotsStudy):
-        return float(study.sessions) * study.deals * len(study.arms())
+        return float(study.sessions) * study.session_deals * len(study.arms())
     if isinstance(study, VariantsStudy):  # in sessions: the sessions' deals and as many clean-pot deals
-        return float(study.deals) * max(len(study.rows), 1) * (2 * study.sessions if study.in_sessions else 1)
+        per_row = 2 * study.sessions * study.deals_per_session() if study.in_sessions else study.clean_deals()
+        return float(per_row) * max(len(study.rows), 1)
     if isinstance(study, TournamentStudy):
-        return float(study.sessions) * study.deals * len(study.policies)
+        return float(study.sessions) * study.session_deals * len(study.policies)
     if isinstance(study, RiskStudy):
-        return 2.0 * study.sessions * study.deals
+        return 2.0 * study.sessions * study.session_deals
     if isinstance(study, CardplayStudy):  # every entrant plays every deal in every position, in each ladder
         players = study.base_rules().players
-        return float(study.deals) * len(study.focal) * players * len(study.ladders())
+        return float(study.deals) * len(study.entrants) * players * len(study.ladders())
     if isinstance(study, SolveStudy):  # each deal of a solve is replayed about twice per seat
         per_start = (int(study.iterations) + 1) * study.deals * len(study.carried)
         evaluation = 2 * study.evaluation_deals() * len(study.carried) * (len(study.starts) + 8)
@@ -347,7 +348,7 @@ def _run_pots(study: PotsStudy, out: str | None, progress, backend) -> StudyOutp
     from loo_sim.run.sessions import run_pots
 
     arms = study.arms()
-    res = run_pots(arms, study.sessions, study.deals, study.seed, progress=_progress(progress, "sessions"),
+    res = run_pots(arms, study.sessions, study.session_deals, study.seed, progress=_progress(progress, "sessions"),
                    backend=backend)  # fmt: skip
     tables = {
         "pot_by_deal": pot_by_deal(res),
@@ -431,7 +432,7 @@ def _run_variants(study: VariantsStudy, out: str | None, progress, backend) -> S
     baseline = study.baseline or study.rows[0]["name"]
     if study.in_sessions:
         return _run_variant_sessions(study, rows, baseline, progress, backend)
-    res = run_variants(rows, baseline, study.deals, study.seed, study.carried, threads=_threads(),
+    res = run_variants(rows, baseline, study.clean_deals(), study.seed, study.carried, threads=_threads(),
                        batches=VARIANT_BATCHES, progress=_progress(progress), backend=backend)  # fmt: skip
     table = variant_rows(res)
     text = variants_summary(table, baseline, study.seed, study.carried)
@@ -445,7 +446,7 @@ def _run_variants(study: VariantsStudy, out: str | None, progress, backend) -> S
     }
     figures = variants_figures(table, baseline, describe_policies(rows[0].policies))
     return StudyOutput(study, {"variants": table}, figures, text, info, partial=res.partial, done=res.deals_done,
-                       total=study.deals)  # fmt: skip
+                       total=study.clean_deals())  # fmt: skip
 
 
 def _run_variant_sessions(study: VariantsStudy, rows, baseline: str, progress, backend) -> StudyOutput:
@@ -457,7 +458,7 @@ def _run_variant_sessions(study: VariantsStudy, rows, baseline: str, progress, b
     from loo_sim.report.figures import variant_sessions_figures
     from loo_sim.run.variants import run_variant_sessions, run_variants
 
-    sres = run_variant_sessions(rows, baseline, study.sessions, study.deals, study.burn_in, study.seed,
+    sres = run_variant_sessions(rows, baseline, study.sessions, study.deals_per_session(), study.burn_in, study.seed,
                                 threads=_threads(), progress=_progress(progress, "sessions"),
                                 backend=backend)  # fmt: skip
     clean = None

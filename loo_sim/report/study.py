@@ -110,6 +110,7 @@ class Study:
 
     kind: ClassVar[str] = ""
     ARRAYS: ClassVar[dict[str, str]] = {}  # the kind's array fields: name -> what each item is
+    RENAMED: ClassVar[dict[str, str]] = {}  # old field name -> its new name (the old one is refused)
     preset: str = "three-card"
     rules: dict[str, Any] = field(default_factory=dict)  # option overrides
     policy: str | None = None  # every seat
@@ -140,6 +141,7 @@ class Study:
     def problems(self) -> Problems:
         """Every problem with this study, as (path below the study, message)."""
         p = _Collect()
+        self._renamed(p)
         self._type_problems(p)
         if p.found:  # the other checks need the types
             return p.found
@@ -163,7 +165,7 @@ class Study:
         ``by_class = "yes please"``, ``precision = true``, ``sessions = 100.5``, ``rules = 5``)."""
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            kind = None if f.name in self.ARRAYS else FIELD_TYPES.get(f.name)
+            kind = None if f.name in self.ARRAYS or f.name in self.RENAMED else FIELD_TYPES.get(f.name)
             if kind is not None and not (value is None and f.default is None) and not _is(kind, value):
                 p.add(f.name, _not_of(kind, value))
         if not isinstance(self.rules, dict):
@@ -205,6 +207,13 @@ class Study:
         p.attempt("seed", lambda: checks.seed(self.seed))
         if rules is not None:
             p.attempt("policy", lambda: self.table(rules.players))
+
+    def _renamed(self, p: _Collect) -> None:
+        """A field given under its old name (``RENAMED``): refused, naming the new one."""
+        for old, new in self.RENAMED.items():
+            if getattr(self, old, None) is not None:
+                what = {"session_deals": "the deals of each session", "entrants": "the policies it compares"}[new]
+                p.add(old, f"{self.kind} takes {what} as {new} (--{new.replace('_', '-')}); {old} was its old name")
 
     def check(self) -> None:
         """Raise the first problem as one LooError line, with its path as the key."""
@@ -323,8 +332,10 @@ class PotsStudy(Study):
     """Sessions of many deals (R10) for each arm of a comparison, on the same decks."""
 
     kind: ClassVar[str] = "pots"
+    RENAMED: ClassVar[dict[str, str]] = {"deals": "session_deals"}
     ARRAYS: ClassVar[dict[str, str]] = {"compare": TEXT}
-    deals: int = 50  # deals a session plays at most
+    deals: int | None = None  # refused: the old name of session_deals
+    session_deals: int = 50  # deals a session plays at most
     compare: list[str] = field(default_factory=list)  # KEY=V1,V2 items: the grid of arms, first values first
     sessions: int = 2000  # sessions per arm
     bankroll: float | None = None  # a session ends when a balance falls below -bankroll
@@ -338,7 +349,7 @@ class PotsStudy(Study):
         parsed = p.attempt("compare", lambda: parse_compare(self.compare))
         self._repeats(p, parsed or [])
         p.attempt("sessions", lambda: checks.sessions(self.sessions))
-        p.attempt("deals", lambda: checks.session_deals(self.deals))
+        p.attempt("session_deals", lambda: checks.session_deals(self.session_deals))
         if self.bankroll is not None:
             p.attempt("bankroll", lambda: checks.chips("bankroll", self.bankroll))
         if rules is not None and not p.found:  # the grid of arms, when every part of it is valid
@@ -383,32 +394,45 @@ class VariantsStudy(Study):
 
     kind: ClassVar[str] = "variants"
     ARRAYS: ClassVar[dict[str, str]] = {"rows": TABLE}
+    CLEAN_DEALS: ClassVar[int] = 100_000  # deals, without sessions, when not given
+    SESSION_DEALS: ClassVar[int] = 40  # deals per session, with sessions, when not given
+    deals: int | None = None  # without sessions: the deals every row plays
     carried: float = 0.0  # chips carried into every deal
     rows: list[dict[str, Any]] = field(default_factory=list)  # {name, preset, rules}
     baseline: str | None = None  # the row the others are compared with (default: the first)
-    sessions: int | None = None  # in sessions (R10): sessions per row, ``deals`` then deals per session
+    sessions: int | None = None  # in sessions (R10): sessions per row
+    session_deals: int | None = None  # in sessions: deals per session
     burn_in: int | None = None  # deals dropped at the start of each session (default: run.variants.default_burn_in)
 
     @property
     def in_sessions(self) -> bool:
         return self.sessions is not None
 
+    def deals_per_session(self) -> int:
+        return self.SESSION_DEALS if self.session_deals is None else int(self.session_deals)
+
     def clean_deals(self) -> int:
         """The deals of the clean-pot table: ``deals``, or in sessions as many deals as the
-        sessions play (sessions x deals), each from a clean pot as a session's first deal."""
-        return min(int(self.sessions) * int(self.deals), checks.MAX_DEALS) if self.in_sessions else int(self.deals)
+        sessions play (sessions x session_deals), each from a clean pot as a session's first deal."""
+        if self.in_sessions:
+            return min(int(self.sessions) * self.deals_per_session(), checks.MAX_DEALS)
+        return self.CLEAN_DEALS if self.deals is None else int(self.deals)
 
     def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
-        if self.in_sessions:  # deals per session: checked below, once
-            p.attempt("seed", lambda: checks.seed(self.seed))
-            if rules is not None:
-                p.attempt("policy", lambda: self.table(rules.players))
-        else:
-            super()._more_problems(p, rules)
+        p.attempt("seed", lambda: checks.seed(self.seed))
+        if rules is not None:
+            p.attempt("policy", lambda: self.table(rules.players))
+        if self.in_sessions and self.deals is not None:
+            p.add("deals", "with sessions, the deals of each session are session_deals (--session-deals); deals "
+                           "counts the deals of a run without sessions")  # fmt: skip
+        elif self.deals is not None:
+            p.attempt("deals", lambda: checks.deals(self.deals))
+        if not self.in_sessions and self.session_deals is not None:
+            p.add("session_deals", "session_deals goes with sessions (the deals of each session)")
         p.attempt("carried", lambda: checks.chips("carried", self.carried))
         if self.in_sessions:
             p.attempt("sessions", lambda: checks.sessions(self.sessions))
-            deals = p.attempt("deals", lambda: checks.session_deals(self.deals))
+            deals = p.attempt("session_deals", lambda: checks.session_deals(self.deals_per_session()))
             if self.burn_in is not None and deals is not None:
                 p.attempt("burn_in", lambda: checks.burn_in(self.burn_in, deals))
             if self.carried:
@@ -522,7 +546,8 @@ class SolveStudy(Study):
         return int(self.eval_deals) if self.eval_deals is not None else 2 * int(self.deals)
 
     def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
-        from loo_sim.solve.declarations import MIN_DEALS, STARTS
+        from loo_sim.config import MIN_SOLVE_DEALS as MIN_DEALS
+        from loo_sim.game.policy import SOLVE_STARTS as STARTS
         from loo_sim.solve.fictitious import averaging_weight
 
         p.attempt("seed", lambda: checks.seed(self.seed))
@@ -566,19 +591,21 @@ class TournamentStudy(Study):
     sessions of deals (R10) on the same decks for every lineup."""
 
     kind: ClassVar[str] = "tournament"
+    RENAMED: ClassVar[dict[str, str]] = {"deals": "session_deals"}
     ARRAYS: ClassVar[dict[str, str]] = {"policies": TEXT}
     policies: list[str] = field(default_factory=lambda: ["basic", "cautious", "ev"])
-    deals: int = 50  # per session, at most
+    deals: int | None = None  # refused: the old name of session_deals
+    session_deals: int = 50  # per session, at most
     sessions: int = 2000
     bankroll: float | None = None  # a session ends when a balance falls below -bankroll
 
-    def entrants(self) -> list[Policy]:
+    def entrant_policies(self) -> list[Policy]:
         return [Policy.parse(p) for p in self.policies]
 
     def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
         p.attempt("seed", lambda: checks.seed(self.seed))
         p.attempt("sessions", lambda: checks.sessions(self.sessions))
-        p.attempt("deals", lambda: checks.session_deals(self.deals))
+        p.attempt("session_deals", lambda: checks.session_deals(self.session_deals))
         if self.bankroll is not None:
             p.attempt("bankroll", lambda: checks.chips("bankroll", self.bankroll))
         if self.policy is not None or self.seat_policy:
@@ -602,9 +629,11 @@ class RiskStudy(Study):
     over basic on the same decks."""
 
     kind: ClassVar[str] = "risk"
+    RENAMED: ClassVar[dict[str, str]] = {"deals": "session_deals"}
     focal_policy: str = "ev"
     focal: int = 0
-    deals: int = 200  # per session
+    deals: int | None = None  # refused: the old name of session_deals
+    session_deals: int = 200  # per session
     sessions: int = 4000
 
     def focal_table(self, players: int) -> list[Policy]:
@@ -613,7 +642,7 @@ class RiskStudy(Study):
     def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
         p.attempt("seed", lambda: checks.seed(self.seed))
         p.attempt("sessions", lambda: checks.sessions(self.sessions))
-        p.attempt("deals", lambda: checks.session_deals(self.deals))
+        p.attempt("session_deals", lambda: checks.session_deals(self.session_deals))
         p.attempt("focal_policy", lambda: Policy.parse(self.focal_policy))
         if rules is not None:
             p.attempt("policy", lambda: self.table(rules.players))
@@ -622,14 +651,16 @@ class RiskStudy(Study):
 
 @dataclass
 class CardplayStudy(Study):
-    """The card-play ladder (run/ladder.py): each entrant in ``focal`` (a PLAY family with the
+    """The card-play ladder (run/ladder.py): each of the ``entrants`` (a PLAY family with the
     table's declarations, or a whole policy) takes a focal seat at a table of
     ``table_policy`` players, on the same deals and in every position; with
     ``whole_table``, the same again with every other seat on that family."""
 
     kind: ClassVar[str] = "cardplay"
-    ARRAYS: ClassVar[dict[str, str]] = {"focal": TEXT}
-    focal: list[str] = field(default_factory=lambda: ["basic", "high", "low", "random"])
+    RENAMED: ClassVar[dict[str, str]] = {"focal": "entrants"}
+    ARRAYS: ClassVar[dict[str, str]] = {"entrants": TEXT}
+    entrants: list[str] = field(default_factory=lambda: ["basic", "high", "low", "random"])
+    focal: Any = None  # refused: the old name of entrants (focal is a seat elsewhere)
     table_policy: str = "basic"  # the other seats
     whole_table: str | None = None  # ladder B: the other seats on this (a PLAY family or a whole policy)
     carried: float = 0.0  # chips carried into every deal
@@ -640,10 +671,10 @@ class CardplayStudy(Study):
     def table(self, players: int) -> list[Policy]:
         return [self.table_of()] * players
 
-    def entrants(self) -> list[Policy]:
+    def entrant_policies(self) -> list[Policy]:
         from loo_sim.run.ladder import with_play
 
-        return [with_play(self.table_of(), t) for t in self.focal]
+        return [with_play(self.table_of(), t) for t in self.entrants]
 
     def ladders(self) -> list[tuple[str, Policy]]:
         """(name, the other seats' policy) of each ladder: A at the table, B at the whole table."""
@@ -661,25 +692,25 @@ class CardplayStudy(Study):
         p.attempt("seed", lambda: checks.seed(self.seed))
         p.attempt("carried", lambda: checks.chips("carried", self.carried))
         if self.policy is not None or self.seat_policy:
-            p.add("table_policy", "the ladder seats its players itself: give table_policy (--table) and focal, "
+            p.add("table_policy", "the ladder seats its players itself: give table_policy (--table) and entrants, "
                                   "not policy or seat_policy")  # fmt: skip
         table = p.attempt("table_policy", self.table_of)
         if table is not None and table.declare == "chart":
             p.add("table_policy", "the chart family needs a decision chart, which the ladder has not; allowed "
                                   "another declaration family, e.g. basic")  # fmt: skip
             table = None
-        if not self.focal:
-            p.add("focal", "the ladder needs at least one entrant, e.g. basic,high,low,random")
+        if not self.entrants:
+            p.add("entrants", "the ladder needs at least one entrant, e.g. basic,high,low,random")
         if table is None:
             return
-        parsed = [p.attempt(f"focal[{i}]", lambda t=t: with_play(table, t)) for i, t in enumerate(self.focal)]
+        parsed = [p.attempt(f"entrants[{i}]", lambda t=t: with_play(table, t)) for i, t in enumerate(self.entrants)]
         for i, x in enumerate(parsed):
             if x is not None and x.declare == "chart":
-                p.add(f"focal[{i}]", f"{_shown(self.focal[i])}: the chart family needs a decision chart; allowed "
+                p.add(f"entrants[{i}]", f"{_shown(self.entrants[i])}: the chart family needs a decision chart; allowed "
                                      "another declaration family")  # fmt: skip
         names = [str(x) for x in parsed if x is not None]
         if len(set(names)) != len(names):
-            p.add("focal", "each entrant once (as policies: " + ", ".join(names) + ")")
+            p.add("entrants", "each entrant once (as policies: " + ", ".join(names) + ")")
         if self.whole_table is not None:
             whole = p.attempt("whole_table", lambda: with_play(table, self.whole_table))
             if whole is not None and whole.declare == "chart":

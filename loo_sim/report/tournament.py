@@ -37,15 +37,15 @@ def run_tournament_study(study: TournamentStudy, out: str | None, progress, back
     from loo_sim.report.figures import figure
 
     rules = study.tournament_rules()
-    policies = study.entrants()
+    policies = study.entrant_policies()
     names = [entrant_name(t) for t in study.policies]
-    res = run_tournament(rules, policies, names, study.sessions, study.deals, study.seed,
+    res = run_tournament(rules, policies, names, study.sessions, study.session_deals, study.seed,
                          progress=progress("sessions") if progress else None, backend=backend)  # fmt: skip
     league, h2h = league_table(res), head_to_head_table(res)
     tables = {"league": league, "by_position": position_table(res), "head_to_head": h2h, "design": design_table(res)}
     k = len(names)
     figures = {"league": figure((8, 0.5 * k + 1.8)), "head_to_head": figure((1.1 * k + 4, 0.9 * k + 3))}
-    where = f"{study.preset}, {rules.players} players, {res.sessions:,} sessions of up to {study.deals} deals"
+    where = f"{study.preset}, {rules.players} players, {res.sessions:,} sessions of up to {study.session_deals} deals"
     league_bars(figures["league"].add_subplot(), league, title=f"League: {where}")
     head_to_head_matrix(figures["head_to_head"].add_subplot(), h2h, list(league["heuristic"]))
     cmd = command(study, out)
@@ -62,7 +62,7 @@ def run_tournament_study(study: TournamentStudy, out: str | None, progress, back
               "Files: league.csv, by_position.csv, head_to_head.csv (a minus b at the tables seating both, paired), "
               "design.csv, league.png, head_to_head.png, run.json."]  # fmt: skip
     info = {"rules": rules.to_dict(), "policies": names, "lineups": res.lineups, "sessions_done": res.sessions,
-            "deals_per_session": study.deals}  # fmt: skip
+            "deals_per_session": study.session_deals}  # fmt: skip
     return session_study_output(study, tables, figures, lines, info, res, " in some lineup")
 
 

@@ -51,7 +51,7 @@ import numpy as np
 from loo_sim.config import BLOCK, MIN_SOLVE_DEALS
 from loo_sim.errors import LooError
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
-from loo_sim.game.policy import Policy
+from loo_sim.game.policy import SOLVE_STARTS, Policy
 from loo_sim.game.rules import Rules
 from loo_sim.kernel import abi as L
 from loo_sim.run.equilibrium import (
@@ -70,7 +70,7 @@ EXPLORING = "<explore>"  # and the exploring table
 EXPLORE = 0.1  # the share of uniform choice the exploring table mixes into the average strategy
 EXPLORE_SHARE = 4  # exploration deals: a quarter of an iteration's deals
 MIN_DEALS = MIN_SOLVE_DEALS  # deals per iteration: two blocks at least (the halves of the honest estimates)
-STARTS = ("basic", "always", "cautious")
+STARTS = SOLVE_STARTS
 POSITION_OF = np.array([infoset_parts(i)[1] for i in range(N_INFOSETS)], dtype=np.int64)
 OFFERED = np.array([[(SITUATION_MASKS[infoset_parts(i)[3]] >> a) & 1 for a in range(ACTIONS)]
                     for i in range(N_INFOSETS)], dtype=np.float64)  # fmt: skip

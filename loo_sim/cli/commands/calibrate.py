@@ -7,24 +7,19 @@ from typing import Annotated
 
 import typer
 
-from loo_sim.checks import MAX_DEALS
-from loo_sim.cli.app import PresetOpt, SetOpt, build_rules, seed_option
-from loo_sim.cli.params import WholeNumber
+from loo_sim.cli.app import build_rules
+from loo_sim.cli.options import PlayersOpt, PresetOpt, SetOpt, shared
 from loo_sim.cli.progress import compile_notice
 
 
 def calibrate_cmd(
     preset: PresetOpt = "three-card",
     sets: SetOpt = None,
-    players: Annotated[
-        int | None, typer.Option(parser=WholeNumber(3, 8), help="Players at the table (default: the preset's).")
-    ] = None,
+    players: PlayersOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Recompute even if a table is shipped or cached.")] = False,
-    deals: Annotated[
-        int, typer.Option(parser=WholeNumber(1, MAX_DEALS), help="Deals per seat count when calibrating.")
-    ] = 500_000,
-    seed: Annotated[int, seed_option("Seed of the calibration runs.")] = 20260101,
-    out: Annotated[str | None, typer.Option(help="Also write the table as CSV into this directory.")] = None,
+    deals: Annotated[int, shared("--deals", " for each count of seats in the deal, when calibrating.")] = 500_000,
+    seed: Annotated[int, shared("--seed", " of the calibration runs.")] = 20260101,
+    out: Annotated[str | None, shared("--out", ": the table as strength.csv (optional).")] = None,
 ) -> None:
     """Strength tables for threshold and ev: P(k tricks | hand class, seats in the deal).
 
@@ -36,9 +31,7 @@ def calibrate_cmd(
     from loo_sim.report.outputs import prepare_out_dir, write_csv
     from loo_sim.run.strength import cache_dir, strength_for
 
-    rules = build_rules(preset, sets)
-    if players is not None:
-        rules = rules.replace(players=players)
+    rules = build_rules(preset, sets, players)
     out_dir = prepare_out_dir(out) if out is not None else None
 
     def notify(message: str) -> None:

@@ -7,18 +7,16 @@ from typing import Annotated
 
 import typer
 
-from loo_sim.checks import MAX_DEALS
-from loo_sim.cli.app import PresetOpt, SetOpt, ThreadsOpt, seed_option
-from loo_sim.cli.params import Chips, WholeNumber, policy_text
+from loo_sim.cli.options import PlayersOpt, PresetOpt, SetOpt, ThreadsOpt, rules_with_players, shared
+from loo_sim.cli.params import policy_text
 from loo_sim.cli.study import print_written, run_and_write
-from loo_sim.game.rules import parse_set
 from loo_sim.report.study import CardplayStudy, split_policies
 
 DEFAULT_OUT = "out/cardplay"
 
 
 def cardplay_cmd(
-    focal: Annotated[
+    entrants: Annotated[
         str,
         typer.Option(
             help="The entrants, comma-separated: PLAY families (with the table's declarations), e.g. "
@@ -26,6 +24,7 @@ def cardplay_cmd(
             "the baseline (pimc and perfect solve deals at every card: slower)."
         ),
     ] = "basic,high,low,random",
+    focal: Annotated[str | None, typer.Option("--focal", hidden=True, help="Old name of --entrants.")] = None,
     table: Annotated[
         str, typer.Option(parser=policy_text, help="The policy of the other seats, DECLARE[/PLAY[/EXCHANGE]].")
     ] = "basic",
@@ -38,16 +37,13 @@ def cardplay_cmd(
     ] = None,
     preset: PresetOpt = "three-card",
     sets: SetOpt = None,
-    players: Annotated[int | None, typer.Option(parser=WholeNumber(3, 8), help="Players at the table.")] = None,
-    carried: Annotated[float, typer.Option(parser=Chips(), help="Chips carried into every deal.")] = 0.0,
-    deals: Annotated[
-        int,
-        typer.Option(parser=WholeNumber(1, MAX_DEALS), help="Deals (each played by every entrant in every position)."),
-    ] = 100_000,
-    seed: Annotated[int, seed_option("Seed of the deals.")] = 0,
+    players: PlayersOpt = None,
+    carried: Annotated[float, shared("--carried", " every deal.")] = 0.0,
+    deals: Annotated[int, shared("--deals", ", each played by every entrant in every position.")] = 100_000,
+    seed: Annotated[int, shared("--seed", ": deal k is shuffled from the stream (seed, k).")] = 0,
     threads: ThreadsOpt = None,
     out: Annotated[
-        str | None, typer.Option(help=f"Directory for ladder.csv, ladder.png and summary.md (default {DEFAULT_OUT}).")
+        str | None, shared("--out", f": ladder.csv, ladder.png and summary.md [default: {DEFAULT_OUT}].")
     ] = None,
     compare_charts: Annotated[
         tuple[str, str] | None,
@@ -62,19 +58,17 @@ def cardplay_cmd(
     --table players on the same deals, in every position: chips per deal, loo rate and
     tricks, by position and overall, and paired differences from the first entrant.
 
-    Examples: `loo-sim cardplay --players 5 --focal basic,high,low,random --deals 100000 --seed 1`,
-    `loo-sim cardplay --players 5 --focal basic,pimc:8,pimc:32,perfect --whole-table pimc:16 --deals 40000`
+    Examples: `loo-sim cardplay --players 5 --entrants basic,high,low,random --deals 100000 --seed 1`,
+    `loo-sim cardplay --players 5 --entrants basic,pimc:8,pimc:32,perfect --whole-table pimc:16 --deals 40000`
     (the committed ladder, a few minutes), `loo-sim cardplay --compare-charts out/miss-basic out/miss-low
     --out out/verdicts`.
     """
     if compare_charts is not None and compare_charts[0] is not None:
         _compare(*compare_charts, out)
         return
-    rules = parse_set(sets)
-    if players is not None:
-        rules["players"] = players
-    study = CardplayStudy(preset=preset, rules=rules, focal=split_policies(focal), table_policy=table,
-                          whole_table=whole_table, carried=carried, deals=deals, seed=seed)  # fmt: skip
+    study = CardplayStudy(preset=preset, rules=rules_with_players(sets, players), entrants=split_policies(entrants),
+                          focal=focal, table_policy=table, whole_table=whole_table, carried=carried, deals=deals,
+                          seed=seed)  # fmt: skip
     print_written(*run_and_write(study, out or DEFAULT_OUT, threads, "local", None, None))
 
 

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from loo_sim import checks
+from loo_sim.cli.options import shared
 from loo_sim.engine.trace import chips, next_antes, render_deal
 from loo_sim.errors import LooError
 from loo_sim.game.deal_input import DealInput, Play, parse_card_list, parse_declarations, parse_hands, parse_play
@@ -140,7 +141,7 @@ def load(path: Path) -> list[Prepared]:
 def check_cmd(
     path: Annotated[Path, typer.Argument(help="A deal file (TOML): one deal, or several [[deal]] tables.")],
     trace: Annotated[bool, typer.Option("--trace", help="Print each deal's whole trace.")] = False,
-    why: Annotated[bool, typer.Option("--why", help="With --trace: the legal cards at every card decision.")] = False,
+    why: Annotated[bool, shared("--why", " (with --trace).")] = False,
 ) -> None:
     """Check deals you played: each deal's hands (as dealt), declarations and cards, every
     scripted action checked by the rules; unscripted actions are left to the seat's policy.

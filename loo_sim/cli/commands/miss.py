@@ -7,8 +7,10 @@ from typing import Annotated
 
 import typer
 
-from loo_sim.checks import MAX_DEALS, MAX_SESSION_DEALS, MAX_SESSIONS
-from loo_sim.cli.app import (
+from loo_sim.cli.app import check_workers
+from loo_sim.cli.options import (
+    HELP,
+    PARSERS,
     BackendOpt,
     PolicyOpt,
     PresetOpt,
@@ -17,12 +19,11 @@ from loo_sim.cli.app import (
     SetOpt,
     ThreadsOpt,
     WorkersOpt,
-    check_workers,
-    seed_option,
+    rules_with_players,
+    shared,
 )
-from loo_sim.cli.params import CarriedPot, Chips, Seat, WholeNumber, seat_map
+from loo_sim.cli.params import CarriedPot, Chips, Seat, seat_map
 from loo_sim.cli.study import print_written, run_and_write
-from loo_sim.game.rules import parse_set
 from loo_sim.report.study import MissStudy
 
 
@@ -31,41 +32,29 @@ def miss_cmd(
     sets: SetOpt = None,
     players: Annotated[
         list[int] | None,
-        typer.Option(parser=WholeNumber(3, 8), help="Players at the table (repeat for the sweep)."),
+        typer.Option(
+            "--players",
+            parser=PARSERS["--players"],
+            metavar="N",
+            help=HELP["--players"] + " Repeat for a sweep over table sizes.",
+        ),
     ] = None,
     policy: PolicyOpt = None,
     seat_policy: SeatPolicyOpt = None,
     carried: Annotated[
         list[str] | None,
-        typer.Option(
-            parser=CarriedPot(),
-            help="Chips carried in (repeat for the sweep), or 'session': each deal's carried pot drawn from the pots "
+        shared(
+            "--carried",
+            " (repeat for the sweep), or 'session': each deal's carried pot drawn from the pots "
             "met in sessions under these rules and policies.",
+            parser=CarriedPot(),
         ),
     ] = None,
-    sessions: Annotated[
-        int | None,
-        typer.Option(
-            parser=WholeNumber(1, MAX_SESSIONS), help="With --carried session: sessions played [default: 2000]."
-        ),
-    ] = None,
-    session_deals: Annotated[
-        int | None,
-        typer.Option(
-            parser=WholeNumber(1, MAX_SESSION_DEALS), help="With --carried session: deals per session [default: 50]."
-        ),
-    ] = None,
-    burn_in: Annotated[
-        int | None,
-        typer.Option(
-            parser=WholeNumber(0, MAX_SESSION_DEALS - 1),
-            help="With --carried session: the first deals of each session not counted [default: 10].",
-        ),
-    ] = None,
-    deals: Annotated[
-        int, typer.Option(parser=WholeNumber(1, MAX_DEALS), help="Deals per run (the most, with --precision).")
-    ] = 200_000,
-    seed: Annotated[int, seed_option("Seed of the runs.")] = 0,
+    sessions: Annotated[int | None, shared("--sessions", " with --carried session [default: 2000].")] = None,
+    session_deals: Annotated[int | None, shared("--session-deals", " with --carried session [default: 50].")] = None,
+    burn_in: Annotated[int | None, shared("--burn-in", " with --carried session [default: 10].")] = None,
+    deals: Annotated[int, shared("--deals", " in each run (the most, with --precision).")] = 200_000,
+    seed: Annotated[int, shared("--seed", ": deal k of a run is shuffled from the stream (seed, k).")] = 0,
     precision: Annotated[
         float | None,
         typer.Option(
@@ -73,11 +62,13 @@ def miss_cmd(
             help="Stop the heuristic comparison when every paired difference's 95% half-width is below this.",
         ),
     ] = None,
-    focal: Annotated[int, typer.Option(parser=Seat(), help="Seat whose heuristics are compared.")] = 0,
+    focal: Annotated[int, shared("--focal", " whose heuristics are compared.")] = 0,
     chart_seat: Annotated[
         int | None,
         typer.Option(
-            parser=Seat(all_word=True), help="Seat whose declarations the chart replays, or 'all' (each in turn)."
+            parser=Seat(all_word=True),
+            metavar="SEAT|all",
+            help="Seat whose declarations the chart replays, or 'all' (each seat in turn).",
         ),
     ] = "all",  # type: ignore[assignment]
     chart_scale: Annotated[
@@ -88,7 +79,7 @@ def miss_cmd(
         ),
     ] = None,
     threads: ThreadsOpt = None,
-    out: Annotated[str, typer.Option(help="Directory for the charts, CSVs and summary.md.")] = "out/miss",
+    out: Annotated[str, shared("--out", ": the charts, CSVs and summary.md.")] = "out/miss",
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
@@ -102,8 +93,9 @@ def miss_cmd(
     `loo-sim miss --preset limited --carried session --sessions 2000 --session-deals 50 --burn-in 10`.
     """
     check_workers(backend, workers)
+    rules = rules_with_players(sets, list(players or []))  # the sweep is the study's own
     study = MissStudy(
-        preset=preset, rules=parse_set(sets), policy=policy, seat_policy=seat_map(seat_policy), deals=deals, seed=seed,
+        preset=preset, rules=rules, policy=policy, seat_policy=seat_map(seat_policy), deals=deals, seed=seed,
         carried=list(carried) if carried else [0.0], players=list(players or []), precision=precision, focal=focal,
         chart_seat=chart_seat, chart_scale=chart_scale, sessions=sessions, session_deals=session_deals, burn_in=burn_in,
     )  # fmt: skip

@@ -9,8 +9,9 @@ from typing import Annotated
 import typer
 
 from loo_sim import checks
-from loo_sim.cli.app import PolicyOpt, PresetOpt, SeatPolicyOpt, SetOpt, build_rules
-from loo_sim.cli.params import Chips, Seat, WholeNumber
+from loo_sim.cli.app import build_rules
+from loo_sim.cli.options import PlayersOpt, PolicyOpt, PresetOpt, SeatPolicyOpt, SetOpt, shared
+from loo_sim.cli.params import WholeNumber
 from loo_sim.engine.trace import chips, render_deal
 from loo_sim.errors import LooError
 from loo_sim.game.cards import deck_str
@@ -25,24 +26,18 @@ MAX_DEAL = 2**63 - 1  # deal indices are the kernels' int64 counters (rng.py key
 def replay_cmd(
     preset: PresetOpt = "three-card",
     sets: SetOpt = None,
+    players: PlayersOpt = None,
     deck: Annotated[
         str | None, typer.Option(help="52 cards in canonical deal order (docs/rules.md R2), space separated.")
     ] = None,
     seed: Annotated[
-        int | None,
-        typer.Option(
-            parser=WholeNumber(0, checks.MAX_SEED), help="Shuffle the deck from this seed (instead of --deck)."
-        ),
+        int | None, shared("--seed", ": the deck is the shuffle of deal --deal (instead of --deck).")
     ] = None,
     deal: Annotated[
         int, typer.Option(parser=WholeNumber(0, MAX_DEAL), help="With --seed: the deal index k of that run.")
     ] = 0,
-    dealer: Annotated[
-        int | None, typer.Option(parser=Seat(), help="Dealer seat (default: 0, or k mod players with --seed).")
-    ] = None,
-    carried: Annotated[
-        float, typer.Option(parser=Chips(), help="Chips carried in from the last deal (0 = a clean pot).")
-    ] = 0.0,
+    dealer: Annotated[int | None, shared("--dealer", " (default: 0, or k mod players with --seed).")] = None,
+    carried: Annotated[float, shared("--carried", " from the last deal (0 = a clean pot).")] = 0.0,
     policy: PolicyOpt = None,
     seat_policy: SeatPolicyOpt = None,
     hand: Annotated[
@@ -72,9 +67,7 @@ def replay_cmd(
             "checked (R7, R9); cards not scripted are played by the seat's policy.",
         ),
     ] = None,
-    why: Annotated[
-        bool, typer.Option("--why", help="At every card decision, list the legal cards and why the others are not.")
-    ] = False,
+    why: Annotated[bool, shared("--why", ".")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the deal record as JSON.")] = False,
 ) -> None:
     """Play one deal and print every step: hands, miss, indicator, declarations, tricks, payouts.
@@ -88,7 +81,7 @@ def replay_cmd(
     `loo-sim replay -p classic-limited --dealer 0 --carried 9 --hand 1="A♥ 7♥ K♣" --indicator 4H
     --declare 1=play,2=play,3=play,4=pass,0=pass --why`.
     """
-    rules = build_rules(preset, sets)
+    rules = build_rules(preset, sets, players)
     n = rules.players
     entered = hand is not None or miss is not None or indicator is not None or stock is not None
     built = None

@@ -8,30 +8,24 @@ from typing import Annotated
 
 import typer
 
-from loo_sim.cli.app import SchedulerOpt, ThreadsOpt, WorkersOpt, check_workers
+from loo_sim.cli.app import check_workers
 from loo_sim.cli.backend import open_backend
-from loo_sim.cli.params import OneOf
+from loo_sim.cli.options import SchedulerOpt, ThreadsOpt, WorkersOpt, shared
 from loo_sim.cli.progress import TerminalProgress, compile_notice
 from loo_sim.cli.study import KIND_DRIVERS, set_threads
 from loo_sim.errors import LooError
-from loo_sim.run.backend import BACKENDS
 
 
 def report_cmd(
     config: Annotated[str, typer.Argument(help="The TOML config of the experiments.")],
-    out: Annotated[str, typer.Option(help="Directory of the report (index.md, index.html, one folder each).")] = (
-        "out/report"
-    ),
+    out: Annotated[str, shared("--out", ": the report (index.md, index.html, one folder each).")] = "out/report",
     resume: Annotated[bool, typer.Option("--resume", help="Skip experiments already done with the same config.")] = (
         False
     ),
     only: Annotated[list[str] | None, typer.Option(help="Run only this experiment (repeatable).")] = None,
     threads: ThreadsOpt = None,
     backend: Annotated[
-        str | None,
-        typer.Option(
-            parser=OneOf(BACKENDS), metavar="local|dask", help="local or dask (default: the config's, else local)."
-        ),
+        str | None, shared("--backend", " [default: the config's, else local]", metavar="local|dask")
     ] = None,
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
@@ -40,7 +34,7 @@ def report_cmd(
     tournament, risk, cardplay) and write a report a person reads (index.md, index.html) and a
     program loads (CSV, manifest.json).
 
-    Examples: `loo-sim report reports/miss.toml --out reports/miss`,
+    Examples: `loo-sim report reports/miss.toml --out out/miss`,
     `loo-sim report my.toml --out out/my --resume`, `loo-sim report my.toml --only limited-vs-unlimited`.
     """
     from loo_sim.report.batch import build_index, report_lock, run_report

@@ -7,10 +7,18 @@ from typing import Annotated
 
 import typer
 
-from loo_sim.cli.app import PolicyOpt, PresetOpt, SetOpt, ThreadsOpt, seed_option
-from loo_sim.cli.params import Seat, WholeNumber, policy_text
+from loo_sim.cli.options import (
+    OldDealsOpt,
+    PlayersOpt,
+    PolicyOpt,
+    PresetOpt,
+    SetOpt,
+    ThreadsOpt,
+    rules_with_players,
+    shared,
+)
+from loo_sim.cli.params import policy_text
 from loo_sim.cli.study import print_written, run_and_write
-from loo_sim.game.rules import parse_set
 from loo_sim.report.study import RiskStudy
 
 
@@ -19,25 +27,24 @@ def risk_cmd(
         str, typer.Option(parser=policy_text, help="The policy whose risk is measured, at seat --focal.")
     ] = "ev",
     policy: PolicyOpt = None,
-    focal: Annotated[int, typer.Option(parser=Seat(), help="The seat playing --focal-policy.")] = 0,
+    focal: Annotated[int, shared("--focal", " playing --focal-policy.")] = 0,
     preset: PresetOpt = "three-card",
     sets: SetOpt = None,
-    players: Annotated[int | None, typer.Option(parser=WholeNumber(3, 8), help="Players at the table.")] = None,
-    sessions: Annotated[int, typer.Option(parser=WholeNumber(1, 10**7), help="Sessions.")] = 4000,
-    deals: Annotated[int, typer.Option(parser=WholeNumber(1, 10**5), help="Deals per session.")] = 200,
-    seed: Annotated[int, seed_option("Seed of the sessions.")] = 0,
+    players: PlayersOpt = None,
+    sessions: Annotated[int, shared("--sessions", ", each played without ruin and read at every bankroll.")] = 4000,
+    session_deals: Annotated[int, shared("--session-deals", ".")] = 200,
+    deals: OldDealsOpt = None,
+    seed: Annotated[int, shared("--seed", ": deal j of session i comes from (seed, i, j).")] = 0,
     threads: ThreadsOpt = None,
-    out: Annotated[str, typer.Option(help="Directory for the curves, CSVs and summary.md.")] = "out/risk",
+    out: Annotated[str, shared("--out", ": the curves, CSVs and summary.md.")] = "out/risk",
 ) -> None:
     """Risk of ruin over bankroll for one seat's policy at a table (--policy: the other seats),
     the deals until ruin, the bankroll for a 1% and 5% risk, and N0: the deals after which
     its lead over basic exceeds one standard deviation of its result.
 
-    Example: `loo-sim risk --preset limited --focal-policy ev --sessions 4000 --deals 200 --seed 1`.
+    Example: `loo-sim risk --preset limited --focal-policy ev --sessions 4000 --session-deals 200 --seed 1`.
     """
-    rules = parse_set(sets)
-    if players is not None:
-        rules["players"] = players
-    study = RiskStudy(preset=preset, rules=rules, policy=policy, focal_policy=focal_policy, focal=focal,
-                      sessions=sessions, deals=deals, seed=seed)  # fmt: skip
+    study = RiskStudy(preset=preset, rules=rules_with_players(sets, players), policy=policy,
+                      focal_policy=focal_policy, focal=focal, sessions=sessions, session_deals=session_deals,
+                      deals=deals, seed=seed)  # fmt: skip
     print_written(*run_and_write(study, out, threads, "local", None, None))

@@ -8,9 +8,10 @@ from typing import Annotated
 
 import typer
 
-from loo_sim.checks import MAX_DEALS
-from loo_sim.cli.app import (
+from loo_sim.cli.app import check_workers
+from loo_sim.cli.options import (
     BackendOpt,
+    PlayersOpt,
     PolicyOpt,
     PresetOpt,
     SchedulerOpt,
@@ -18,12 +19,11 @@ from loo_sim.cli.app import (
     SetOpt,
     ThreadsOpt,
     WorkersOpt,
-    check_workers,
-    seed_option,
+    rules_with_players,
+    shared,
 )
-from loo_sim.cli.params import Chips, Seat, WholeNumber, seat_map
+from loo_sim.cli.params import seat_map
 from loo_sim.cli.study import run_and_write
-from loo_sim.game.rules import parse_set
 from loo_sim.report.study import SimulateStudy
 
 LONG_RUN = 2_000_000  # deals: shorter runs show no progress bar
@@ -32,23 +32,18 @@ LONG_RUN = 2_000_000  # deals: shorter runs show no progress bar
 def simulate_cmd(
     preset: PresetOpt = "three-card",
     sets: SetOpt = None,
+    players: PlayersOpt = None,
     policy: PolicyOpt = None,
     seat_policy: SeatPolicyOpt = None,
-    deals: Annotated[
-        int,
-        typer.Option(parser=WholeNumber(1, MAX_DEALS), help="Independent deals to play (1e6 and 1_000_000 work)."),
-    ] = 100_000,
-    seed: Annotated[int, seed_option("Seed of the run: deal k is shuffled from the stream (seed, k).")] = 0,
+    deals: Annotated[int, shared("--deals", ", each independent (1e6 and 1_000_000 work).")] = 100_000,
+    seed: Annotated[int, shared("--seed", ": deal k is shuffled from the stream (seed, k).")] = 0,
     threads: ThreadsOpt = None,
-    carried: Annotated[
-        float, typer.Option(parser=Chips(), help="Chips carried into every deal (0 = a clean pot).")
-    ] = 0.0,
+    carried: Annotated[float, shared("--carried", " every deal (0 = a clean pot).")] = 0.0,
     dealer: Annotated[
-        int | None,
-        typer.Option(parser=Seat(), help="Fix the dealer seat (default: deal k is dealt by seat k mod players)."),
+        int | None, shared("--dealer", " of every deal (default: deal k is dealt by seat k mod players).")
     ] = None,
     out: Annotated[
-        str | None, typer.Option(help="Directory for summary.csv (long form), positions.csv, summary.md and run.json.")
+        str | None, shared("--out", ": summary.csv (long form), positions.csv, summary.md and run.json.")
     ] = None,
     by_class: Annotated[bool, typer.Option("--by-class", help="Also the loo rate by hand class (P5).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
@@ -63,8 +58,9 @@ def simulate_cmd(
     `loo-sim simulate --preset five-card --seat-policy 0=cautious --deals 2e6 --out out/five`.
     """
     check_workers(backend, workers)
-    study = SimulateStudy(preset=preset, rules=parse_set(sets), policy=policy, seat_policy=seat_map(seat_policy),
-                          deals=deals, seed=seed, carried=carried, dealer=dealer, by_class=by_class)  # fmt: skip
+    study = SimulateStudy(preset=preset, rules=rules_with_players(sets, players), policy=policy,
+                          seat_policy=seat_map(seat_policy), deals=deals, seed=seed, carried=carried, dealer=dealer,
+                          by_class=by_class)  # fmt: skip
     output, out_dir, _ = run_and_write(study, out, threads, backend, scheduler, workers, min_total=LONG_RUN)
     info = output.info
     if as_json:

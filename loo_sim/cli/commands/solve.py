@@ -8,36 +8,37 @@ from typing import Annotated
 import typer
 
 from loo_sim.checks import MAX_DEALS
-from loo_sim.cli.app import PresetOpt, SetOpt, ThreadsOpt, seed_option
-from loo_sim.cli.params import Chips, WholeNumber
+from loo_sim.cli.options import PlayersOpt, PresetOpt, SetOpt, ThreadsOpt, rules_with_players, shared
+from loo_sim.cli.params import WholeNumber
 from loo_sim.cli.study import print_written, run_and_write
-from loo_sim.config import MIN_SOLVE_DEALS as MIN_DEALS
-from loo_sim.game.rules import parse_set
+from loo_sim.config import MIN_SOLVE_DEALS
 from loo_sim.report.study import SolveStudy
 
 
 def solve_cmd(
     preset: PresetOpt = "three-card",
     sets: SetOpt = None,
-    players: Annotated[int | None, typer.Option(parser=WholeNumber(3, 8), help="Players at the table.")] = None,
+    players: PlayersOpt = None,
     policy: Annotated[
         str | None,
-        typer.Option(help="The table's card play and exchange, PLAY[/EXCHANGE], e.g. high or basic/keep-trumps."),
+        typer.Option(
+            help="The table's card play and exchange, PLAY[/EXCHANGE], e.g. high or basic/keep-trumps "
+            "(its declarations are what is solved)."
+        ),
     ] = None,
     carried: Annotated[
-        list[float] | None,
-        typer.Option(parser=Chips(), help="Chips carried in (repeat: the deals are played at each; default 0)."),
+        list[float] | None, shared("--carried", " (repeat: the deals are played at each) [default: 0].")
     ] = None,
     iterations: Annotated[
         int, typer.Option(parser=WholeNumber(1, 100_000), help="Fictitious-play iterations after the start.")
     ] = 100,
     deals: Annotated[
-        int, typer.Option(parser=WholeNumber(MIN_DEALS, MAX_DEALS), help="Deals per iteration (and carried pot).")
+        int, shared("--deals", f" at each iteration and carried pot ({MIN_SOLVE_DEALS:,} at least).")
     ] = 200_000,
     eval_deals: Annotated[
         int | None,
         typer.Option(
-            parser=WholeNumber(MIN_DEALS, MAX_DEALS),
+            parser=WholeNumber(MIN_SOLVE_DEALS, MAX_DEALS),
             help="Fresh deals for each half of a NashConv estimate (default: 2 x --deals).",
         ),
     ] = None,
@@ -48,9 +49,9 @@ def solve_cmd(
     averaging: Annotated[
         str, typer.Option(help="uniform (classic fictitious play), linear (iteration t weighted t) or discounted:G.")
     ] = "linear",
-    seed: Annotated[int, seed_option("Seed of the deals.")] = 0,
+    seed: Annotated[int, shared("--seed", " of every iteration's deals and the fresh deals of the evaluation.")] = 0,
     threads: ThreadsOpt = None,
-    out: Annotated[str, typer.Option(help="Directory for strategy.csv, the plots, CSVs and summary.md.")] = "out/solve",
+    out: Annotated[str, shared("--out", ": strategy.csv, the plots, CSVs and summary.md.")] = "out/solve",
 ) -> None:
     """Solve the declaration game: a strategy table no seat can profitably leave (given the
     table's card play), its exploitability (NashConv) on fresh deals, and that of each
@@ -59,12 +60,7 @@ def solve_cmd(
     Examples: `loo-sim solve --preset three-card --iterations 100 --deals 200000 --seed 1 --out out/solve`,
     `loo-sim solve --preset classic-limited --carried 0 --carried 6 --start basic --start always --start cautious`.
     """
-    rules = parse_set(sets)
-    if players is not None:
-        rules["players"] = players
-    study = SolveStudy(
-        preset=preset, rules=rules, policy=policy, deals=deals, seed=seed, iterations=iterations,
-        starts=list(start) if start else ["basic"], averaging=averaging, carried=list(carried) if carried else [0.0],
-        eval_deals=eval_deals,
-    )  # fmt: skip
+    study = SolveStudy(preset=preset, rules=rules_with_players(sets, players), policy=policy, deals=deals, seed=seed,
+                       iterations=iterations, starts=list(start) if start else ["basic"], averaging=averaging,
+                       carried=list(carried) if carried else [0.0], eval_deals=eval_deals)  # fmt: skip
     print_written(*run_and_write(study, out, threads, "local", None, None))

@@ -9,9 +9,10 @@ from typing import Annotated
 
 import typer
 
-from loo_sim.checks import MAX_DEALS, MAX_SESSION_DEALS, MAX_SESSIONS
-from loo_sim.cli.app import (
+from loo_sim.cli.app import check_workers
+from loo_sim.cli.options import (
     BackendOpt,
+    PlayersOpt,
     PolicyOpt,
     PresetOpt,
     SchedulerOpt,
@@ -19,17 +20,16 @@ from loo_sim.cli.app import (
     SetOpt,
     ThreadsOpt,
     WorkersOpt,
-    check_workers,
-    seed_option,
+    rules_with_players,
+    shared,
 )
-from loo_sim.cli.params import Chips, WholeNumber, seat_map
+from loo_sim.cli.params import seat_map
 from loo_sim.cli.study import print_written, run_and_write
 from loo_sim.errors import LooError
-from loo_sim.game.rules import Rules, parse_set
+from loo_sim.game.rules import Rules
 from loo_sim.report.study import ROW_EXAMPLE, ROW_FORM, VariantsStudy, parse_row, preset_name
 
-CLEAN_DEALS = 100_000  # --deals without --sessions (a report's default too)
-SESSION_DEALS = 40  # --deals with --sessions: deals per session (reports/variants-sessions.toml)
+CLEAN_DEALS, SESSION_DEALS = VariantsStudy.CLEAN_DEALS, VariantsStudy.SESSION_DEALS
 
 
 def parse_rows(items: list[str], preset: str, base: dict[str, str]) -> list[dict]:
@@ -75,41 +75,30 @@ def variants_cmd(
     ] = None,
     preset: PresetOpt = "three-card",
     sets: SetOpt = None,
-    players: Annotated[
-        int | None, typer.Option(parser=WholeNumber(3, 8), help="Players at the table (a row's players=N wins).")
-    ] = None,
+    players: PlayersOpt = None,
     policy: PolicyOpt = None,
     seat_policy: SeatPolicyOpt = None,
     deals: Annotated[
-        int | None,
-        typer.Option(
-            parser=WholeNumber(1, MAX_DEALS),
-            help=f"Deals every row plays [default: {CLEAN_DEALS:,}]; with --sessions, deals PER SESSION "
-            f"(1..{MAX_SESSION_DEALS:,}) [default: {SESSION_DEALS}].",
-        ),
+        int | None, shared("--deals", f" in every row, without --sessions [default: {CLEAN_DEALS:,}].")
     ] = None,
-    carried: Annotated[
-        float, typer.Option(parser=Chips(), help="Chips carried into every deal (clean-pot mode, not with --sessions).")
-    ] = 0.0,
+    carried: Annotated[float, shared("--carried", " every deal (without --sessions).")] = 0.0,
     sessions: Annotated[
         int | None,
-        typer.Option(
-            parser=WholeNumber(1, MAX_SESSIONS),
-            help="Play every row as sessions (R10: from a clean pot, the pot carried over, the dealer rotating), "
-            "this many, each of --deals deals, every row on the same decks.",
+        shared(
+            "--sessions",
+            " in every row instead (R10: from a clean pot, the pot carried over, the dealer "
+            "rotating), every row on the same decks.",
         ),
+    ] = None,
+    session_deals: Annotated[
+        int | None, shared("--session-deals", f" (with --sessions) [default: {SESSION_DEALS}].")
     ] = None,
     burn_in: Annotated[
-        int | None,
-        typer.Option(
-            parser=WholeNumber(0, MAX_SESSION_DEALS - 1),
-            help="With --sessions: the first deals of each session not measured [default: 10, or half a session "
-            "when shorter].",
-        ),
+        int | None, shared("--burn-in", " (with --sessions) [default: 10, or half a session when shorter].")
     ] = None,
-    seed: Annotated[int, seed_option("Seed: deal k (or deal j of session i) is the same deck for every row.")] = 0,
+    seed: Annotated[int, shared("--seed", ": deal k (or deal j of session i) is the same deck for every row.")] = 0,
     threads: ThreadsOpt = None,
-    out: Annotated[str, typer.Option(help="Directory for the CSVs, plots and summary.md.")] = "out/variants",
+    out: Annotated[str, shared("--out", ": the CSVs, plots and summary.md.")] = "out/variants",
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
@@ -123,7 +112,7 @@ def variants_cmd(
 
     Examples: `loo-sim variants --row three-card --row limited --row lim-ante2=limited,ante=2 --players 5
     --policy basic --deals 1e6 --seed 1 --out out/variants`,
-    `loo-sim variants --row limited --row classic-limited --row unlimited --sessions 40000 --deals 40
+    `loo-sim variants --row limited --row classic-limited --row unlimited --sessions 40000 --session-deals 40
     --burn-in 10 --players 5 --policy basic --seed 1 --out out/variants-sessions`.
     """
     check_workers(backend, workers)
@@ -132,16 +121,9 @@ def variants_cmd(
     if carried and sessions is not None:
         raise LooError("--carried goes without --sessions: a session starts from a clean pot and carries its own "
                        "pot (R10)")  # fmt: skip
-    if sessions is not None and deals is not None and deals > MAX_SESSION_DEALS:
-        raise LooError(f"{deals} is not allowed with --sessions; allowed 1..{MAX_SESSION_DEALS} deals per session",
-                       key="deals")  # fmt: skip
-    rules = parse_set(sets)
-    if players is not None:
-        rules["players"] = players
+    rules = rules_with_players(sets, players)
     rows = parse_rows(list(row or []), preset, rules)
-    if deals is None:
-        deals = CLEAN_DEALS if sessions is None else SESSION_DEALS
     study = VariantsStudy(preset=preset, rules=rules, policy=policy, seat_policy=seat_map(seat_policy), deals=deals,
                           seed=seed, carried=carried, rows=rows, baseline=baseline, sessions=sessions,
-                          burn_in=burn_in)  # fmt: skip
+                          session_deals=session_deals, burn_in=burn_in)  # fmt: skip
     print_written(*run_and_write(study, out, threads, backend, scheduler, workers))
