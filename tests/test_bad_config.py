@@ -216,3 +216,25 @@ def test_report_bad_config_subprocess_is_one_line_per_problem(tmp_path):
     assert any("experiments[0].rules" in line for line in lines)
     assert any("experiments[1].compare[0]" in line for line in lines)
     assert not out.exists()
+
+
+def test_every_bad_field_of_every_experiment_is_one_line(tmp_path, capsys):
+    """Issue #29: a config with mistakes of type and of value in several experiments reports
+    each one (a mistyped field no longer hides the others, and a bad rule set does not hide a
+    bad policy), one line each, exit 2, nothing written."""
+    path = tmp_path / "many.toml"
+    path.write_text('title = "t"\n'
+                    '[[experiments]]\nname = "a"\nkind = "simulate"\ndeals = 0\nseed = -1\n'
+                    'rules = { penalty = "unlimted" }\npolicy = "nope"\n'
+                    '[[experiments]]\nname = "b"\nkind = "pots"\nsessions = "x"\nsession_deals = 0\nbankroll = -5\n'
+                    '[[experiments]]\nname = "c"\nkind = "miss"\nplayers = 9\ncarried = -1\nprecision = 0\n')  # fmt: skip
+    out = tmp_path / "out"
+    assert main(["report", str(path), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    planted = ["experiments[0].rules.penalty", "experiments[0].deals", "experiments[0].seed", "experiments[0].policy",
+               "experiments[1].sessions", "experiments[1].session_deals", "experiments[1].bankroll",
+               "experiments[2].players[0]", "experiments[2].carried[0]", "experiments[2].precision"]  # fmt: skip
+    assert len(err) == len(planted)
+    for where in planted:
+        assert sum(line.startswith(f"error: {where}: ") for line in err) == 1, where
+    assert not out.exists()

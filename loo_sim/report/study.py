@@ -77,6 +77,19 @@ def _not_of(kind: str, value: Any) -> str:
     return f"{_shown(value)} is {_type_name(value)}; expected {kind}"
 
 
+def _head(path: str) -> str:
+    """The field a problem's path is about: ``rules.penalty`` and ``seat_policy[2]`` -> ``rules``, ``seat_policy``."""
+    return path.split(".")[0].split("[")[0]
+
+
+def _parse_item(item: str, text: str) -> Policy:
+    """One ``SEAT=POLICY`` item's policy, its error starting with the item (as the table's parser says it)."""
+    try:
+        return Policy.parse(text)
+    except LooError as e:
+        raise LooError(f"{item!r}: {e}") from None
+
+
 def preset_name(value: Any) -> str:
     """A preset's name as PRESETS spells it (any case, as ``--preset`` takes it), or a LooError."""
     key = value.strip().lower() if isinstance(value, str) else None
@@ -139,12 +152,27 @@ class Study:
         return parse_seat_policies(self.policy, self.seat_policy, players)
 
     def problems(self) -> Problems:
-        """Every problem with this study, as (path below the study, message)."""
+        """Every problem with this study, as (path below the study, message): a field of the
+        wrong type is one problem, and the others are still checked (with that field at its
+        default, whose own problems are not reported)."""
         p = _Collect()
         self._renamed(p)
         self._type_problems(p)
-        if p.found:  # the other checks need the types
-            return p.found
+        mistyped = {_head(path) for path, _ in p.found}
+        more = _Collect()
+        (self._with_defaults(mistyped) if mistyped else self)._value_problems(more)
+        return p.found + [(path, message) for path, message in more.found if _head(path) not in mistyped]
+
+    def _with_defaults(self, names: set[str]) -> Study:
+        """A copy with these fields at their defaults (so the other checks can run)."""
+        values = {}
+        for f in dataclasses.fields(self):
+            if f.name in names:
+                values[f.name] = f.default_factory() if f.default is dataclasses.MISSING else f.default
+        return dataclasses.replace(self, **values)
+
+    def _value_problems(self, p: _Collect) -> None:
+        """The problems of the values, once every field has its type."""
         p.attempt("preset", lambda: preset_name(self.preset))
         valid = {}
         for key, value in self.rules.items():
@@ -158,7 +186,6 @@ class Study:
             p.attempt("rules", lambda: Rules.preset(self.preset, **valid))
         rules = self.base_rules() if not p.found else None
         self._more_problems(p, rules)
-        return p.found
 
     def _type_problems(self, p: _Collect) -> None:
         """A problem for each field whose value is not of its type (a config's loose values:
@@ -201,12 +228,21 @@ class Study:
                 if not (isinstance(value, dict) if kind == TABLE else _is(kind, value)):
                     p.add(f"{name}[{i}]", _not_of(kind, value))
 
+    def _policy_problems(self, p: _Collect, rules: Rules | None) -> None:
+        """The policies of the table; without a valid rule set (no table size) each text alone."""
+        if rules is not None:
+            p.attempt("policy", lambda: self.table(rules.players))
+            return
+        if self.policy is not None:
+            p.attempt("policy", lambda: Policy.parse(self.policy))
+        for seat, text in self.seat_policy.items():
+            p.attempt(f"seat_policy[{seat}]", lambda t=text, s=seat: _parse_item(f"{s}={t}", t))
+
     def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
         """The problems of a kind's own fields (``rules``: None when the rule set is bad)."""
         p.attempt("deals", lambda: checks.deals(self.deals))
         p.attempt("seed", lambda: checks.seed(self.seed))
-        if rules is not None:
-            p.attempt("policy", lambda: self.table(rules.players))
+        self._policy_problems(p, rules)
 
     def _renamed(self, p: _Collect) -> None:
         """A field given under its old name (``RENAMED``): refused, naming the new one."""
@@ -344,8 +380,7 @@ class PotsStudy(Study):
         from loo_sim.analysis.pots import parse_compare
 
         p.attempt("seed", lambda: checks.seed(self.seed))
-        if rules is not None:
-            p.attempt("policy", lambda: self.table(rules.players))
+        self._policy_problems(p, rules)
         parsed = p.attempt("compare", lambda: parse_compare(self.compare))
         self._repeats(p, parsed or [])
         p.attempt("sessions", lambda: checks.sessions(self.sessions))
@@ -420,8 +455,7 @@ class VariantsStudy(Study):
 
     def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
         p.attempt("seed", lambda: checks.seed(self.seed))
-        if rules is not None:
-            p.attempt("policy", lambda: self.table(rules.players))
+        self._policy_problems(p, rules)
         if self.in_sessions and self.deals is not None:
             p.add("deals", "with sessions, the deals of each session are session_deals (--session-deals); deals "
                            "counts the deals of a run without sessions")  # fmt: skip
@@ -644,8 +678,8 @@ class RiskStudy(Study):
         p.attempt("sessions", lambda: checks.sessions(self.sessions))
         p.attempt("session_deals", lambda: checks.session_deals(self.session_deals))
         p.attempt("focal_policy", lambda: Policy.parse(self.focal_policy))
+        self._policy_problems(p, rules)
         if rules is not None:
-            p.attempt("policy", lambda: self.table(rules.players))
             p.attempt("focal", lambda: checks.seat("focal", self.focal, rules.players))
 
 
