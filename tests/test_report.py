@@ -310,3 +310,22 @@ rows = [{name = "three-card", preset = "three-card"}, {name = "limited", preset 
     assert "with an earlier version of this config" in (out / "index.md").read_text()
     assert main(["report", str(config), "--out", str(out), "--resume"]) == 0
     assert calls == ["simulate", "variants"]
+
+
+def test_report_pages_show_no_absolute_path(tmp_path, monkeypatch):
+    """Issue #29: a report made from an absolute config path into an absolute --out prints
+    neither on its pages: they are shown relative to the working folder."""
+    work = tmp_path / "work"
+    (work / "configs").mkdir(parents=True)
+    config = work / "configs" / "small.toml"
+    config.write_text('title = "t"\n[[experiments]]\nname = "sim"\nkind = "simulate"\ndeals = 4096\n')
+    monkeypatch.chdir(work)
+    out = work / "out" / "rep"
+    assert main(["report", str(config), "--out", str(out)]) == 0
+    for page in [out / "index.md", out / "index.html", out / "manifest.json", out / "sim" / "summary.md",
+                 out / "sim" / "run.json"]:  # fmt: skip
+        text = page.read_text()
+        assert str(tmp_path) not in text, page.name
+    index = (out / "index.md").read_text()
+    assert "from `configs/small.toml`" in index
+    assert "loo-sim report configs/small.toml --only sim --out out/rep" in index

@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import json
 import os
+import shlex
 import socket
 import tempfile
 import time
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from loo_sim.errors import Interrupted, LooError
+from loo_sim.report.command import shown_path
 from loo_sim.report.config import Config
 from loo_sim.report.outputs import atomic_write_text, write_json
 from loo_sim.report.runners import ProgressFactory, run_study, write_study
@@ -113,7 +115,7 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
             raise LooError(f"{name!r}: no such experiment; allowed {', '.join(names)}", key="only")
     # --only redoes some experiments and keeps the others' entries (what is on disk stays theirs)
     manifest = read_manifest(out) if resume or only else {"experiments": {}}
-    manifest.update(config=str(config.path), title=config.title, loo_sim_version=__version__, partial=False)
+    manifest.update(config=shown_path(config.path), title=config.title, loo_sim_version=__version__, partial=False)
     clean_stale_temps(out)
     chosen = [e for e in config.experiments if not only or e.name in only]
     for i, exp in enumerate(chosen, start=1):
@@ -126,7 +128,8 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
             continue
         echo(f"[{i}/{len(chosen)}] {exp.name} ({exp.study.kind}) ...")
         start = time.perf_counter()
-        command = f"loo-sim report {config.path} --only {exp.name} --out {out}"
+        command = shlex.join(["loo-sim", "report", shown_path(config.path), "--only", exp.name, "--out",
+                              shown_path(out)])
         interrupted = None
         try:
             output = run_study(exp.study, str(target), progress=progress, backend=backend, checked=True)

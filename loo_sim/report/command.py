@@ -4,6 +4,7 @@ here, and only here, below ``cli/``)."""
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Sequence
 from typing import Any
@@ -45,6 +46,19 @@ def _text(value: Any) -> str:
 def overrides(study: Study) -> list[str]:
     """The rule overrides as ``KEY=VALUE`` items (``--set``)."""
     return [f"{k}={_text(v)}" for k, v in study.rules.items()]
+
+
+def shown_path(path: str | os.PathLike) -> str:
+    """A path as a generated page or command line shows it: as given when relative (it is
+    what the user typed, from the folder they ran in); an absolute one relative to the working
+    folder (``../`` where it lies outside), so no page carries one machine's absolute paths."""
+    text = os.fspath(path)
+    if not os.path.isabs(text):
+        return text
+    try:
+        return os.path.relpath(text)
+    except ValueError:  # another drive (Windows): only the name is portable
+        return os.path.basename(text)
 
 
 def command(study: Study, out: str | None = None) -> str:
@@ -110,7 +124,7 @@ def command(study: Study, out: str | None = None) -> str:
         args += ["--seed", str(study.seed)]
     else:
         return ""
-    return shlex.join(args + (["--out", out] if out else []))  # a folder with spaces stays one argument
+    return shlex.join(args + (["--out", shown_path(out)] if out else []))  # a folder with spaces stays one argument
 
 
 def run_info(study: Study, out: str | None, partial: bool, details: dict[str, Any]) -> dict[str, Any]:
