@@ -121,3 +121,32 @@ def threads(value: Any, name: str = "threads") -> int:
 
     limit = numba.config.NUMBA_NUM_THREADS
     return limit if value is None else whole_number(name, value, 1, limit)
+
+
+# ---- files a run reads ---------------------------------------------------------------------
+MAX_DEAL_FILE_BYTES = 8 * 2**20  # a deal file (loo-sim check): thousands of deals
+MAX_CONFIG_BYTES = 2**20  # a report's TOML config
+MAX_TABLE_BYTES = 64 * 2**20  # a strategy table: at most one row per information set (70,200), ~1 KB each
+
+
+def read_text(path: Any, limit: int, label: str) -> str:
+    """The UTF-8 text of the file at ``path``, read with a size bound: a file past ``limit``
+    bytes (or an endless one, such as /dev/zero) is refused before it is read whole. Errors
+    are one LooError starting with ``label`` (how the caller names the file)."""
+    from pathlib import Path
+
+    try:
+        with Path(path).open("rb") as f:
+            data = f.read(limit + 1)
+    except FileNotFoundError:
+        raise LooError(f"{label}: no such file") from None
+    except IsADirectoryError:
+        raise LooError(f"{label}: is a folder, not a file") from None
+    except OSError as e:
+        raise LooError(f"{label}: cannot be read ({e.strerror or e.__class__.__name__})") from None
+    if len(data) > limit:
+        raise LooError(f"{label}: larger than {limit:,} bytes, the most such a file holds; not read")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise LooError(f"{label}: not UTF-8 text") from None

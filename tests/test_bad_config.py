@@ -227,7 +227,8 @@ def test_every_bad_field_of_every_experiment_is_one_line(tmp_path, capsys):
                     '[[experiments]]\nname = "a"\nkind = "simulate"\ndeals = 0\nseed = -1\n'
                     'rules = { penalty = "unlimted" }\npolicy = "nope"\n'
                     '[[experiments]]\nname = "b"\nkind = "pots"\nsessions = "x"\nsession_deals = 0\nbankroll = -5\n'
-                    '[[experiments]]\nname = "c"\nkind = "miss"\nplayers = 9\ncarried = -1\nprecision = 0\n')  # fmt: skip
+                    '[[experiments]]\nname = "c"\nkind = "miss"\nplayers = 9\ncarried = -1\n'
+                    'precision = 0\n')  # fmt: skip
     out = tmp_path / "out"
     assert main(["report", str(path), "--out", str(out)]) == 2
     err = capsys.readouterr().err.splitlines()

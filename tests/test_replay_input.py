@@ -224,8 +224,9 @@ play = ["1:AH 2:9H", "1:7H 2:5H"]
 2 = "9H 5H QH"
 
 [[deal]]
-name = "policies decide"
+name = "policies decide the rest"
 seed = 5
+declare = "1=play"
 """
 
 
@@ -239,7 +240,7 @@ def test_check_reports_each_deal(capsys, tmp_path):
                         "seat 2 4; looed: seat 3 pays 3; next pot 3 carried + 3 antes = 6")  # fmt: skip
     assert lines[1] == ("deal 2 (under-played): illegal: trick 2, 5H: seat 2 must head the trick with QH (R7: follow "
                         "suit and head the trick)")  # fmt: skip
-    assert lines[2].startswith("deal 3 (policies decide): all legal (0 scripted actions)")
+    assert lines[2].startswith("deal 3 (policies decide the rest): all legal (1 scripted actions)")
     assert lines[3] == "1 of 3 deals hold an illegal action"
     path.write_text(DEALS.split('[[deal]]\nname = "under')[0], encoding="utf-8")
     rc, out, _ = cli(capsys, "check", str(path), "--trace", "--why")
@@ -259,6 +260,7 @@ def test_check_reports_each_deal(capsys, tmp_path):
     ('dealer = 7\n', "deal 1: dealer: seat 7 does not exist"),
     ('rules = { players = 9 }\n', "deal 1: players"),
     ('hands = "AH"\n', "deal 1: hands: expected a table"),
+    ('seed = 5\n', "deal 1: nothing to check"),
     ('play = 3\n', "deal 1: play: expected"),
 ])  # fmt: skip
 def test_check_bad_files_are_one_error_line(capsys, tmp_path, text, message):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from loo_sim import checks
 from loo_sim.errors import LooError
 from loo_sim.report.study import FIELD_TYPES, KINDS, STUDIES, WHOLE, Study, study_fields
 
@@ -98,14 +99,11 @@ def _depth(value: Any, limit: int) -> int:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    text = checks.read_text(path, checks.MAX_CONFIG_BYTES, f"config {str(path)!r}")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(text)
     except RecursionError:
         raise LooError(f"config {str(path)!r}: {TOO_DEEP}") from None
-    except FileNotFoundError:
-        raise LooError(f"config {str(path)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise LooError(f"config {str(path)!r} cannot be read ({e})") from None
     except tomllib.TOMLDecodeError as e:
         raise LooError(f"config {str(path)!r} is not valid TOML: {e}") from None
     if _depth(data, MAX_DEPTH) > MAX_DEPTH:

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from loo_sim import checks
 from loo_sim.errors import LooError
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
@@ -33,12 +34,7 @@ def parse_table_text(text: str, rules: Rules, source: str) -> np.ndarray:
 
 def read_table(path: str | Path, rules: Rules) -> np.ndarray:
     """The table at ``path`` for ``rules`` (see :func:`parse_table_text`)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise LooError(f"table:{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise LooError(f"table:{path}: cannot be read ({e.__class__.__name__})") from None
+    text = checks.read_text(path, checks.MAX_TABLE_BYTES, f"table:{path}")
     return parse_table_text(text, rules, f"table:{path}")
 
 

@@ -94,6 +94,9 @@ def prepare(d: dict[str, Any]) -> Prepared:
     if isinstance(seat_policy, dict):
         seat_policy = [f"{k}={v}" for k, v in seat_policy.items()]
     table = parse_seat_policies(policy, seat_policy, n)
+    from loo_sim.run.tables import resolve_tables  # pandas: not for --help
+
+    resolve_tables(rules, table)  # a seat's strategy table is read now, before any deal is played
     name = d.get("name")
     return Prepared(label="" if name is None else str(name), rules=rules, dealer=dealer, carried=carried,
                     deck=built.deck, note=filled_note(built, seed, deal_index), table=table, seed=seed,
@@ -109,15 +112,16 @@ def _in_file(message: str) -> str:
 
 def load(path: Path) -> list[Prepared]:
     """Every deal of the file, checked and built before any is played (bad input: one line)."""
+    text = checks.read_text(path, checks.MAX_DEAL_FILE_BYTES, str(path))
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise LooError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise LooError(f"{path}: cannot be read ({e})") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise LooError(f"{path}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise LooError(f"{path}: not valid TOML (nested too deeply)") from None
     deals = data.pop("deal", None)
+    if deals is None and not data:
+        raise LooError(f"{path}: no deals; give a deal's fields, or [[deal]] tables (see loo-sim check --help)")
     if deals is None:
         deals = [{}]
     elif not (isinstance(deals, list) and all(isinstance(d, dict) for d in deals)):
@@ -129,10 +133,13 @@ def load(path: Path) -> list[Prepared]:
             if key not in FIELDS:
                 at = where if key in d else f"{path}"
                 raise LooError(f"{at}: unknown field {key!r}; allowed {', '.join(FIELDS)}, and [[deal]] tables")
+        fields = {**data, **d}
         try:
-            out.append(prepare({**data, **d}))
+            out.append(prepare(fields))
         except LooError as e:
             raise LooError(f"{where}: {_in_file(str(e))}") from None
+        if fields.get("declare") is None and fields.get("play") is None:
+            raise LooError(f"{where}: nothing to check: give the declarations (declare) or the cards played (play)")
     if not out:
         raise LooError(f"{path}: no deals")
     return out
