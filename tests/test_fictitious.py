@@ -358,3 +358,21 @@ def test_kuhn_average_is_the_mixture_of_the_best_responses():
         naive_plan = realization_plan(naive, player)
         gap = max(abs(naive_plan[k] - mean_plan[k]) for k in mean_plan)
         assert (gap > 1e-3) if player == 0 else (gap < 1e-12)  # only player 1 moves twice
+
+
+def test_discounted_weights_do_not_overflow_for_a_large_exponent():
+    """Issue #31 item 5: ``discounted:400`` passed validation (only the first weight was
+    checked) and died later with OverflowError at t**400. The weight t**G / sum s**G, from
+    exact integer arithmetic, at the last iteration of a 100-iteration solve."""
+    from fractions import Fraction
+
+    from loo_sim.report.study import SolveStudy
+
+    t, g = 101, 400
+    exact = Fraction(t**g, sum(s**g for s in range(1, t + 1)))
+    assert averaging_weight(t, f"discounted:{g}") == pytest.approx(float(exact), rel=1e-12)
+    for t in (1, 2, 7, 50):  # G = 0 and 1 are uniform and linear
+        assert averaging_weight(t, "discounted:0") == pytest.approx(1 / t, rel=1e-12)
+        assert averaging_weight(t, "discounted:1") == pytest.approx(2 / (t + 1), rel=1e-12)
+    assert [path for path, _ in SolveStudy(averaging="discounted:400", iterations=100).problems()] == []
+    assert averaging_weight(100, "discounted:-400") == 0.0  # the earliest responses outweigh the last entirely

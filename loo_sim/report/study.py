@@ -579,6 +579,14 @@ class SolveStudy(Study):
     def evaluation_deals(self) -> int:
         return int(self.eval_deals) if self.eval_deals is not None else 2 * int(self.deals)
 
+    def _check_averaging(self, weight: Callable[[int, str], float]) -> None:
+        """The averaging's weights over the whole run, not only the first: each one in [0, 1]."""
+        last = self.iterations + 1 if isinstance(self.iterations, int) and 1 <= self.iterations <= 100_000 else 1
+        for t in sorted({1, 2, last}):
+            w = weight(t, self.averaging)
+            if not 0.0 <= w <= 1.0:  # NaN too
+                raise LooError(f"{self.averaging!r} gives iteration {t} the weight {w}; allowed weights in 0..1")
+
     def _more_problems(self, p: _Collect, rules: Rules | None) -> None:
         from loo_sim.config import MIN_SOLVE_DEALS as MIN_DEALS
         from loo_sim.game.policy import SOLVE_STARTS as STARTS
@@ -593,7 +601,7 @@ class SolveStudy(Study):
             p.attempt("eval_deals", lambda: checks.whole_number("eval_deals", self.eval_deals, MIN_DEALS,
                                                                 checks.MAX_DEALS))  # fmt: skip
         p.attempt("iterations", lambda: checks.whole_number("iterations", self.iterations, 1, 100_000))
-        p.attempt("averaging", lambda: averaging_weight(1, self.averaging))
+        p.attempt("averaging", lambda: self._check_averaging(averaging_weight))
         if not self.starts:
             p.add("starts", f"at least one start policy is needed; allowed {', '.join(STARTS)}")
         for i, start in enumerate(self.starts):

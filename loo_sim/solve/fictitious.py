@@ -79,9 +79,10 @@ def averaging_weight(t: int, scheme: str) -> float:
             g = float(scheme.split(":", 1)[1])
         except ValueError:
             g = math.nan
-        if math.isfinite(g):
-            s = np.arange(1, int(t) + 1, dtype=np.float64)
-            return float(t**g / np.sum(s**g))
+        if math.isfinite(g):  # t**g / sum s**g, as 1 / sum (s/t)**g: no overflow for a large G (discounted:400)
+            ratios = np.arange(1, int(t) + 1, dtype=np.float64) / float(t)
+            with np.errstate(over="ignore", divide="ignore"):  # a large negative G: (s/t)**G is inf, the weight 0
+                return float(1.0 / np.sum(ratios**g))
     raise LooError(f"unknown averaging scheme {scheme!r}: allowed are {', '.join(SCHEMES)} (G a number)")
 
 
