@@ -19,7 +19,7 @@ import pytest
 
 import loo_sim.report.batch as batch
 from loo_sim.cli import main
-from loo_sim.report.batch import LOCK_NAME
+from loo_sim.report.lock import LOCK_NAME
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(REPO))

@@ -8,20 +8,16 @@ skips the experiments whose hash is unchanged and whose files are all there with
 bytes (anything else is redone), and ``--only NAME`` reruns NAME and keeps
 the other experiments' entries. ``index.md`` and a self-contained ``index.html`` (plots
 embedded) are rebuilt from what is on disk at the end. A report holds OUT's lock while it
-runs (``report_lock``), and cleans the temp files a killed run left at its start.
+runs (``report.lock``), and cleans the temp files a killed run left at its start.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 import shlex
-import socket
-import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -161,63 +157,6 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
         if interrupted is not None:
             raise Interrupted(interrupted)
     return manifest
-
-
-# ---- the output folder's lock ---------------------------------------------------------------
-LOCK_NAME = ".loo-sim-report.lock"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's live process
-        return True
-    return True
-
-
-@contextlib.contextmanager
-def report_lock(out: Path) -> Iterator[None]:
-    """Hold OUT for one report: a second report on OUT while this one runs is refused with
-    who holds it (pid, host, start time); a lock left by a dead process on this host is
-    taken over. The lock file is created whole (a temp file linked into place) or not at all."""
-    path = out / LOCK_NAME
-    me = {"pid": os.getpid(), "host": socket.gethostname(),
-          "started": time.strftime("%Y-%m-%d %H:%M:%S %z")}  # fmt: skip
-    fd, tmp = tempfile.mkstemp(dir=out, prefix=f"{LOCK_NAME}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(me, f)
-        for _ in range(2):
-            try:
-                os.link(tmp, path)
-                break
-            except FileExistsError:
-                try:
-                    holder = json.loads(path.read_text())
-                    pid, host = int(holder["pid"]), str(holder["host"])
-                except (OSError, ValueError, KeyError, TypeError):
-                    holder, pid, host = {}, None, None
-                if holder and host == me["host"] and not _alive(pid):  # stale: its process is gone
-                    path.unlink(missing_ok=True)
-                    continue
-                who = (f"pid {pid} on {host}, started {holder.get('started', '?')}" if holder
-                       else f"an unreadable lock file {path}")  # fmt: skip
-                raise LooError(f"{out} is in use by another loo-sim report ({who}); wait for it to finish, "
-                               f"or use another --out") from None  # fmt: skip
-        else:
-            raise LooError(f"{out} is in use by another loo-sim report (its lock {path} came back); use another --out")
-    finally:
-        Path(tmp).unlink(missing_ok=True)
-    try:
-        yield
-    finally:
-        try:
-            if json.loads(path.read_text()).get("pid") == me["pid"]:
-                path.unlink()
-        except (OSError, ValueError):
-            pass
 
 
 # ---- the index -----------------------------------------------------------------------------

@@ -37,8 +37,9 @@ def report_cmd(
     Examples: `loo-sim report reports/miss.toml --out out/miss`,
     `loo-sim report my.toml --out out/my --resume`, `loo-sim report my.toml --only limited-vs-unlimited`.
     """
-    from loo_sim.report.batch import build_index, report_lock, run_report
+    from loo_sim.report.batch import build_index, run_report
     from loo_sim.report.config import load_config
+    from loo_sim.report.lock import report_lock
     from loo_sim.report.outputs import prepare_out_dir
 
     cfg = load_config(config)
