@@ -329,3 +329,42 @@ def test_report_pages_show_no_absolute_path(tmp_path, monkeypatch):
     index = (out / "index.md").read_text()
     assert "from `configs/small.toml`" in index
     assert "loo-sim report configs/small.toml --only sim --out out/rep" in index
+
+
+def _table_file(path: Path, action: int) -> None:
+    """A strategy table for three-card, 5 players: ``action`` wherever it is on offer, else play."""
+    import numpy as np
+
+    from loo_sim.game.infosets import N_INFOSETS, SITUATION_MASKS, infoset_parts
+    from loo_sim.game.rules import Rules
+    from loo_sim.game.strategy import empty_table, table_frame
+    from loo_sim.run.tables import table_text
+
+    table = empty_table()
+    rows = []
+    for key in range(N_INFOSETS):
+        _, position, _, situation, _ = infoset_parts(key)
+        if 1 <= position <= 5:
+            table[key] = 0.0
+            table[key, action if (SITUATION_MASKS[situation] >> action) & 1 else 1] = 1.0
+            rows.append(key)
+    path.write_text(table_text(table_frame(table, np.array(rows)), Rules.preset("three-card")))
+
+
+def test_resume_redoes_an_experiment_whose_strategy_table_changed(tmp_path, monkeypatch, capsys):
+    """Issue #31 item 1: a report whose experiment reads a table was skipped as "unchanged
+    since the last run" after the table changed, and kept the old results. The resume digest
+    covers the content of every file an experiment reads."""
+    monkeypatch.chdir(tmp_path)
+    _table_file(tmp_path / "t.csv", action=1)  # play everywhere
+    config = tmp_path / "c.toml"
+    config.write_text('[[experiments]]\nname = "sim"\nkind = "simulate"\ndeals = 4096\npolicy = "table:t.csv"\n')
+    assert main(["report", str(config), "--out", "out"]) == 0
+    before = (tmp_path / "out" / "sim" / "summary.csv").read_bytes()
+    assert main(["report", str(config), "--out", "out", "--resume"]) == 0
+    assert "sim: unchanged since the last run, skipped" in capsys.readouterr().out  # same table: skipped
+    _table_file(tmp_path / "t.csv", action=0)  # pass wherever it may
+    assert main(["report", str(config), "--out", "out", "--resume"]) == 0
+    text = capsys.readouterr().out
+    assert "unchanged" not in text and "sim (simulate) ..." in text
+    assert (tmp_path / "out" / "sim" / "summary.csv").read_bytes() != before

@@ -15,6 +15,7 @@ import dataclasses
 import hashlib
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -75,6 +76,18 @@ def _not_of(kind: str, value: Any) -> str:
     if kind == WHOLE and isinstance(value, float) and value.is_integer():
         return f"{_shown(value)} is 2**53 or more written as a float (not exact); write it in digits"
     return f"{_shown(value)} is {_type_name(value)}; expected {kind}"
+
+
+TABLE_PATH = re.compile(r"table:(.+?\.csv)", re.IGNORECASE)  # as Policy.parse reads table:PATH.csv
+
+
+def _content_hash(path: str) -> str:
+    """The sha256 of a file's bytes, or why there are none (the study's check says it more fully)."""
+    try:
+        with open(path, "rb") as f:
+            return hashlib.file_digest(f, "sha256").hexdigest()
+    except OSError as e:
+        return f"unreadable: {e.__class__.__name__}"
 
 
 def _head(path: str) -> str:
@@ -139,11 +152,32 @@ class Study:
         return {"kind": self.kind, **json.loads(json.dumps(dataclasses.asdict(self), default=str))}
 
     def digest(self) -> str:
-        """A hash of the resolved study and the loo_sim version (reports resume on it)."""
+        """A hash of the resolved study, the content of every file it reads (``files_read``)
+        and the loo_sim version: reports resume on it, so a changed strategy table is a changed
+        experiment."""
         from loo_sim.version import __version__
 
-        text = json.dumps({"study": self.to_dict(), "version": __version__}, sort_keys=True)
+        files = {path: _content_hash(path) for path in self.files_read()}
+        text = json.dumps({"study": self.to_dict(), "files": files, "version": __version__}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def files_read(self) -> list[str]:
+        """The files the study reads: the strategy table of every ``table:PATH`` policy in any
+        of its fields (policy, seat_policy, policies, compare, entrants, ...), as written."""
+        found: set[str] = set()
+
+        def walk(value: Any) -> None:
+            if isinstance(value, str):
+                found.update(m.strip() for m in TABLE_PATH.findall(value))
+            elif isinstance(value, dict):
+                for item in value.values():
+                    walk(item)
+            elif isinstance(value, list):
+                for item in value:
+                    walk(item)
+
+        walk(self.to_dict())
+        return sorted(found)
 
     def base_rules(self) -> Rules:
         return Rules.preset(self.preset, **self.rules)
