@@ -98,20 +98,22 @@ def clean_stale_temps(out: Path) -> list[Path]:
 
 def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[str] | None = None,
                echo: Callable[[str], None] = print, progress: ProgressFactory | None = None,
-               backend=None) -> dict[str, Any]:  # fmt: skip
-    """Run the experiments (all, or ``only`` these names); returns the manifest. ``progress``
-    makes each long loop's progress callback; ``backend``: where the kernel runs. Ctrl-C
+               backend=None, alert: Callable[[str], None] | None = None) -> dict[str, Any]:  # fmt: skip
+    """Run the experiments (all, or ``only`` these names); returns the manifest. ``echo``
+    says what runs, ``alert`` (default ``echo``; the CLI's stderr) the warnings and failures;
+    ``progress`` makes each long loop's progress callback; ``backend``: where the kernel runs. Ctrl-C
     writes what the running experiment finished (PARTIAL), records it in the manifest and
     raises :class:`Interrupted`; the experiments after it do not run."""
     from loo_sim.version import __version__
 
+    alert = alert or echo
     names = [e.name for e in config.experiments]
     for name in only or ():
         if name not in names:
             raise LooError(f"{name!r}: no such experiment; allowed {', '.join(names)}", key="only")
     # --only redoes some experiments and keeps the others' entries (what is on disk stays theirs)
     manifest = read_manifest(out) if resume or only else {"experiments": {}}
-    manifest.update(config=shown_path(config.path), title=config.title, loo_sim_version=__version__, partial=False)
+    manifest.update(config=shown_path(config.path, out), title=config.title, loo_sim_version=__version__, partial=False)
     clean_stale_temps(out)
     chosen = [e for e in config.experiments if not only or e.name in only]
     for i, exp in enumerate(chosen, start=1):
@@ -124,8 +126,8 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
             continue
         echo(f"[{i}/{len(chosen)}] {exp.name} ({exp.study.kind}) ...")
         start = time.perf_counter()
-        command = shlex.join(["loo-sim", "report", shown_path(config.path), "--only", exp.name, "--out",
-                              shown_path(out)])
+        command = shlex.join(["loo-sim", "report", shown_path(config.path, out), "--only", exp.name, "--out",
+                              shown_path(out, out)])
         interrupted = None
         try:
             output = run_study(exp.study, str(target), progress=progress, backend=backend, checked=True)
@@ -137,7 +139,7 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
                          files=files, sha256={f: file_digest(target / f) for f in files},
                          seconds=round(time.perf_counter() - start, 1), warnings=output.warnings)  # fmt: skip
             for warning in output.warnings:
-                echo(f"    warning: {warning}")
+                alert(f"warning: {exp.name}: {warning}")
             if output.partial:
                 interrupted = output.interrupted_line(target)
         except KeyboardInterrupt:
@@ -149,7 +151,7 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
             if isinstance(e, OSError) and describe_write_error(e) is not None:
                 raise  # but a full disk or an unwritable --out stops the report: the CLI says it in one line
             entry = dict(status="failed", digest=digest, error=f"{type(e).__name__}: {e}")
-            echo(f"    FAILED: {entry['error']}")
+            alert(f"error: {exp.name} failed: {entry['error']}")
         manifest["experiments"][exp.name] = entry
         if interrupted is not None:
             manifest["partial"] = True

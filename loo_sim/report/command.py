@@ -48,15 +48,19 @@ def overrides(study: Study) -> list[str]:
     return [f"{k}={_text(v)}" for k, v in study.rules.items()]
 
 
-def shown_path(path: str | os.PathLike) -> str:
-    """A path as a generated page or command line shows it: as given when relative (it is
-    what the user typed, from the folder they ran in); an absolute one relative to the working
-    folder (``../`` where it lies outside), so no page carries one machine's absolute paths."""
+def shown_path(path: str | os.PathLike, base: str | os.PathLike | None = None) -> str:
+    """A path as a generated page or command line shows it, never absolute: as given when
+    relative (what the user typed, from the folder they ran in); an absolute one relative to
+    the working folder when it lies below it, else relative to ``base`` (a report's folder:
+    its pages then name the config as ``../study.toml``), else to the working folder."""
     text = os.fspath(path)
     if not os.path.isabs(text):
         return text
+    here = os.getcwd()
     try:
-        return os.path.relpath(text)
+        if base is not None and os.path.commonpath([here, text]) != here:
+            return os.path.relpath(text, os.path.abspath(base))
+        return os.path.relpath(text, here)
     except ValueError:  # another drive (Windows): only the name is portable
         return os.path.basename(text)
 

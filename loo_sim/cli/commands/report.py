@@ -55,6 +55,7 @@ def report_cmd(
             kinds |= {"variant_sessions" for s in chosen if getattr(s, "in_sessions", False)}
             compile_notice(*sorted(kinds))
         manifest = run_report(cfg, Path(out_dir), resume=resume, only=only, echo=typer.echo, progress=progress,
+                              alert=lambda line: typer.echo(line, err=True),
                               backend=kernel_backend)  # fmt: skip
         build_index(cfg, Path(out_dir))
     typer.echo(f"wrote {out_dir / 'index.md'}, {out_dir / 'index.html'} and {out_dir / 'manifest.json'}")
