@@ -49,7 +49,7 @@ def seat(name: str, value: Any, players: int) -> int:
     return number
 
 
-# The largest chip amount (carried, ante, penalty_amount, bankroll; README "Limits"). A deal
+# The largest chip amount (carried, ante, penalty_amount, bankroll; docs/limits.md). A deal
 # moves at most a few times (carried + 8 antes + 8 penalties) <= ~1e102 chips, so even the
 # square of every amount summed over MAX_DEALS (10**15) deals stays below 1e220, far from
 # float64's 1.8e308: sums, means and SEs stay finite. It is also the pot at which a pots
@@ -84,7 +84,7 @@ def seed(value: Any, name: str = "seed") -> int:
     return whole_number(name, value, 0, MAX_SEED)
 
 
-# Ceilings on counts (README "Limits"). 10**15 deals is months of a 16-core machine at the
+# Ceilings on counts (docs/limits.md). 10**15 deals is months of a 16-core machine at the
 # kernel's few million deals/s per thread, and keeps every count exact in float64 (< 2**53).
 MAX_DEALS = 10**15  # deals of one run (simulate, miss, calibrate: per seat count)
 MAX_SESSIONS = 10**12  # sessions per arm of a pots run (each plays at most MAX_SESSION_DEALS deals)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set-up and run in one step. On first use (or when pyproject.toml changed) it makes
-# .venv with python3 and installs loo-sim with its test tools; then:
+# .venv with python3 and installs loo-sim with its test and docs tools; then:
 #   bash scripts/dev.sh test [PYTEST ARGS]   run the whole test suite
 #   bash scripts/dev.sh run ARGS             run `loo-sim ARGS`
 #   bash scripts/dev.sh bench                run scripts/bench.py
@@ -12,7 +12,7 @@ PY="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ] || [ pyproject.toml -nt .venv/.installed ] || [ scripts/dev.sh -nt .venv/.installed ]; then
   echo "setting up .venv (first run: a minute or two) ..." >&2
   "$PY" -m venv .venv
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]" --config-settings editable_mode=compat
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,docs]" --config-settings editable_mode=compat
   touch .venv/.installed
 fi
 # numba compiles the kernel into the user cache folder, as a plain `loo-sim` does (one cache;

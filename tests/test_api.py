@@ -1,4 +1,4 @@
-"""The Python API an analyst uses: the README's snippet runs as written; ``play_deals``
+"""The Python API an analyst uses: the guide's snippet (docs/python-api.md) runs as written; ``play_deals``
 takes arrays of decks, returns records built when read (``DealRecords``) or a DataFrame
 (``as_frame``, ``records_frame``: one row per deal and seat) that agrees with the
 records field by field and with the reference engine's; ``shuffled_decks`` is
@@ -17,15 +17,12 @@ from loo_sim.game.cards import card_str
 from loo_sim.rng import HEURISTIC_SESSION, shuffled_deck
 from loo_sim.run.records import DealRecords
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+API_PAGE = Path(__file__).resolve().parents[1] / "docs" / "python-api.md"
 MIX = ["basic", "cautious/random", "always/low", "nothing-takes-miss/high", "basic/random"]
 
 
 def readme_python_blocks() -> list[str]:
-    text = README.read_text()
-    section = text[text.index("## Python API") :]
-    section = section[: section.index("\n## ", 1)]
-    return re.findall(r"```python\n(.*?)```", section, re.S)
+    return re.findall(r"```python\n(.*?)```", API_PAGE.read_text(), re.S)
 
 
 def test_the_readme_python_snippet_runs_as_written(capsys):
@@ -33,7 +30,7 @@ def test_the_readme_python_snippet_runs_as_written(capsys):
     blocks = readme_python_blocks()
     assert blocks and "shuffled_deck" in blocks[0]
     for code in blocks:
-        exec(compile(code, str(README), "exec"), {"__name__": "readme"})
+        exec(compile(code, str(API_PAGE), "exec"), {"__name__": "readme"})
     assert "position" in capsys.readouterr().out
 
 

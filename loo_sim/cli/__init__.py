@@ -87,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     shadow = None if here is None else shadowing(here)
     if shadow is not None:
         print(f"warning: {shadow} shadows the installed loo_sim: `import loo_sim` in a Python script run from "
-              f"{here} loads it instead (rename it; see the README's Troubleshooting)", file=sys.stderr)  # fmt: skip
+              f"{here} loads it instead (rename it; see Troubleshooting in docs/troubleshooting.md)",
+              file=sys.stderr)  # fmt: skip
     command = typer.main.get_command(app)
     args = sys.argv[1:] if argv is None else list(argv)
     if not args:  # no command: the usage, as an error (exit 2), so a script that forgot one stops

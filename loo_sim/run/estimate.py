@@ -1,10 +1,10 @@
 """How long a run will take, estimated before it starts from a nominal kernel rate (the
 CLI prints the estimate of a long run on a terminal). A rough guide, never a promise:
-rates vary with the rules, the policies and the machine (README "Speed")."""
+rates vary with the rules, the policies and the machine (docs/performance.md)."""
 
 from __future__ import annotations
 
-# Deals per second per thread: below the kernel's measured 1.3-2.1 M deals/s (README), so
+# Deals per second per thread: below the kernel's measured 1.3-2.1 M deals/s (docs/performance.md), so
 # the estimate errs on the long side.
 NOMINAL_RATE = 1.0e6
 LONG_RUN_S = 60.0  # estimates at least this long are printed before a run starts
