@@ -158,17 +158,6 @@ def test_readme_links_resolve(site, source):
 
 
 # ---- the example commands ---------------------------------------------------------------
-# Options that the docs already use under their new names (issue #29: `--players N` on every
-# command that plays deals, `--session-deals N` for the deals of a session), while the CLI
-# change lands in parallel. Empty this once `test_pending_options_have_landed` passes.
-PENDING_OPTIONS = {
-    "simulate": {"--players"},
-    "replay": {"--players"},
-    "pots": {"--players", "--session-deals"},
-    "variants": {"--session-deals"},
-    "tournament": {"--session-deals"},
-    "risk": {"--session-deals"},
-}
 _FENCE = re.compile(r"^\s*```(\w*)")
 _START = re.compile(r"(loo-sim |bash scripts/dev\.sh run |(?:\.venv/bin/)?python3? scripts/\w+\.py)")
 
@@ -297,7 +286,7 @@ def command_options() -> dict[str, set[str]]:
     }
 
 
-def unknown_options(pending: dict[str, set[str]]) -> list[str]:
+def unknown_options() -> list[str]:
     options = command_options()
     problems = []
     for where, command in all_examples():
@@ -310,18 +299,11 @@ def unknown_options(pending: dict[str, set[str]]) -> list[str]:
             continue
         for arg in args:
             flag = arg.split("=")[0]
-            if re.fullmatch(r"--[a-z][\w-]*|-[a-zA-Z]", flag) and flag not in options[name] | pending.get(name, set()):
+            if re.fullmatch(r"--[a-z][\w-]*|-[a-zA-Z]", flag) and flag not in options[name]:
                 problems.append(f"{where}: `loo-sim {name}` has no option {flag}: {command}")
     return problems
 
 
 def test_every_example_names_a_real_command_and_its_options():
-    problems = unknown_options(PENDING_OPTIONS)
+    problems = unknown_options()
     assert not problems, "\n".join(problems)
-
-
-@pytest.mark.xfail(reason="--players everywhere and --session-deals land in a parallel change (issue #29)")
-def test_pending_options_have_landed():
-    options = command_options()
-    missing = {name: flags - options[name] for name, flags in PENDING_OPTIONS.items() if flags - options[name]}
-    assert not missing, f"not yet in the CLI: {missing}"
