@@ -1,3 +1,33 @@
-from loo_sim.cli import exit_now, main
+"""``python -m loo_sim`` and the ``loo-sim`` console script (:func:`run`).
 
-exit_now(main())
+Ctrl-C while Python is still importing the command line (typer, the package) would end in a
+KeyboardInterrupt traceback: until ``loo_sim.cli`` is imported, SIGINT ends the process with
+one line and exit status 130 instead; the command line then handles it itself."""
+
+import os
+import signal
+import sys
+
+
+def _interrupted_while_starting(signum, frame) -> None:
+    try:
+        sys.stderr.write("interrupted: nothing written\n")
+        sys.stderr.flush()
+    finally:
+        os._exit(130)
+
+
+def run() -> None:
+    """Run ``loo-sim`` with the process's arguments."""
+    quiet = signal.getsignal(signal.SIGINT) is signal.default_int_handler  # not when SIGINT is ignored
+    if quiet:
+        signal.signal(signal.SIGINT, _interrupted_while_starting)
+    from loo_sim.cli import exit_now, main
+
+    if quiet:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    exit_now(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -274,3 +274,26 @@ def test_a_corrupt_manifest_is_refused_with_one_line(tmp_path, capsys, text):
     assert err.startswith(f"error: {out / 'manifest.json'} is not a loo-sim manifest (")
     assert err.endswith("); move it away or use a new --out\n")
     assert (out / "manifest.json").read_text() == text and not (out / "first").exists()
+
+
+def test_ctrl_c_while_python_imports_the_command_line_is_one_line_exit_130():
+    """Issue #31 item 4: SIGINT during start-up (while Python imports) printed a
+    KeyboardInterrupt traceback. The import of typer is slowed down here so that the signal
+    lands inside it, as it would on a slow disk."""
+    code = ("import builtins, time\n"
+            "real = builtins.__import__\n"
+            "def slow(name, *args, **kwargs):\n"
+            "    if name == 'typer':\n"
+            "        print('importing', flush=True)\n"
+            "        time.sleep(30)\n"
+            "    return real(name, *args, **kwargs)\n"
+            "builtins.__import__ = slow\n"
+            "from loo_sim.__main__ import run\n"
+            "run()\n")  # fmt: skip
+    proc = subprocess.Popen([sys.executable, "-c", code, "--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=ENV)  # fmt: skip
+    assert proc.stdout.readline().strip() == "importing"
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert stderr == "interrupted: nothing written\n"

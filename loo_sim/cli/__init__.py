@@ -145,9 +145,4 @@ def exit_now(code: int) -> None:
     os._exit(code)
 
 
-def run() -> None:
-    """Console-script entry point."""
-    exit_now(main())
-
-
-__all__ = ["app", "exit_now", "main", "run"]
+__all__ = ["app", "exit_now", "main"]
