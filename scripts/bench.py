@@ -210,8 +210,8 @@ def decision_rate(preset: str, deals: int = 200_000) -> tuple[float, float]:
     from numba import set_num_threads
 
     from loo_sim import Rules
+    from loo_sim.game import abi as L
     from loo_sim.game.policy import parse_table
-    from loo_sim.kernel import abi as L
     from loo_sim.run.decisions import decisions
 
     set_num_threads(1)
@@ -233,8 +233,8 @@ def pots_rate(preset: str, sessions: int = 40_000, deals: int = 50) -> float:
     from numba import set_num_threads
 
     from loo_sim import Rules
+    from loo_sim.game import abi as L
     from loo_sim.game.policy import parse_table
-    from loo_sim.kernel import abi as L
     from loo_sim.run.sessions import make_arms, run_pots
 
     set_num_threads(1)

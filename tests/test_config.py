@@ -17,7 +17,7 @@ def test_the_kernel_and_the_runs_read_one_block_size():
     # the kernel imports BLOCK and SESSION_BLOCK from config; no module assigns its own
     import ast
 
-    from loo_sim.kernel import abi
+    from loo_sim.game import abi
 
     package = Path(config.__file__).parent
     for path in package.rglob("*.py"):

@@ -16,11 +16,11 @@ import pytest
 
 from loo_sim import Rules, play_deals
 from loo_sim.engine.policies import DeclareChoice, declare, flush_clause, four_of_a_suit
+from loo_sim.game import abi as L
 from loo_sim.game.cards import parse_cards
 from loo_sim.game.legality import flush_rank, pam_flush
 from loo_sim.game.policy import Policy
 from loo_sim.game.ranking import TrumpState
-from loo_sim.kernel import abi as L
 from loo_sim.kernel import policies as K
 from loo_sim.kernel.bits import POS
 from loo_sim.run.args import rules_arrays

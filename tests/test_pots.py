@@ -8,8 +8,8 @@ import pytest
 
 from loo_sim import Rules
 from loo_sim.analysis.pots import arm_stats, balances, max_pot_ccdf, paired, parse_compare, pot_by_deal
+from loo_sim.game import abi as L
 from loo_sim.game.policy import parse_table
-from loo_sim.kernel import abi as L
 from loo_sim.run.api import play_session
 from loo_sim.run.sessions import Arm, make_arms, run_pots
 

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from loo_sim.errors import LooError
+from loo_sim.game import abi as L
 from loo_sim.game.rules import split_option
-from loo_sim.kernel import abi as L
 from loo_sim.run.sessions import PotsResult
 from loo_sim.stats import estimate, mean_se, normal_ci, ratio_se, wilson
 

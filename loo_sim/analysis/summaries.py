@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from loo_sim.analysis.miss import ALL, Share, decision_shares, default_slice, paired_difference, pooled
+from loo_sim.game import abi as L
 from loo_sim.game.classes import grid_text
-from loo_sim.kernel import abi as L
 from loo_sim.run.decisions import DecisionResult, HeuristicResult
 from loo_sim.run.sessions import PotsResult
 from loo_sim.run.simulate import SimResult

@@ -3,7 +3,7 @@
 - ``bits``: hands as 52-bit masks; trumps, Pam, heading and card power (R1, R7, P1)
 - ``krng``: the counter-based generator of ``loo_sim.rng`` in numba
 - ``deal``: one deal, one step function per step of ``engine/deal.py`` (deal, antes,
-  declare, exchange, flush, tricks, score), written into a record vector (``abi.py``);
+  declare, exchange, flush, tricks, score), written into a record vector (slots in ``game/abi.py``);
   ``begin_deal``/``finish_deal``/``rewind_deal`` split it at a declaration for the
   decision chart's replays; ``tricks``, ``policies`` and ``legality`` hold the steps'
   trick play, the policies' decisions and the legal cards, the twins of ``engine/`` and
@@ -15,7 +15,6 @@
 - ``aggregate``: one deal's record reduced into a block's aggregate row
 - ``chunks``: a block of deals reduced to aggregates (simulate); and the batches of
   ``play_deals`` (every record row kept) and ``shuffled_decks``
-- ``abi``: the named slots of the vectors that cross into the kernel
 - ``classes``, ``counterfactual``, ``sessions``, ``variants``, ``calibrate``, ``tournament``,
   ``ladder``: hand classes and the block drivers of the studies
 - ``bench``: the bare deal and the staged deal of ``scripts/bench.py`` (nothing else uses them)

@@ -6,7 +6,7 @@ steps (shuffle, deal, declarations, tricks, scoring, aggregation)."""
 import numpy as np
 from numba import njit, prange
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.aggregate import add_deal, add_seat_counts, seat_counts
 from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.deal import (

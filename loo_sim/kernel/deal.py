@@ -2,7 +2,7 @@
 
 ``play_deal`` reads the rules (``ri``/``rf``), the policies (``pol``), a deck in
 canonical deal order (as bit positions: ``bits.POS`` of the card numbers) and writes the
-deal record into ``oi``/``of`` (slots in ``kernel/abi.py``). Hands are 52-bit masks.
+deal record into ``oi``/``of`` (slots in ``game/abi.py``). Hands are 52-bit masks.
 It calls one step function per method of the reference's ``_Deal`` (deal_cards,
 collect_antes, declare_all, settle_uncontested, exchange, show_flushes, play_tricks,
 score), each inlined into it; each step names the rule it implements. The tricks are
@@ -12,7 +12,7 @@ legal cards in ``kernel/legality.py``.
 
 from numba import njit
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.bits import (
     ACE_BITS,
     CARD,

@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from loo_sim import rng
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.deal import play_deal_inline
 from loo_sim.kernel.krng import below, stream_key, word

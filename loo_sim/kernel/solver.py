@@ -3,7 +3,7 @@
 payoffs and tie-break, on masks.
 
 **Input.** A position is two small vectors with the slots ``PI_*`` / ``PIF_*`` of
-``kernel/abi.py`` (``run/solver.py`` ``encode_position`` fills them from an engine
+``game/abi.py`` (``run/solver.py`` ``encode_position`` fills them from an engine
 ``Position``): seats are indices 0..n-1 into the seats in the deal (the engine's
 ``in_deal`` order); hands are masks of bit positions (``bits.POS``), the current trick's
 cards are bit positions in playing order; the trump suit is -1 while unknown; the
@@ -69,7 +69,7 @@ there), the cut 120,000 / 400; the recursion 104,000 / 360.
 import numpy as np
 from numba import njit
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.bits import (
     PAM,
     PAM_BIT,

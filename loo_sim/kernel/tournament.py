@@ -5,7 +5,7 @@ played and net chips by position, per seat, come back for the caller to reduce."
 import numpy as np
 from numba import njit
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.scratch import deal_scratch
 from loo_sim.kernel.sessions import play_one_session

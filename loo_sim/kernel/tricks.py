@@ -4,7 +4,7 @@ twin of ``engine/deal.py``'s ``play_tricks``."""
 
 from numba import njit
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.bits import (
     CARD,
     PAM,

@@ -16,7 +16,7 @@ where whole and below ``EXACT_CHIPS`` (else in the log bins of ``kernel.sessions
 import numpy as np
 from numba import njit
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.aggregate import COUNTS_LEN, add_deal, add_seat_counts
 from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.deal import play_deal, play_deal_inline

@@ -403,7 +403,7 @@ def _inexact_warnings(res, arm_table: pd.DataFrame) -> list[str]:
     """One warning for each arm some of whose sessions passed 2**53 chips (R3)."""
     import numpy as np
 
-    from loo_sim.kernel import abi as L
+    from loo_sim.game import abi as L
 
     warnings = []
     stats = arm_table.set_index(["arm", "metric"])["value"]

@@ -27,10 +27,10 @@ import pandas as pd
 
 from loo_sim import rng
 from loo_sim.config import SESSION_BLOCK
+from loo_sim.game import abi as L
 from loo_sim.game.infosets import POT_EDGES
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import AntePayer, FinalPot, Penalty, Rules
-from loo_sim.kernel import abi as L
 from loo_sim.run.rounds import ProgressFn, run_rounds
 
 SESSION = "session"  # the word of --carried session

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from loo_sim.config import SESSION_BLOCK
+from loo_sim.game import abi as L
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.rules import FinalPot, Rules
-from loo_sim.kernel import abi as L
 from loo_sim.run.args import KernelArgs, kernel_args, stack_args
 from loo_sim.run.backend import LocalBackend
 from loo_sim.run.rounds import ProgressFn, run_rounds

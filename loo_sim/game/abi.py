@@ -5,6 +5,10 @@
 policy codes; the kernel writes one deal's record into the O_* / F_* slots. Every code
 here is a plain int, so numba freezes it as a constant; the codes of the rule options are
 derived from the enums of ``game/rules.py`` (their members in order: 0, 1, ...).
+
+It lives in ``game/`` rather than ``kernel/`` so that the layers above ``run/`` can read
+the slots of the arrays they are handed without importing numba (``kernel/__init__.py``
+imports it); the kernel's cache key hashes ``game/`` as well as ``kernel/``.
 """
 
 from enum import Enum
