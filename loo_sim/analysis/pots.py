@@ -179,14 +179,11 @@ def balances(res: PotsResult) -> pd.DataFrame:
 
 def balance_histogram(res: PotsResult) -> pd.DataFrame:
     """Per arm and seat, the sessions by final balance in signed log bins [low, high)
-    (long form; the balances counted exactly are added to their bins here)."""
-    from loo_sim.kernel.sessions import fold_balances
-
+    (long form; the balances counted exactly are in their bins: ``PotsResult.bal_all_hist``)."""
     low, high = _signed_edges()
     rows = []
     for a, arm in enumerate(res.arms):
-        hist, sums = res.bal_hist[a].copy(), res.bal_sum[a].copy()
-        fold_balances(res.bal_exact[a], int(res.bal_grid[a]), hist, sums)
+        hist = res.bal_all_hist[a]
         for s in range(arm.rules.players):
             for b in np.flatnonzero(hist[s]):
                 rows.append(dict(arm=arm.name, seat=s, low=low[b], high=high[b], sessions=int(hist[s, b])))

@@ -58,6 +58,8 @@ class PotsResult:
     bal_hist: np.ndarray  # [arm, seat, signed bin] the others by final balance
     bal_sum: np.ndarray
     bal_grid: np.ndarray  # [arm] the step 1 / grid of the exact balances (balance_grid)
+    bal_all_hist: np.ndarray  # [arm, seat, signed bin] every final balance by log bin, the exact ones folded in
+    bal_all_sum: np.ndarray  # the same, summing the balances (balance_histogram.csv reads these two)
     partial: bool = False
 
     @property
@@ -161,4 +163,19 @@ def run_pots(arms: Sequence[Arm], sessions: int, deals: int, seed: int, progress
     _, partial = run_rounds(pots_task, static, sessions, SESSION_BLOCK, 2 * backend.chunk_scale, reduce,
                             progress=progress, backend=backend)  # fmt: skip
     played = int(t["scal"][0, L.S_SESSIONS])
-    return PotsResult(list(arms), played, deals, seed, **t, bal_grid=grid, partial=partial)
+    all_hist, all_sum = folded_balances(t["bal_exact"], grid, t["bal_hist"], t["bal_sum"])
+    return PotsResult(list(arms), played, deals, seed, **t, bal_grid=grid, bal_all_hist=all_hist, bal_all_sum=all_sum,
+                      partial=partial)  # fmt: skip
+
+
+def folded_balances(exact: np.ndarray, grid: np.ndarray, hist: np.ndarray,
+                    sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """The whole distribution of final balances in signed log bins [arm, seat, bin]: the
+    binned counts and sums with the exact counts added to their bins (the kernel's
+    ``fold_balances``), done here so that the tables above the run layer need no kernel."""
+    from loo_sim.kernel.sessions import fold_balances
+
+    all_hist, all_sum = hist.copy(), sums.copy()
+    for a in range(exact.shape[0]):
+        fold_balances(exact[a], int(grid[a]), all_hist[a], all_sum[a])
+    return all_hist, all_sum
