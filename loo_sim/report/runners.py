@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from loo_sim.config import VARIANT_BATCHES
-from loo_sim.game.policy import Policy
+from loo_sim.game.policy import Policy, heuristics_for
 from loo_sim.game.rules import Rules
 from loo_sim.report.command import command, describe_policies, overrides, run_info
 from loo_sim.report.figures import miss_figures, pots_figures, variants_figures
@@ -36,24 +36,6 @@ from loo_sim.report.study import (
 
 ProgressFn = Callable[[int, int], None]
 ProgressFactory = Callable[[str], ProgressFn | None]  # a label ("chart deals", "sessions") -> a callback, or None
-
-HEURISTICS = [
-    "basic",
-    "always",
-    "cautious",
-    "nothing-takes-miss",
-    "threshold:play=0.7,miss=0.3",
-    "threshold:play=0.5,miss=0.3",
-    "threshold:play=0.3,miss=0.15",
-    "ev",
-]
-FLUSH_HEURISTICS = ["flush-aware"]  # only where the rules have flushes (elsewhere it is basic)
-
-
-def heuristics_for(rules: Rules) -> list[str]:
-    """The miss study's heuristics for ``rules``: HEURISTICS, then flush-aware where
-    ``flush`` is on (added at the end, so the other rows are those of the rules without it)."""
-    return HEURISTICS + (FLUSH_HEURISTICS if rules.flush else [])
 
 
 @dataclass
