@@ -11,7 +11,14 @@ from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.deal import play_deal_inline
 from loo_sim.kernel.krng import below, stream_key, word
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.scratch import any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
+from loo_sim.kernel.scratch import (
+    any_random,
+    deal_scratch,
+    deck_cards_needed,
+    position_of,
+    prepare_deal,
+    session_arrays,
+)
 
 NO_DEAL = np.uint64(rng.NO_DEAL)  # the deal part of the first dealer's stream key (-1), as numba's uint64
 
@@ -375,10 +382,7 @@ def record_session(ri, rf, pol, polf, strength, tables, solver, bankroll, share_
     """One session with every deal's record (tests, replays): returns its summary tuple."""
     deck, sc, seat_keys, oi, of = deal_scratch()
     ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
-    deal_stats = np.zeros((deals, L.DS_LEN), dtype=np.float64)
-    pots = np.zeros(deals, dtype=np.float64)
-    looed_by_deal = np.zeros(deals, dtype=np.int64)
-    looed_hist = np.zeros(L.MAX_PLAYERS + 1, dtype=np.float64)
+    _, deal_stats, pots, looed_by_deal, looed_hist, _, _ = session_arrays(deals, False)
     return play_one_session(ri, rf, pol, polf, strength, tables, ws, seed, np.uint64(session), deals, bankroll,
                             share_final, deck, sc, seat_keys, oi, of, balances, deal_stats, pots, looed_by_deal,
                             looed_hist, rec_oi, rec_of, True, np.zeros((0, 0, 2), dtype=np.float64))  # fmt: skip
