@@ -1,5 +1,5 @@
 """The rule-variation table: headline metrics of several rule sets (rows), each with its
-interval, and the paired change against a baseline row (``analysis.summaries`` puts it in
+interval, and the paired change against a baseline row (``analysis.variants_text`` puts it in
 words).
 
 Every row plays the same deals (``run.variants``), so a difference is the mean of the

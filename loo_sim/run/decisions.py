@@ -3,7 +3,7 @@ decision charts (every declaration on offer replayed on the same deal) and the p
 comparison of declaration heuristics, with a precision stopping rule.
 
 These build the kernel's arrays and run it; ``analysis.miss`` turns the results into
-tables, ``analysis.summaries`` into prose.
+tables, ``analysis.miss_text`` into prose.
 """
 
 from __future__ import annotations

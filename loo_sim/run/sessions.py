@@ -2,7 +2,7 @@
 set and a table of policies, played over the same sessions (session i of every arm on
 the same decks), streamed into aggregates that do not grow with the number of sessions.
 
-``analysis.pots`` turns a :class:`PotsResult` into tables, ``analysis.summaries`` into prose.
+``analysis.pots`` turns a :class:`PotsResult` into tables, ``analysis.pots_text`` into prose.
 """
 
 from __future__ import annotations
