@@ -417,6 +417,7 @@ def solver_rates(positions: list, ref_count: int, repeat: int = 1) -> dict:
     from loo_sim.engine.solver import best_card, solve
     from loo_sim.kernel import solver as K
     from loo_sim.kernel.bits import POS
+    from loo_sim.kernel.solver_recursive import solve_many_recursive
     from loo_sim.run.args import rules_arrays
     from loo_sim.run.solver import encode_position
 
@@ -452,7 +453,7 @@ def solver_rates(positions: list, ref_count: int, repeat: int = 1) -> dict:
         "no_merge": rate(K.solve_many, K.NO_MERGE, fewer),
         "no_tt": rate(K.solve_many, K.NO_TT, fewer),
         "no_cut": rate(K.solve_many, K.NO_CUT, fewer),
-        "recursive": rate(K.solve_many_recursive, 0, fewer),
+        "recursive": rate(solve_many_recursive, 0, fewer),
     }
     ws[1][K.ST_FLAGS] = 0
     return {"positions": len(positions), "kernel_solves_per_s": kernel, "reference_solves_per_s": ref_rate,
