@@ -492,7 +492,7 @@ def pimc_report(deals: int = 2000, counted: int = 200, samples: int = 16) -> dic
     from numba import set_num_threads
 
     from loo_sim import Rules, play_deals
-    from loo_sim.engine import deal as deal_module
+    from loo_sim.engine import tricks as tricks_module
     from loo_sim.run.records import shuffled_decks
     from loo_sim.run.solver import card_values
 
@@ -510,14 +510,14 @@ def pimc_report(deals: int = 2000, counted: int = 200, samples: int = 16) -> dic
     play_deals(rules, decks, dealers, policy="basic", seed=3)
     basic_s = time.perf_counter() - start
     decisions = 0
-    real = deal_module.pimc_card
+    real = tricks_module.pimc_card
 
     def counting(pos, sight, options, *args, **kw):
         nonlocal decisions
         decisions += len(options) > 1
         return real(pos, sight, options, *args, **kw)
 
-    with mock.patch.object(deal_module, "pimc_card", counting):
+    with mock.patch.object(tricks_module, "pimc_card", counting):
         from loo_sim.engine.deal import play_deal_reference
         from loo_sim.game.policy import parse_table
         from loo_sim.rng import seat_streams

@@ -5,9 +5,10 @@
 - ``deal``: one deal, one step function per step of ``engine/deal.py`` (deal, antes,
   declare, exchange, flush, tricks, score), written into a record vector (slots in ``game/abi.py``);
   ``begin_deal``/``finish_deal``/``rewind_deal`` split it at a declaration for the
-  decision chart's replays; ``tricks``, ``policies`` and ``legality`` hold the steps'
-  trick play, the policies' decisions and the legal cards, the twins of ``engine/`` and
-  ``game/legality.py``
+  decision chart's replays; ``declare``, ``exchange`` and ``tricks`` hold the steps of the
+  declarations, the exchange and flushes, and the trick play (as ``engine/`` splits them),
+  ``policies`` and ``legality`` the policies' decisions and the legal cards, the twins of
+  ``engine/policies.py`` and ``game/legality.py``
 - ``nrt``: compiling the deal and the loops that inline it without reference counting
 - ``compile_fixes``: two fixes to numba's compile time (the same results, compiled sooner)
 - ``codegen``: an LLVM option for the machine code (selects kept as conditional moves)

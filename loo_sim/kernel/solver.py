@@ -18,7 +18,7 @@ unpacks), the card max^n plays, and for ``card_values`` each legal card with the
 counts after it. Payoffs are ``pay[i, k] = pot_start * k / hand_size``, less ``penalty``
 when ``k == 0`` unless ``i`` is the defender: the same floats as the reference's.
 
-**Rules** as ``kernel/tricks.py`` ``play_trick`` and ``engine/deal.py`` play them: lead
+**Rules** as ``kernel/tricks.py`` ``play_trick`` and ``engine/tricks.py`` play them: lead
 obligations (``legality.lead_options``, the first-trick clauses on trick 0 unless a
 single pot, the indicator as ``turned_up`` once turned), followers
 (``legality.follow_options``: follow, head the trick, the void option), Pam be civil
