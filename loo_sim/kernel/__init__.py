@@ -16,6 +16,7 @@
 - ``aggregate``: one deal's record reduced into a block's aggregate row
 - ``chunks``: a block of deals reduced to aggregates (simulate); and the batches of
   ``play_deals`` (every record row kept) and ``shuffled_decks``
+- ``bins``: amounts (pots, balances) counted exactly or in log bins, as the sessions' aggregates count them
 - ``classes``, ``counterfactual``, ``sessions``, ``variants``, ``calibrate``, ``tournament``,
   ``ladder``: hand classes and the block drivers of the studies
 - ``solver``: the perfect-information card-play search (P7), ``cardplay`` the perfect and pimc
@@ -49,17 +50,8 @@ DRIVERS = {
     "variants": [("variants", "variant_block")],
     "variant_sessions": [("variants", "variant_session_block")],
     "miss": [("counterfactual", name) for name in ("decision_scratch", "decision_block", "heuristic_block")],
-    "pots": [
-        ("sessions", name)
-        for name in (
-            "session_scratch",
-            "session_block",
-            "count_pots",
-            "count_largest",
-            "count_balances",
-            "fold_balances",
-        )
-    ],
+    "pots": [("sessions", "session_scratch"), ("sessions", "session_block")]
+    + [("bins", name) for name in ("count_pots", "count_largest", "count_balances", "fold_balances")],
     "calibrate": [("calibrate", "calibrate_block")],
     "play_deals": [("chunks", "play_rows")],
     "tournament": [("tournament", "tournament_block")],
