@@ -28,7 +28,7 @@ on-disk cache checks only the source file of the function it compiled, not the f
 calls into or the constants it froze from other modules, so a change in ``deal.py``,
 ``game/classes.py`` or ``config.py`` would leave a stale binary. The cache therefore
 lives in a directory named by a hash of every kernel and game source and of the
-foundations it reads constants from: any change there starts a fresh cache.
+foundations they import (``cache_sources``): any change there starts a fresh cache.
 
 A cold cache costs seconds of compiling in the first process of each kind of run whose
 drivers are not cached yet (``cli.progress.COMPILE_SECONDS``: about 8.5 s for simulate,
@@ -67,18 +67,25 @@ DRIVERS = {
 }
 
 
+def cache_sources() -> list[Path]:
+    """The source files the numba cache folder's name hashes: every kernel and game module,
+    and the foundations they import (``config`` and ``rng``: BLOCK, SESSION_BLOCK, the
+    stream keys; ``checks`` and ``errors``, which the game layer imports): every module the
+    kernel reaches (tests/test_config.py walks its imports)."""
+    here = Path(__file__).resolve().parent
+    package = here.parent
+    sources = sorted(here.glob("*.py")) + sorted((package / "game").glob("*.py"))
+    return sources + [package / name for name in ("config.py", "rng.py", "checks.py", "errors.py")]
+
+
 def _configure_cache() -> None:
     from numba.core import config
 
     from loo_sim.config import cache_dir
     from loo_sim.kernel.codegen import OPTIONS  # before anything compiles
 
-    here = Path(__file__).resolve().parent
-    package = here.parent
-    sources = sorted(here.glob("*.py")) + sorted((package / "game").glob("*.py"))
-    sources += [package / "config.py", package / "rng.py"]  # BLOCK, SESSION_BLOCK, the stream keys
     options = " ".join(OPTIONS).encode()  # machine code built with and without them is kept apart
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources) + options).hexdigest()[:16]
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in cache_sources()) + options).hexdigest()[:16]
     config.CACHE_DIR = str(cache_dir("numba") / f"kernel-{digest}")
 
 
