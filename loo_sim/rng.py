@@ -100,7 +100,7 @@ def pick(cum, u: float) -> int:
     return lo
 
 
-DECLARE_DRAW = 1 << 32  # the word a declaration table's mixed row draws (kernel.abi.DECLARE_DRAW)
+DECLARE_DRAW = 1 << 32  # the word a declaration table's mixed row draws (game.abi.DECLARE_DRAW)
 
 
 class SeatStream:

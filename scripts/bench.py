@@ -212,8 +212,8 @@ def decision_rate(preset: str, deals: int = 200_000) -> tuple[float, float]:
     from numba import set_num_threads
 
     from loo_sim import Rules
+    from loo_sim.game import abi as L
     from loo_sim.game.policy import parse_table
-    from loo_sim.kernel import abi as L
     from loo_sim.run.decisions import decisions
 
     set_num_threads(1)
@@ -235,8 +235,8 @@ def pots_rate(preset: str, sessions: int = 40_000, deals: int = 50) -> float:
     from numba import set_num_threads
 
     from loo_sim import Rules
+    from loo_sim.game import abi as L
     from loo_sim.game.policy import parse_table
-    from loo_sim.kernel import abi as L
     from loo_sim.run.sessions import make_arms, run_pots
 
     set_num_threads(1)
@@ -419,6 +419,7 @@ def solver_rates(positions: list, ref_count: int, repeat: int = 1) -> dict:
     from loo_sim.engine.solver import best_card, solve
     from loo_sim.kernel import solver as K
     from loo_sim.kernel.bits import POS
+    from loo_sim.kernel.solver_recursive import solve_many_recursive
     from loo_sim.run.args import rules_arrays
     from loo_sim.run.solver import encode_position
 
@@ -454,7 +455,7 @@ def solver_rates(positions: list, ref_count: int, repeat: int = 1) -> dict:
         "no_merge": rate(K.solve_many, K.NO_MERGE, fewer),
         "no_tt": rate(K.solve_many, K.NO_TT, fewer),
         "no_cut": rate(K.solve_many, K.NO_CUT, fewer),
-        "recursive": rate(K.solve_many_recursive, 0, fewer),
+        "recursive": rate(solve_many_recursive, 0, fewer),
     }
     ws[1][K.ST_FLAGS] = 0
     return {"positions": len(positions), "kernel_solves_per_s": kernel, "reference_solves_per_s": ref_rate,
@@ -493,7 +494,7 @@ def pimc_report(deals: int = 2000, counted: int = 200, samples: int = 16) -> dic
     from numba import set_num_threads
 
     from loo_sim import Rules, play_deals
-    from loo_sim.engine import deal as deal_module
+    from loo_sim.engine import tricks as tricks_module
     from loo_sim.run.records import shuffled_decks
     from loo_sim.run.solver import card_values
 
@@ -511,14 +512,14 @@ def pimc_report(deals: int = 2000, counted: int = 200, samples: int = 16) -> dic
     play_deals(rules, decks, dealers, policy="basic", seed=3)
     basic_s = time.perf_counter() - start
     decisions = 0
-    real = deal_module.pimc_card
+    real = tricks_module.pimc_card
 
     def counting(pos, sight, options, *args, **kw):
         nonlocal decisions
         decisions += len(options) > 1
         return real(pos, sight, options, *args, **kw)
 
-    with mock.patch.object(deal_module, "pimc_card", counting):
+    with mock.patch.object(tricks_module, "pimc_card", counting):
         from loo_sim.engine.deal import play_deal_reference
         from loo_sim.game.policy import parse_table
         from loo_sim.rng import seat_streams

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from unittest import mock
 
-import loo_sim.engine.deal as deal_module
+import loo_sim.engine.tricks as tricks_module
 from loo_sim.engine.deal import _Deal
 from loo_sim.game.policy import Policy
 from loo_sim.game.ranking import TrumpState
@@ -77,7 +77,7 @@ def brute_force(rules: Rules, deck: Sequence[int], dealer: int, carried: float, 
         offered.append((list(legal), ts))
         return legal[script[j]]
 
-    with mock.patch.object(deal_module, "choose_card", scripted):
+    with mock.patch.object(tricks_module, "choose_card", scripted):
         while True:
             deal = base  # reset what play_tricks and score change
             deal.hands = [list(x) for x in hands0]

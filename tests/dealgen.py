@@ -8,11 +8,11 @@ import random
 import numpy as np
 
 from loo_sim import LooError, Rules
+from loo_sim.game import abi as L
 from loo_sim.game.cards import PAM, make_card
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.policy import DECLARE_FAMILIES, EXCHANGE_FAMILIES, PLAY_FAMILIES, SOLVER_PLAY, Policy
 from loo_sim.game.rules import FlushTie
-from loo_sim.kernel import abi as L
 from loo_sim.run.strength import SHAPE, StrengthTable
 
 OVERRIDE_CHOICES = {

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from loo_sim.game import abi as L
 from loo_sim.game.rules import FinalPot
-from loo_sim.kernel import abi as L
 from loo_sim.run.records import record_from_arrays
 from loo_sim.run.sessions import Arm, arm_args, bankroll_of
 

@@ -62,7 +62,7 @@ def test_kernel_functions_are_compiled_for_plain_argument_types(tmp_path):
     assert sum(row.startswith("tricks play_tricks ") for row in rows) == 1
 
 
-# kernel/solver.py's recursive search calls itself with constant arguments: with plain
+# kernel/solver_recursive.py's search calls itself with constant arguments: with plain
 # argument types for every call, the recursive call re-entered the compile under way
 # ("compiler re-entrant to the same function signature")
 SOLVE_RECURSIVE_AND_ITERATIVE = """
@@ -72,6 +72,7 @@ from loo_sim import Rules
 from loo_sim.engine.deal import reference_positions
 from loo_sim.game.policy import Policy
 from loo_sim.kernel import solver as K
+from loo_sim.kernel.solver_recursive import solve_many_recursive
 from loo_sim.run.args import rules_arrays
 from loo_sim.run.solver import encode_position
 rng, rules, positions = random.Random(3), Rules.preset("three-card"), []
@@ -83,7 +84,7 @@ while len(positions) < 3:
 encoded = [encode_position(p) for p in positions]
 pis, pfs = np.array([e[0] for e in encoded]), np.array([e[1] for e in encoded])
 ri, _ = rules_arrays(rules)
-for run in (K.solve_many, K.solve_many_recursive):
+for run in (K.solve_many, solve_many_recursive):
     out = np.zeros((len(positions), 3), dtype=np.int64)
     run(pis, pfs, ri, *K.workspace(), out)
     print(out[:, :2].tolist())

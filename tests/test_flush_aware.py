@@ -16,11 +16,11 @@ import pytest
 
 from loo_sim import Rules, play_deals
 from loo_sim.engine.policies import DeclareChoice, declare, flush_clause, four_of_a_suit
+from loo_sim.game import abi as L
 from loo_sim.game.cards import parse_cards
 from loo_sim.game.legality import flush_rank, pam_flush
 from loo_sim.game.policy import Policy
 from loo_sim.game.ranking import TrumpState
-from loo_sim.kernel import abi as L
 from loo_sim.kernel import policies as K
 from loo_sim.kernel.bits import POS
 from loo_sim.run.args import rules_arrays
@@ -214,15 +214,25 @@ def test_the_kernel_matches_calibrated_codes_exactly():
     assert L.DECLARE_CODES["flush-aware"] == L.D_FLUSH_AWARE > L.D_TABLE
 
 
-def test_the_heuristic_lists_add_flush_aware_only_with_flushes():
-    # the miss study's heuristics and the solve's profiles: unchanged for rules without
-    # flushes (every committed report is three-card), flush-aware last where flush is on
-    from loo_sim.report.runners import HEURISTICS, heuristics_for
-    from loo_sim.report.solve import PROFILES, profiles_for
+def test_the_heuristic_list_adds_flush_aware_only_with_flushes():
+    # the miss study's heuristics and the solve's profiles (one list, game.policy): unchanged
+    # for rules without flushes (every committed report is three-card), flush-aware last where
+    # flush is on
+    from loo_sim.game.policy import HEURISTICS, heuristics_for
 
     for preset, extra in (("three-card", []), ("classic-limited", []), ("five-card", ["flush-aware"])):
         rules = Rules.preset(preset)
-        assert heuristics_for(rules) == HEURISTICS + extra
-        assert profiles_for(rules) == PROFILES + extra
-    assert heuristics_for(Rules.preset("five-card", flush=False)) == HEURISTICS
-    assert "flush-aware" not in HEURISTICS and "flush-aware" not in PROFILES
+        assert heuristics_for(rules) == list(HEURISTICS) + extra
+    assert heuristics_for(Rules.preset("five-card", flush=False)) == list(HEURISTICS)
+    assert "flush-aware" not in HEURISTICS
+    assert len(set(HEURISTICS)) == len(HEURISTICS) == 8
+    for text in heuristics_for(Rules.preset("five-card")):
+        Policy.parse(text)  # each one a policy the parser reads
+
+
+def test_the_miss_and_solve_studies_compare_the_same_heuristics():
+    # both runners read game.policy's list: a heuristic added there reaches both
+    import loo_sim.game.policy as policy
+    from loo_sim.report import runners, solve
+
+    assert runners.heuristics_for is solve.heuristics_for is policy.heuristics_for

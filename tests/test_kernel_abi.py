@@ -1,13 +1,13 @@
-"""The kernel's ABI (kernel/abi.py) against the game layer it is derived from: the codes
+"""The kernel's ABI (game/abi.py) against the game layer it is derived from: the codes
 of the rule options, the class slots, and slot ranges that must not overlap."""
 
 from __future__ import annotations
 
 import pytest
 
+from loo_sim.game import abi as L
 from loo_sim.game.classes import MISS_ROW, N_CLASSES
 from loo_sim.game.rules import BoldStand, Lead, Penalty, Trump, Void
-from loo_sim.kernel import abi as L
 
 
 def test_class_slots_hold_every_class_and_the_miss():

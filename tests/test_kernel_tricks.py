@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from loo_sim import Rules
+from loo_sim.game import abi as L
 from loo_sim.game.policy import parse_table
-from loo_sim.kernel import abi as L
 from loo_sim.kernel.bits import POS, beat_mask, eff_suit, follow_mask, trump_mask
 from loo_sim.kernel.krng import shuffle_more, shuffle_prefix
 from loo_sim.kernel.scratch import deal_scratch

@@ -8,8 +8,8 @@ import pytest
 
 from loo_sim import Rules
 from loo_sim.analysis.pots import arm_stats, balances, max_pot_ccdf, paired, parse_compare, pot_by_deal
+from loo_sim.game import abi as L
 from loo_sim.game.policy import parse_table
-from loo_sim.kernel import abi as L
 from loo_sim.run.api import play_session
 from loo_sim.run.sessions import Arm, make_arms, run_pots
 
@@ -320,7 +320,7 @@ def test_pot_bin_edges_bracket_every_amount_the_kernel_bins():
     # bin b must lie inside those edges (a shift by one bin would put it outside), across
     # the 16-per-decade range, its decade boundaries and the one-per-decade tail.
     from loo_sim.analysis.pots import bin_edges
-    from loo_sim.kernel.sessions import pot_bin
+    from loo_sim.kernel.bins import pot_bin
 
     edges = bin_edges()
     rng = np.random.default_rng(3)

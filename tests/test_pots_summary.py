@@ -16,7 +16,8 @@ from loo_sim.analysis.pots import (
     parse_compare,
     pot_by_deal,
 )
-from loo_sim.analysis.summaries import interval_text, pots_summary
+from loo_sim.analysis.pots_text import pots_summary
+from loo_sim.analysis.text import interval_text
 from loo_sim.game.policy import parse_table
 from loo_sim.run.sessions import make_arms, run_pots
 

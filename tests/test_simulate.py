@@ -13,8 +13,8 @@ from loo_sim import Rules
 from loo_sim.analysis.simulate import summary_table
 from loo_sim.cli import main
 from loo_sim.engine.deal import play_deal_reference
+from loo_sim.game import abi as L
 from loo_sim.game.policy import parse_table
-from loo_sim.kernel import abi as L
 from loo_sim.kernel.krng import shuffle_prefix, stream_key
 from loo_sim.rng import NO_SESSION, seat_streams, shuffled_deck
 from loo_sim.run.simulate import simulate

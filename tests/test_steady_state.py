@@ -30,8 +30,8 @@ import numpy as np
 import pytest
 
 from loo_sim import Rules
+from loo_sim.game import abi as L
 from loo_sim.game.policy import parse_table
-from loo_sim.kernel import abi as L
 from loo_sim.run.api import play_deals
 from loo_sim.run.records import shuffled_decks
 from loo_sim.run.sessions import Arm, run_pots

@@ -77,8 +77,6 @@ def test_the_drivers_table_names_what_each_kind_runs():
     for kind, run in runs.items():
         run()
         for module, name in DRIVERS[kind]:
-            if kind == "pots" and name == "fold_balances":
-                continue  # called by analysis.pots, not by the run
             dispatcher = getattr(import_module(f"loo_sim.kernel.{module}"), name)
             assert dispatcher.signatures, (kind, name)  # called (compiled or loaded) in this process
 

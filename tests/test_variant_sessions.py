@@ -13,9 +13,9 @@ import pytest
 
 from loo_sim.analysis.variants import session_pots, session_rows, session_windows
 from loo_sim.cli import main
+from loo_sim.game import abi as L
 from loo_sim.game.policy import parse_table
 from loo_sim.game.rules import Rules
-from loo_sim.kernel import abi as L
 from loo_sim.run.api import play_deals
 from loo_sim.run.records import shuffled_decks
 from loo_sim.run.sessions import Arm, run_pots

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import loo_sim
-from loo_sim.analysis.summaries import variants_summary
 from loo_sim.analysis.variants import metrics, variant_rows
+from loo_sim.analysis.variants_text import variants_summary
 from loo_sim.config import VARIANT_BATCHES
 from loo_sim.game.policy import parse_table
 from loo_sim.game.rules import Rules

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from loo_sim.errors import LooError
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.run.ladder import LadderResult
 from loo_sim.stats import mean_se, normal_ci, ratio_se
 

@@ -11,11 +11,13 @@ docs/policies.md P5; the declarations those of R4, R5 and R8 (docs/rules.md).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
+from loo_sim.analysis._tables import numeric, require
+from loo_sim.analysis.text import percent
 from loo_sim.errors import LooError
 from loo_sim.game.classes import N_COLS, ROW_NONE, ROW_UNKNOWN, class_label
 
@@ -35,39 +37,18 @@ _DISTANCE_COLUMNS = (*KEYS, *PROB_COLUMNS, "reach")
 
 
 # ---- checks and small helpers -----------------------------------------------------------------
-def _require(df: pd.DataFrame, columns: Iterable[str], what: str) -> None:
-    """``df`` must have these columns and a row (else :class:`LooError` naming them)."""
-    missing = [c for c in columns if c not in df.columns]
-    if missing:
-        raise LooError(f"{what} table lacks column(s) {', '.join(missing)}; it has {', '.join(map(str, df.columns))}")
-    if df.empty:
-        raise LooError(f"{what} table is empty; nothing to describe")
-
-
-def _numbers(df: pd.DataFrame, column: str, what: str) -> np.ndarray:
-    try:
-        values = pd.to_numeric(df[column]).to_numpy(dtype=float)
-    except (TypeError, ValueError) as err:
-        raise LooError(f"{what} table column {column} is not numeric ({err})") from None
-    if not np.isfinite(values).all():
-        raise LooError(f"{what} table column {column} has missing or infinite values")
-    if column == "reach" and (values < 0).any():
-        raise LooError(f"{what} table column reach has negative values (min {values.min():g})")
-    return values
-
-
 def _clean(strategy: pd.DataFrame, columns: Sequence[str], what: str) -> pd.DataFrame:
     """The columns a sentence needs, checked: integer keys, text options and pot, float
     probabilities and reach, and ``_on`` (the set of actions on offer) where ``options`` is."""
-    _require(strategy, columns, what)
+    require(strategy, columns, what, "describe")
     out = pd.DataFrame(index=range(len(strategy)))
     for col in columns:
         if col in ("class", "position", "earlier_in"):
-            out[col] = _numbers(strategy, col, what).astype(int)
+            out[col] = numeric(strategy, col, what).astype(int)
         elif col in ("options", "pot"):
             out[col] = strategy[col].astype(str).str.strip().to_numpy()
         else:
-            out[col] = _numbers(strategy, col, what)
+            out[col] = numeric(strategy, col, what, nonnegative=col == "reach")
     if "options" in out.columns:
         out["_on"] = [frozenset(o.split("/")) for o in out["options"]]
     if "hand" in strategy.columns:
@@ -81,21 +62,6 @@ def _weighted(values: np.ndarray, weights: np.ndarray) -> float:
     """Mean of ``values`` with ``weights``; the plain mean where the weights sum to 0."""
     total = weights.sum()
     return float((values * weights).sum() / total) if total > 0 else float(values.mean())
-
-
-def _pct(share: float) -> str:
-    """A share as a person reads it: 62%, 0.4%, under 0.1% (never "0%" unless it is 0)."""
-    if share == 0:
-        return "0%"
-    if share == 1:
-        return "100%"
-    if share < 0.001:
-        return "under 0.1%"
-    if share > 0.999:
-        return "over 99.9%"
-    if share < 0.01 or share > 0.99:
-        return f"{share:.1%}"
-    return f"{share:.0%}"
 
 
 def _is_nothing(cls: pd.Series) -> np.ndarray:
@@ -163,14 +129,14 @@ def _miss_tip(data: pd.DataFrame, rules_has_miss: bool) -> str:
     words = _nothing_words(rows["class"])
     w = rows["reach"].to_numpy()
     miss, play, pas = (_weighted(rows[f"p_{a}"].to_numpy(), w) for a in ("miss", "play", "pass"))
-    others = f"plays in {_pct(play)}, passes in {_pct(pas)}"
+    others = f"plays in {percent(play)}, passes in {percent(pas)}"
     if miss == 0:
         return (
             f"With nothing ({words}) and the miss on offer, the equilibrium never takes the miss: "
             f"it {others} of such decisions (reach-weighted). The tip to take the miss with nothing is contradicted."
         )
     head = (
-        f"With nothing ({words}) and the miss on offer, the equilibrium takes the miss in {_pct(miss)} "
+        f"With nothing ({words}) and the miss on offer, the equilibrium takes the miss in {percent(miss)} "
         f"of such decisions (reach-weighted), {others}."
     )
     if miss >= max(play, pas):
@@ -185,16 +151,16 @@ def _pass_tip(data: pd.DataFrame) -> str:
     if rows.empty or rows["reach"].sum() <= 0:
         return "The table has no reached decision where passing is allowed, so it says nothing about passing."
     overall = _weighted(rows["p_pass"].to_numpy(), rows["reach"].to_numpy())
-    verb = "never passes" if overall == 0 else f"passes in {_pct(overall)} of decisions (reach-weighted)"
+    verb = "never passes" if overall == 0 else f"passes in {percent(overall)} of decisions (reach-weighted)"
     text = f"Where passing is allowed, the equilibrium {verb}"
     nothing = rows[_is_nothing(rows["class"])]
     if nothing.empty or nothing["reach"].sum() <= 0:
         return text + "; the table has no reached decision with nothing in hand where passing is allowed."
     weak = _weighted(nothing["p_pass"].to_numpy(), nothing["reach"].to_numpy())
-    text += f"; with nothing ({_nothing_words(nothing['class'])}) it passes in {_pct(weak)}"
+    text += f"; with nothing ({_nothing_words(nothing['class'])}) it passes in {percent(weak)}"
     no_miss = nothing[np.array(["miss" not in on for on in nothing["_on"]], dtype=bool)]
     if not no_miss.empty and no_miss["reach"].sum() > 0 and len(no_miss) < len(nothing):
-        text += f", and in {_pct(_weighted(no_miss['p_pass'].to_numpy(), no_miss['reach'].to_numpy()))}"
+        text += f", and in {percent(_weighted(no_miss['p_pass'].to_numpy(), no_miss['reach'].to_numpy()))}"
         text += " of those where the miss is not on offer"
     return text + "."
 
@@ -222,7 +188,7 @@ def _pot_tip(data: pd.DataFrame) -> str:
         )
     weight = cells["reach"].unstack("pot").reindex(index=play.index, columns=buckets).fillna(0).sum(axis=1).to_numpy()
     means = [_weighted(play[b].to_numpy(), weight) for b in buckets]
-    each = ", ".join(f"{_pct(m)} with {b}" for m, b in zip(means, buckets))
+    each = ", ".join(f"{percent(m)} with {b}" for m, b in zip(means, buckets))
     text = (
         f"For the same hand class and position (weighted by how often each is reached), the equilibrium plays in {each}"
     )
@@ -243,8 +209,8 @@ def _pot_tip(data: pd.DataFrame) -> str:
         lo, hi = int(np.argmin(values[k])), int(np.argmax(values[k]))
         hand = cells.loc[(cls, pos, buckets[0]), "hand"]
         text += (
-            f" The largest change is {hand} at position {pos}: it plays in {_pct(values[k, lo])} with "
-            f"{buckets[lo]} and in {_pct(values[k, hi])} with {buckets[hi]}."
+            f" The largest change is {hand} at position {pos}: it plays in {percent(values[k, lo])} with "
+            f"{buckets[lo]} and in {percent(values[k, hi])} with {buckets[hi]}."
         )
     return text
 
@@ -355,8 +321,8 @@ def distance_sentences(
             sentences.append(f"{na} and {nb} share no information set, so they cannot be compared.")
             continue
         text = (
-            f"{na} and {nb}: the most likely action differs on {_pct(d['differ_share'])} of the information-set mass "
-            f"(reach-weighted); total variation {d['total_variation']:.3g}."
+            f"{na} and {nb}: the most likely action differs on {percent(d['differ_share'])} of the information-set "
+            f"mass (reach-weighted); total variation {d['total_variation']:.3g}."
         )
         if only_a or only_b:
             text += f" {only_a} information set(s) are only in {na}, {only_b} only in {nb}."
@@ -371,7 +337,7 @@ def distance_sentences(
             )
         else:
             sentences.append(
-                f"{who} reached the same table, up to {_pct(max(finite))} of the information-set mass on which the "
+                f"{who} reached the same table, up to {percent(max(finite))} of the information-set mass on which the "
                 "most likely action differs (the largest over the pairs)."
             )
         return sentences
@@ -384,7 +350,7 @@ def distance_sentences(
     dealer = int(max(pd.to_numeric(t["position"]).max() for t in tables))
     best = scores[scores["s"] > 0].sort_values("s", ascending=False, kind="stable").head(top)
     where = "; ".join(
-        f"{row.hand} at position {pos}{' (the dealer)' if pos == dealer else ''} ({_pct(row.s / total)})"
+        f"{row.hand} at position {pos}{' (the dealer)' if pos == dealer else ''} ({percent(row.s / total)})"
         for (_, pos), row in best.iterrows()
     )
     sentences.append(f"The starts differ most (share of the reach-weighted total variation) at: {where}.")

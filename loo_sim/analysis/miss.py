@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 from loo_sim.config import MIN_HANDS
+from loo_sim.game import abi as L
 from loo_sim.game.classes import EARLIER_IN_BINS, N_CLASSES, class_label, earlier_in_label
-from loo_sim.kernel import abi as L
 from loo_sim.run.decisions import DecisionResult, HeuristicResult
 from loo_sim.run.session_pots import POT_BUCKET_NAMES
 from loo_sim.stats import mean_se, normal_ci, wilson
@@ -29,7 +29,7 @@ ACTION_NAMES = L.DECL_NAMES  # pass, play, miss, defend
 
 
 def _pair(a: int, b: int) -> tuple[int, float]:
-    """Index of the pair (a, b) in ``kernel.abi.PAIRS`` and the sign of a - b in it."""
+    """Index of the pair (a, b) in ``game.abi.PAIRS`` and the sign of a - b in it."""
     if (a, b) in L.PAIRS:
         return L.PAIRS.index((a, b)), 1.0
     return L.PAIRS.index((b, a)), -1.0
@@ -188,7 +188,7 @@ def _as_bools(values: pd.Series) -> list[bool]:
 
 def best_actions(res: DecisionResult) -> np.ndarray:
     """The chart as a policy, [class, position, miss on offer, earlier seats in] (DECL_*
-    code; ``kernel.abi.CHART_SHAPE``): the paired verdict of the cell itself when it has
+    code; ``game.abi.CHART_SHAPE``): the paired verdict of the cell itself when it has
     enough decisions, else that of the position pooled over earlier seats in, else that
     of the positions pooled with the same earlier seats in, else of both pooled, else -1
     (the chart policy then decides as ``basic``)."""

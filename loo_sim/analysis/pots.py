@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from loo_sim.errors import LooError
+from loo_sim.game import abi as L
 from loo_sim.game.rules import split_option
-from loo_sim.kernel import abi as L
 from loo_sim.run.sessions import PotsResult
 from loo_sim.stats import estimate, mean_se, normal_ci, ratio_se, wilson
 
@@ -38,7 +38,7 @@ def parse_compare(items: Sequence[str] | None) -> list[tuple[str, list[str]]]:
 
 # ---- bins -> values ---------------------------------------------------------------------------
 def bin_edges() -> np.ndarray:
-    """Lower edge of every pot bin (and the upper edge of the last): see kernel.sessions.pot_bin."""
+    """Lower edge of every pot bin (and the upper edge of the last): see kernel.bins.pot_bin."""
     edges = np.zeros(L.NB_POT + 1)
     for b in range(1, L.NB_POT + 1):
         edges[b] = 10 ** ((b - 1) / 16) if b <= 257 else 10.0 ** (b - 257 + 16)
@@ -59,7 +59,7 @@ def hist_quantile(counts: np.ndarray, sums: np.ndarray, q: float) -> float:
 
 
 def _signed_edges() -> tuple[np.ndarray, np.ndarray]:
-    """(low, high) of every signed balance bin (``kernel.sessions.balance_bin``)."""
+    """(low, high) of every signed balance bin (``kernel.bins.balance_bin``)."""
     edges = bin_edges()
     k = np.arange(L.NB_POT)
     low = np.concatenate([-edges[L.NB_POT - k], edges[:-1]])  # bin NB_POT - 1 - k holds -[edges[k], edges[k+1])
@@ -179,14 +179,11 @@ def balances(res: PotsResult) -> pd.DataFrame:
 
 def balance_histogram(res: PotsResult) -> pd.DataFrame:
     """Per arm and seat, the sessions by final balance in signed log bins [low, high)
-    (long form; the balances counted exactly are added to their bins here)."""
-    from loo_sim.kernel.sessions import fold_balances
-
+    (long form; the balances counted exactly are in their bins: ``PotsResult.bal_all_hist``)."""
     low, high = _signed_edges()
     rows = []
     for a, arm in enumerate(res.arms):
-        hist, sums = res.bal_hist[a].copy(), res.bal_sum[a].copy()
-        fold_balances(res.bal_exact[a], int(res.bal_grid[a]), hist, sums)
+        hist = res.bal_all_hist[a]
         for s in range(arm.rules.players):
             for b in np.flatnonzero(hist[s]):
                 rows.append(dict(arm=arm.name, seat=s, low=low[b], high=high[b], sessions=int(hist[s, b])))

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.run.simulate import SimResult
 from loo_sim.stats import estimate, mean_se, normal_ci, ratio_se, wilson
 

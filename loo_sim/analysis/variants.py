@@ -1,5 +1,5 @@
 """The rule-variation table: headline metrics of several rule sets (rows), each with its
-interval, and the paired change against a baseline row (``analysis.summaries`` puts it in
+interval, and the paired change against a baseline row (``analysis.variants_text`` puts it in
 words).
 
 Every row plays the same deals (``run.variants``), so a difference is the mean of the
@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.run.simulate import SimResult
 from loo_sim.run.variants import VariantsResult
 from loo_sim.stats import estimate, mean_se, normal_ci, wilson
@@ -381,7 +381,7 @@ def session_pots(res) -> pd.DataFrame:
 
 
 def _bin_bounds(b: int) -> tuple[float, float]:
-    """The amounts kernel.sessions.pot_bin puts in bin b."""
+    """The amounts kernel.bins.pot_bin puts in bin b."""
     if b == 0:
         return 0.0, 1.0
     if b <= 256:

@@ -53,7 +53,7 @@ from loo_sim.game.legality import follow_options, lead_options
 from loo_sim.game.ranking import TrumpState
 from loo_sim.game.rules import Rules
 
-ATTEMPTS_PER_SAMPLE = 8  # pimc:N gives up after 8N attempts (kernel.abi.PIMC_ATTEMPTS)
+ATTEMPTS_PER_SAMPLE = 8  # pimc:N gives up after 8N attempts (game.abi.PIMC_ATTEMPTS)
 CardValues = Callable[[Position], Mapping[int, Sequence[float]]]
 
 

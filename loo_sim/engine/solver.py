@@ -20,7 +20,7 @@ plays the one of lowest card power (P1, ``TrumpState.power`` with the trumps kno
 the lowest card number. Power already breaks ties by suit, so the second key never
 decides; it is kept so the rule is total.
 
-**The rules** are those of ``engine/deal.py`` ``_Deal.play_tricks``, line by line: the
+**The rules** are those of ``engine/tricks.py`` ``_Deal.play_tricks``, line by line: the
 legal cards come from ``game.legality`` (``lead_options`` with ``first_trick`` and
 ``single_pot``; ``follow_options``); Pam be civil (R9) holds Pam back from a follower
 when the ace of trumps was led and civil applies, unless Pam is its last card; under

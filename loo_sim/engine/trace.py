@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from loo_sim.game.cards import SUITS, card_str
+from loo_sim.game.cards import SUITS, card_str, deck_str
+from loo_sim.game.deal_input import DealInput
 from loo_sim.game.policy import Policy
 from loo_sim.game.record import DealRecord
 from loo_sim.game.rules import Rules
@@ -103,3 +104,16 @@ def render_deal(rules: Rules, rec: DealRecord, policies: Sequence[Policy], title
         out.append(f"Next deal's pot: {chips(rec.pot_next)} carried + {who} {chips(ante)} = "
                    f"{chips(rec.pot_next + ante)} (R3)")  # fmt: skip
     return "\n".join(out)
+
+
+def entered_header(inp: DealInput, dealer: int, carried: float, filled: str | None, deck: Sequence[int]) -> str:
+    """The lines ``loo-sim replay`` prints before an entered deal: what was entered as given
+    and where R2 placed it, ``filled`` (which cards were not given and where they came from,
+    if any), and the whole deck, which ``--deck`` deals again."""
+    given = [f"seat {s}" for s in sorted(inp.hands)] + ["the miss"] * (inp.miss is not None)
+    given += ["the indicator"] * (inp.indicator is not None) + ["the front of the stock"] * bool(inp.stock)
+    lines = [f"Entered as given: {', '.join(given) or 'nothing'} (placed by R2 deal order for dealer {dealer}, "
+             f"carried {chips(carried)}).", *([filled] if filled else []),
+             "Deck (R2 deal order; --deck with the same --dealer and --carried deals it again): "
+             + deck_str(deck)]  # fmt: skip
+    return "\n".join(lines)

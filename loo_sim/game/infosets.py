@@ -19,7 +19,7 @@ from __future__ import annotations
 from loo_sim.game.classes import EARLIER_IN_BINS, N_CLASSES, earlier_in_bin
 from loo_sim.game.decl import DECL_NAMES, Decl
 
-MAX_POSITION = 8  # positions 1..8 (kernel.abi.MAX_PLAYERS; index 0 unused)
+MAX_POSITION = 8  # positions 1..8 (game.abi.MAX_PLAYERS; index 0 unused)
 ACTIONS = len(Decl)  # pass, play, miss, defend: the column of each action is its code
 
 

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from loo_sim.errors import LooError
+
+if TYPE_CHECKING:
+    from loo_sim.game.rules import Rules
 
 # ``chart`` plays a decision chart's best action (a miss run's ``analysis.miss.best_actions``);
 # a run with a chart seat must be given that chart. ``table:PATH`` plays a strategy table
@@ -25,6 +28,18 @@ SOLVER_PLAY = ("perfect", "pimc")
 MAX_SAMPLES = 1024  # pimc:N takes 1 <= N <= MAX_SAMPLES
 EXCHANGE_FAMILIES = ("basic", "none", "keep-trumps", "flush-chase")
 SOLVE_STARTS = ("basic", "always", "cautious")  # the start policies of a solve (docs/policies.md P6)
+# the heuristics a miss study compares at the table and a solve measures the exploitability of
+HEURISTICS = (
+    "basic",
+    "always",
+    "cautious",
+    "nothing-takes-miss",
+    "threshold:play=0.7,miss=0.3",
+    "threshold:play=0.5,miss=0.3",
+    "threshold:play=0.3,miss=0.15",
+    "ev",
+)
+FLUSH_HEURISTICS = ("flush-aware",)  # only where the rules have flushes (elsewhere it plays as basic)
 
 
 @dataclass(frozen=True)
@@ -188,3 +203,21 @@ def parse_seat_policies(default: str | Policy | None, seats: SeatPolicies | None
         except LooError as e:
             raise LooError(f"{item!r}: {e}", key=key) from None
     return table
+
+
+def heuristics_for(rules: Rules) -> list[str]:
+    """The heuristics of the miss and solve studies under ``rules``: :data:`HEURISTICS`,
+    then :data:`FLUSH_HEURISTICS` where ``flush`` is on (last, so the other rows are those
+    of the same rules without flushes). The one list, so that the two studies cannot drift apart.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rule set the heuristics will play.
+
+    Returns
+    -------
+    list of str
+        Policy texts, each readable by :meth:`Policy.parse`.
+    """
+    return list(HEURISTICS) + (list(FLUSH_HEURISTICS) if rules.flush else [])

@@ -12,8 +12,8 @@ numbers add exactly in any order, so the row is the same as counting slot by slo
 import numpy as np
 from numba import njit
 
+from loo_sim.game import abi as L
 from loo_sim.game.classes import MISS_ROW
-from loo_sim.kernel import abi as L
 from loo_sim.kernel.bits import u
 from loo_sim.kernel.classes import hand_class
 from loo_sim.kernel.scratch import position_of

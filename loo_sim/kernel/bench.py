@@ -6,7 +6,7 @@ steps (shuffle, deal, declarations, tricks, scoring, aggregation)."""
 import numpy as np
 from numba import njit, prange
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.aggregate import add_deal, add_seat_counts, seat_counts
 from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.deal import (
@@ -14,13 +14,12 @@ from loo_sim.kernel.deal import (
     collect_antes,
     deal_cards,
     deal_hands,
-    declare_all,
-    exchange,
     loo_penalty,
     score,
     settle_uncontested,
-    show_flushes,
 )
+from loo_sim.kernel.declare import declare_all
+from loo_sim.kernel.exchange import exchange, show_flushes
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.scratch import BLOCK, any_random, deal_scratch, deck_cards_needed, prepare_deal
 from loo_sim.kernel.tricks import play_tricks
@@ -75,13 +74,13 @@ def staged_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, seat_keys
     pot_start = collect_antes(ri, rf, dealer, carried, of)
     if stage < ST_DECLARE:
         return
+    penalty = loo_penalty(ri, rf, pot_start)
     defender, m = declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, single, mode, miss_dealt,
-                              indicator, t, pot_start, miss, 0, L.NO_FORCING, L.NO_ACTION, seat_keys, sc,
+                              indicator, t, pot_start, penalty, miss, 0, L.NO_FORCING, L.NO_ACTION, seat_keys, sc,
                               oi)  # fmt: skip
     if settle_uncontested(m, pot_start, sc, oi, of) or stage < ST_TRICKS:
         return
     exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc)
-    penalty = loo_penalty(ri, rf, pot_start)
     if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         return
     play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws)

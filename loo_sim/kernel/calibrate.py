@@ -3,8 +3,8 @@ number of seats in the deal (docs/policies.md P3, P5), and how often seats enter
 
 from numba import njit
 
+from loo_sim.game import abi as L
 from loo_sim.game.classes import MISS_ROW
-from loo_sim.kernel import abi as L
 from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.classes import hand_class
 from loo_sim.kernel.deal import play_deal

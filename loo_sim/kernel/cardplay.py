@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel import solver as K
 from loo_sim.kernel.bits import (
     PAM,
@@ -142,7 +142,7 @@ def _pick_card(ws, pol, family, legal, n_played, beat, suit, low_plain, low_trum
 @njit(cache=True, **NO_REFCOUNT)
 def true_position(ri, sc, oi, pi, pf, trick, leader_i, k, m, single, mode, indicator, t, civil, renounced,
                   pot_start, penalty):  # fmt: skip
-    """The true position before the next card into ``pi``/``pf`` (``kernel.abi.PI_*``), as
+    """The true position before the next card into ``pi``/``pf`` (``game.abi.PI_*``), as
     engine ``_Deal.position`` makes it."""
     pi[L.PI_N] = m
     pi[L.PI_LEADER] = leader_i

@@ -12,7 +12,7 @@ row; ``shuffle_many`` writes the decks of a run (``rng.shuffled_deck`` in bulk).
 import numpy as np
 from numba import njit, prange
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.aggregate import add_classes, add_deal, add_seat_counts, seat_counts
 from loo_sim.kernel.bits import POS
 from loo_sim.kernel.cardplay import workspace_for

@@ -4,6 +4,7 @@ declaration table: ``kernel/infosets.py``)."""
 
 from numba import njit
 
+from loo_sim.game import abi as L
 from loo_sim.game.classes import (
     COL_NONE,
     MISS_ROW,
@@ -15,7 +16,6 @@ from loo_sim.game.classes import (
     ROW_TWO_PLAIN,
     ROW_UNKNOWN,
 )
-from loo_sim.kernel import abi as L
 from loo_sim.kernel.bits import ACE_BITS, PAM, has, highest_power, lsb, msb, popcount, trump_mask, trump_order
 
 

@@ -24,7 +24,7 @@ both, comma-separated) leaves numba as it is for the fixes it names.
    smaller functions were compiled twice (about 2 s of the 10 left). The kernel's own functions are therefore typed
    for their arguments' plain types. None of them dispatches on a literal value. One
    exception: a recursive call with a constant argument made while its function's plain
-   signature is being compiled (kernel/solver.py's ``_value_rec``) keeps numba's own
+   signature is being compiled (kernel/solver_recursive.py's ``_value_rec``) keeps numba's own
    literal compile, since the plain one would re-enter the compile under way.
 """
 
@@ -88,7 +88,7 @@ def _plain_argument_types() -> bool:
             plain = tuple(types.unliteral(a) for a in args)
             callstack = getattr(context, "callstack", None)
             # a recursive call with a constant argument, inside the compile of the plain
-            # signature (kernel/solver.py's _value_rec): numba's own literal compile, as the
+            # signature (kernel/solver_recursive.py's _value_rec): numba's own literal compile, as the
             # plain one would re-enter the compile under way
             if plain == args or callstack is None or callstack.match(py_func, plain) is None:
                 args = plain

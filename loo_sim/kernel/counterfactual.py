@@ -6,8 +6,8 @@ same, so each comparison is paired deal by deal."""
 import numpy as np
 from numba import njit
 
+from loo_sim.game import abi as L
 from loo_sim.game.classes import EARLIER_IN_BINS
-from loo_sim.kernel import abi as L
 from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.classes import hand_class
 from loo_sim.kernel.deal import begin_deal, finish_deal_call, loo_penalty, rewind_deal

@@ -2,33 +2,25 @@
 
 ``play_deal`` reads the rules (``ri``/``rf``), the policies (``pol``), a deck in
 canonical deal order (as bit positions: ``bits.POS`` of the card numbers) and writes the
-deal record into ``oi``/``of`` (slots in ``kernel/abi.py``). Hands are 52-bit masks.
+deal record into ``oi``/``of`` (slots in ``game/abi.py``). Hands are 52-bit masks.
 It calls one step function per method of the reference's ``_Deal`` (deal_cards,
 collect_antes, declare_all, settle_uncontested, exchange, show_flushes, play_tricks,
-score), each inlined into it; each step names the rule it implements. The tricks are
-in ``kernel/tricks.py``, the policies' decisions in ``kernel/policies.py`` and the
-legal cards in ``kernel/legality.py``.
+score), each inlined into it; each step names the rule it implements. The files follow
+the reference's: dealing, antes, settling and scoring here, the declarations in
+``kernel/declare.py``, exchange and flushes in ``kernel/exchange.py``, the tricks in
+``kernel/tricks.py``; the policies' decisions are in ``kernel/policies.py`` and the
+legal cards in ``kernel/legality.py``. The drivers import only what this module defines
+(``play_deal``, ``play_deal_inline``, ``begin_deal``, ``finish_deal*``, ``rewind_deal``,
+``loo_penalty``).
 """
 
 from numba import njit
 
-from loo_sim.kernel import abi as L
-from loo_sim.kernel.bits import (
-    ACE_BITS,
-    CARD,
-    PAM_BIT,
-    one_suit,
-    popcount,
-    trump_mask,
-    u,
-)
-from loo_sim.kernel.classes import declare_calibrated, hand_class
-from loo_sim.kernel.infosets import infoset_index, table_declaration
-from loo_sim.kernel.krng import shuffle_more
-from loo_sim.kernel.legality import flush_key
+from loo_sim.game import abi as L
+from loo_sim.kernel.bits import CARD, u
+from loo_sim.kernel.declare import declare_all
+from loo_sim.kernel.exchange import exchange, show_flushes
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.policies import declare, declare_flush_aware, discards, flush_clauses
-from loo_sim.kernel.scratch import shuffled_count
 from loo_sim.kernel.tricks import play_tricks
 
 
@@ -135,152 +127,7 @@ def loo_penalty(ri, rf, pot_start):
     return min(pot_start, rf[L.RF_PENALTY])
 
 
-@njit(cache=True, inline="always")
-def declaration_options(ri, i, seat, dealer, single, club_law, clean, defence, miss_on_offer, already_in, early_in,
-                        last_in, last_decl):  # fmt: skip
-    """R4, R5, R8: what the i-th seat from the dealer's left may declare, given how many
-    earlier seats came in (``already_in``; ``early_in`` of them before the dealer's
-    right-hand neighbour; the last of them ``last_in``, who declared ``last_decl``).
-    Returns (allowed, bit 1 << DECL_*; may_pass; miss_on_offer; dealer_case: 0, 2 or 3 as
-    in R8, and 1 when the dealer takes the pot without play)."""
-    n = ri[L.R_PLAYERS]
-    bold = ri[L.R_BOLD]
-    may_pass = not (single or club_law)
-    if clean and bold == L.BOLD_EVERYONE:
-        may_pass = False
-    if clean and bold == L.BOLD_LAST and i >= n - 2 and early_in == 0:
-        may_pass = False  # everyone before the dealer's right-hand neighbour passed
-    dealer_case = 0
-    if seat == dealer and already_in == 0 and (defence or ri[L.R_TAKES_ALL] == 1):  # R8 case 1, R9c
-        return 1 << L.DECL_PLAY, False, False, 1
-    if seat == dealer and defence and already_in == 1:  # R8 cases 2 and 3
-        dealer_case = 2 if last_decl == L.DECL_PLAY else 3
-    if dealer_case == 2:
-        may_pass = False
-        miss_on_offer = False
-    elif dealer_case == 3:
-        miss_on_offer = False
-    allowed = 1 << L.DECL_PLAY
-    if dealer_case == 2:
-        allowed |= 1 << L.DECL_DEFEND
-        if ri[L.R_TAKES_MISS] == 1:  # R9c: the dealer may also take the miss (no family does by itself)
-            allowed |= 1 << L.DECL_MISS
-    elif may_pass:
-        allowed |= 1 << L.DECL_PASS
-    if miss_on_offer:
-        allowed |= 1 << L.DECL_MISS
-    return allowed, may_pass, miss_on_offer, dealer_case
-
-
-@njit(cache=True, inline="always")
-def choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, hand, t, allowed, may_pass, miss_on_offer,
-                       dealer_case, already_in, pot_start, forced_seat, forced_action, seat_keys):  # fmt: skip
-    """The seat's declaration: the forced one in a counterfactual replay (P4), else its
-    policy's (P2, P3; a chart or table seat reads its declaration table, P6; one without
-    an answer falls back to basic)."""
-    n = ri[L.R_PLAYERS]
-    family = pol[seat, L.P_DECLARE]
-    action = -1
-    if seat == forced_seat:
-        action = forced_action
-    elif L.D_THRESHOLD <= family <= L.D_TABLE:  # threshold, ev, chart, table: contiguous codes (abi.py)
-        penalty = loo_penalty(ri, rf, pot_start)
-        if family >= L.D_CHART:
-            cls = hand_class(hand, t, ri[L.R_PAM])
-            index = infoset_index(cls, i + 1, already_in, allowed, pot_start, penalty)
-            action = table_declaration(tables, pol[seat, L.P_TABLE], index, seat_keys[seat])
-        else:
-            action = declare_calibrated(family, seat, hand, t, ri[L.R_PAM], may_pass, miss_on_offer, dealer_case,
-                                        polf, strength, i + 1, already_in, n - 1 - i, n, pot_start, ri[L.R_HAND],
-                                        penalty, rf[L.RF_P_IN])  # fmt: skip
-        if action < 0:
-            family = L.D_BASIC
-    if action < 0:
-        if family == L.D_FLUSH_AWARE:
-            action = declare_flush_aware(hand, t, ri[L.R_PAM], may_pass, miss_on_offer, dealer_case, flush_clauses(ri))
-        else:
-            action = declare(family, hand, t, ri[L.R_PAM], may_pass, miss_on_offer, dealer_case)
-    return action
-
-
-@njit(cache=True, inline="always")
-def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, single, mode, miss_dealt, indicator, t,
-                pot_start, miss, first_i, forced_seat, forced_action, seat_keys, sc, oi):  # fmt: skip
-    """R4, R5, R8, R9b: every seat declares in turn from the dealer's left; a seat that
-    takes the miss (or defends) plays it. The seats before the ``first_i``-th keep the
-    declarations already in ``oi`` (a replay from a decision, ``rewind_deal``). Returns
-    (the defender or -1, seats in the deal).
-
-    R9c at_turn: each seat that declared play exchanges as it declared
-    (``exchange_at_turn``), a dealer who took the pot without declaring (R8 case 1, R9c)
-    not. The reference engine exchanges inside its loop; here the exchanges follow the
-    loop, in declaration order, which draws each seat the same cards from the same stock:
-    no declaration reads the stock or another seat's hand, and a seat's own hand is
-    exchanged only after it declared. The loop stays as after_all plays it (the hot path),
-    and a replay redoes the earlier seats' exchanges with the later ones."""
-    n = ri[L.R_PLAYERS]
-    clean = carried == 0.0
-    club_law = ri[L.R_CLUB_LAW] == 1 and mode == L.TURN_UP and indicator & 3 == 0
-    defence = ri[L.R_DEFENDS] == 1 and miss_dealt
-    miss_taken = False
-    defender = -1
-    already_in = 0
-    early_in = 0  # seats in before the dealer's right-hand neighbour (R4 bold stand)
-    last_in = -1
-    last_decl = L.DECL_PASS
-    took_pot = False  # the dealer took the pot without declaring (R8 case 1, R9c dealer_takes_all_pass)
-    basic = True  # every seat declares basic: its test inline, once per deal rather than a dispatch per seat
-    for s in range(n):
-        basic &= pol[s, L.P_DECLARE] == L.D_BASIC
-    strong_mask = trump_mask(t, ri[L.R_PAM]) | ACE_BITS  # basic plays with a trump or an ace (P2)
-    for i in range(n):
-        seat = sc[u(L.SC_ORDER + i)]
-        if i == n - 2:
-            early_in = already_in
-        if i < first_i:
-            action = oi[u(L.O_DECL + seat)]  # declared before the replayed decision, as it stands
-        else:
-            allowed, may_pass, miss_on_offer, dealer_case = declaration_options(
-                ri, i, seat, dealer, single, club_law, clean, defence, miss_dealt and not miss_taken and not club_law,
-                already_in, early_in, last_in, last_decl)  # fmt: skip
-            oi[u(L.O_OPTIONS + seat)] = allowed
-            if dealer_case == 1:  # R8 case 1: the dealer takes the pot without play
-                oi[u(L.O_DECL + seat)] = L.DECL_PLAY
-                took_pot = True
-                break
-            if basic and seat != forced_seat:  # policies.declare for D_BASIC, inline
-                if dealer_case == 2:
-                    weak = L.DECL_DEFEND
-                elif miss_on_offer and dealer_case == 0:
-                    weak = L.DECL_MISS
-                else:
-                    weak = L.DECL_PASS if may_pass else L.DECL_PLAY
-                action = L.DECL_PLAY if (sc[u(L.SC_HANDS + seat)] & strong_mask) != 0 else weak
-            else:
-                action = choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, sc[u(L.SC_HANDS + seat)], t,
-                                            allowed, may_pass, miss_on_offer, dealer_case, already_in, pot_start,
-                                            forced_seat, forced_action, seat_keys)  # fmt: skip
-            oi[u(L.O_DECL + seat)] = action
-        # selects, not branches: what a seat declares is a coin toss to the processor
-        is_in = action != L.DECL_PASS
-        already_in += is_in
-        last_in = seat if is_in else last_in
-        last_decl = action if is_in else last_decl
-        takes_miss = (action == L.DECL_MISS) | (action == L.DECL_DEFEND)
-        miss_taken |= takes_miss
-        sc[u(L.SC_HANDS + seat)] = miss if takes_miss else sc[u(L.SC_HANDS + seat)]
-        defender = seat if action == L.DECL_DEFEND else defender
-    oi[L.O_DEFENDER] = defender
-    m = 0
-    for i in range(n):  # without a branch: whether a seat is in is a coin toss to the processor
-        sc[u(L.SC_IN_DEAL + m)] = sc[u(L.SC_ORDER + i)]
-        m += oi[u(L.O_DECL + sc[u(L.SC_ORDER + i)])] != L.DECL_PASS
-    oi[L.O_NIN] = m
-    if ri[L.R_AT_TURN] == 1 and not single and not took_pot:  # R9c at_turn (never in a single pot): see above
-        stock_pos = sc[L.SC_STOCK]
-        for i in range(m):  # every seat in the deal declared play: no miss goes with an exchange (R5)
-            stock_pos = exchange_at_turn(ri, pol, deck, t, sc[u(L.SC_IN_DEAL + i)], stock_pos, seat_keys, sc)
-    return defender, m
+# the declarations (R4, R5, R8, R9b): kernel/declare.py; exchange and flushes (R9): kernel/exchange.py
 
 
 @njit(cache=True, inline="always")
@@ -296,124 +143,6 @@ def settle_uncontested(m, pot_start, sc, oi, of):
         of[u(L.F_SHARES + sc[L.SC_IN_DEAL])] = pot_start
         return True
     return False
-
-
-@njit(cache=True, inline="always")
-def exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc):
-    """R9: the seats in the deal, in order, throw cards and draw as many from the stock.
-    What a seat throws depends on its hand and the stock left, not on the cards drawn
-    before it, so all throw first; then the stock is shuffled as far as it is drawn
-    (positions up to SC_SHUFFLED are final) and each draws in turn. Under R9c at_turn the
-    seats have exchanged already, each as it declared (``exchange_at_turn``)."""
-    if not (ri[L.R_EXCHANGE] == 1 and not single and not miss_dealt) or ri[L.R_AT_TURN] == 1:
-        return
-    pam = ri[L.R_PAM]
-    tm = trump_mask(t, pam)
-    drawn = 0  # cards each seat draws, 4 bits per place in the deal
-    end = stock_pos
-    for i in range(m):
-        seat = sc[u(L.SC_IN_DEAL + i)]
-        stock = 52 - end
-        if stock == 0:
-            break
-        hand = sc[u(L.SC_HANDS + seat)]
-        family = pol[seat, L.P_EXCHANGE]
-        if family == L.X_BASIC and popcount(hand & ~tm & ~ACE_BITS) <= stock:
-            thrown = hand & ~tm & ~ACE_BITS  # P2 basic, inline: all but trumps and aces
-        else:
-            thrown = discards(family, hand, t, pam, stock)
-        sc[u(L.SC_HANDS + seat)] = hand & ~thrown
-        count = popcount(thrown)
-        drawn |= count << (4 * i)
-        end += count
-    if end > sc[L.SC_SHUFFLED]:
-        shuffle_more(seat_keys[L.DECK_KEY], deck, sc[L.SC_SHUFFLED], end)
-        sc[L.SC_SHUFFLED] = shuffled_count(end)
-    for i in range(m):
-        seat = sc[u(L.SC_IN_DEAL + i)]
-        for _ in range((drawn >> (4 * i)) & 0xF):
-            sc[u(L.SC_HANDS + seat)] |= 1 << deck[u(stock_pos)]
-            stock_pos += 1
-
-
-@njit(cache=True, inline="always")
-def exchange_at_turn(ri, pol, deck, t, seat, stock_pos, seat_keys, sc):
-    """R9c at_turn: one seat that declared play throws and draws as many from the stock at
-    ``stock_pos`` (the stock shuffled as far as it is drawn, as in ``exchange``); with the
-    stock empty it does nothing. Returns where the stock it leaves starts."""
-    stock = 52 - stock_pos
-    if stock == 0:
-        return stock_pos
-    pam = ri[L.R_PAM]
-    hand = sc[L.SC_HANDS + seat]
-    thrown = discards(pol[seat, L.P_EXCHANGE], hand, t, pam, stock)
-    end = stock_pos + popcount(thrown)
-    if end > sc[L.SC_SHUFFLED]:
-        shuffle_more(seat_keys[L.DECK_KEY], deck, sc[L.SC_SHUFFLED], end)
-        sc[L.SC_SHUFFLED] = shuffled_count(end)
-    hand &= ~thrown
-    for p in range(stock_pos, end):
-        hand |= 1 << deck[p]
-    sc[L.SC_HANDS + seat] = hand
-    return end
-
-
-@njit(cache=True, inline="always")
-def show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
-    """R9: the best flush in the deal takes the pot and loos the others. Returns True
-    when the deal ends here."""
-    if ri[L.R_FLUSH] != 1:
-        return False
-    pam = ri[L.R_PAM]
-    best_seat = -1
-    best_key = -1
-    for i in range(m):
-        seat = sc[u(L.SC_IN_DEAL + i)]
-        hand = sc[u(L.SC_HANDS + seat)]
-        if not one_suit(hand & ~PAM_BIT if pam == 1 else hand):
-            continue  # most hands: no flush, and no call to rank one
-        if ri[L.R_NO_PAM_FLUSH] == 1 and not one_suit(hand):
-            continue  # R9c pam_flush = false: Pam with four of another suit is no flush
-        key = flush_key(hand, t, pam)
-        if key >= 0:
-            oi[u(L.O_FLUSH_HELD + seat)] = 1
-        if key > best_key:  # elder hands first: an exact tie stays with them
-            best_key, best_seat = key, seat
-    if best_seat < 0:
-        return False
-    oi[L.O_OUTCOME] = L.OUT_FLUSH
-    oi[L.O_FLUSH_WINNER] = best_seat  # under flush_tie = split, the eldest of the tied seats
-    winners = 1 << best_seat
-    if ri[L.R_FLUSH_SPLIT] == 1:  # R9c: every seat of the best flush shares the pot
-        for i in range(m):
-            seat = sc[u(L.SC_IN_DEAL + i)]
-            if oi[u(L.O_FLUSH_HELD + seat)] == 1 and flush_key(sc[u(L.SC_HANDS + seat)], t, pam) == best_key:
-                winners |= 1 << seat
-    share = pot_start / popcount(winners)
-    looed = 0
-    in_deal = 0  # a bit per seat in the deal
-    for i in range(m):
-        seat = sc[u(L.SC_IN_DEAL + i)]
-        in_deal |= 1 << seat
-        if (winners >> seat) & 1 == 1:
-            of[u(L.F_SHARES + seat)] = share
-            continue
-        if ri[L.R_SPARES_PAM] == 1 and (sc[u(L.SC_HANDS + seat)] & PAM_BIT) != 0:
-            continue  # R9c flush_spares_pam: a holder of Pam is not looed by the flush
-        if ri[L.R_SPARES_FLUSHES] == 1 and oi[u(L.O_FLUSH_HELD + seat)] == 1:
-            continue  # R9c flush_spares_flushes: a beaten flush is not looed
-        oi[u(L.O_LOOED + seat)] = 1
-        of[u(L.F_PENALTIES + seat)] = penalty
-        looed += 1
-    if ri[L.R_LOOS_ALL] == 1:  # R9c flush_loos_all: the passers pay too
-        for seat in range(ri[L.R_PLAYERS]):
-            if (in_deal >> seat) & 1 == 0:
-                oi[u(L.O_LOOED + seat)] = 1
-                of[u(L.F_PENALTIES + seat)] = penalty
-                looed += 1
-    of[L.F_POT_NEXT] = penalty * looed
-    oi[L.O_TRUMP] = t
-    return True
 
 
 @njit(cache=True, inline="always")
@@ -460,13 +189,13 @@ def _finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried,
     t = oi[L.O_T_DECL]
     miss = sc[L.SC_DEALT + L.MAX_PLAYERS]
     pot_start = of[L.F_POT_START]
+    penalty = loo_penalty(ri, rf, pot_start)
     defender, m = declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, single, mode, miss_dealt,
-                              indicator, t, pot_start, miss, first_i, forced_seat, forced_action, seat_keys, sc,
-                              oi)  # fmt: skip
+                              indicator, t, pot_start, penalty, miss, first_i, forced_seat, forced_action, seat_keys,
+                              sc, oi)  # fmt: skip
     if settle_uncontested(m, pot_start, sc, oi, of):
         return
     exchange(ri, pol, deck, single, miss_dealt, t, m, sc[L.SC_STOCK], seat_keys, sc)
-    penalty = loo_penalty(ri, rf, pot_start)
     if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         return
     play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws)

@@ -7,7 +7,7 @@ the earlier declarations are shared, every stream is the same in each arm."""
 import numpy as np
 from numba import njit
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.counterfactual import add_cell, focal_pays, play_with_replays, real_choice, seat_infoset
 from loo_sim.kernel.nrt import NO_REFCOUNT

@@ -5,9 +5,9 @@ family in ``engine/policies.py``."""
 import numpy as np
 from numba import njit
 
+from loo_sim.game import abi as L
 from loo_sim.game.classes import EARLIER_IN_BINS
 from loo_sim.game.infosets import MAX_POSITION, N_POT_BUCKETS, N_SITUATIONS, POT_EDGES, SITUATION_OF_MASK
-from loo_sim.kernel import abi as L
 from loo_sim.kernel.krng import word
 
 SITUATION_OF = np.array(SITUATION_OF_MASK, dtype=np.int64)

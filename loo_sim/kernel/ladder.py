@@ -10,7 +10,7 @@ same deal and position; position 0 holds the mean over the positions, one value 
 import numpy as np
 from numba import njit
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.deal import play_deal_inline
 from loo_sim.kernel.nrt import NO_REFCOUNT

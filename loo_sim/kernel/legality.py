@@ -3,7 +3,7 @@
 
 from numba import njit
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.bits import (
     PAM,
     PAM_BIT,

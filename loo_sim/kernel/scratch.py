@@ -1,4 +1,4 @@
-"""What every block driver (chunks, counterfactual, sessions, calibrate) needs around
+"""What every block driver (chunks, counterfactual, sessions, calibrate, tournament) needs around
 ``play_deal``, written once: the per-deal working arrays, how much of the deck a deal
 uses, each deal's streams (the deck's and the seats' own), and positions from the dealer."""
 
@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from loo_sim.config import BLOCK  # noqa: F401 (deals per block of simulate, the counterfactual runs and calibration)
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.bits import POS
 from loo_sim.kernel.krng import shuffle_prefix, stream_key
 
@@ -20,6 +20,23 @@ def deal_scratch():
     oi = np.zeros(L.O_LEN, dtype=np.int64)
     of = np.zeros(L.F_LEN, dtype=np.float64)
     return deck, sc, seat_keys, oi, of
+
+
+@njit(cache=True)
+def session_arrays(deals, recorded):
+    """The working arrays of one session (``sessions.play_one_session``), reused from session
+    to session: the seats' balances, the per-deal aggregates, the pot and looed players of
+    each deal, the looed-players histogram, and the record rows (``deals`` of them when
+    ``recorded``, else one row, unused)."""
+    balances = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
+    deal_stats = np.zeros((deals, L.DS_LEN), dtype=np.float64)
+    pots = np.zeros(deals, dtype=np.float64)
+    looed_by_deal = np.zeros(deals, dtype=np.int64)
+    looed_hist = np.zeros(L.MAX_PLAYERS + 1, dtype=np.float64)
+    rows = deals if recorded else 1
+    rec_oi = np.zeros((rows, L.O_LEN), dtype=np.int64)
+    rec_of = np.zeros((rows, L.F_LEN), dtype=np.float64)
+    return balances, deal_stats, pots, looed_by_deal, looed_hist, rec_oi, rec_of
 
 
 @njit(cache=True)

@@ -5,9 +5,9 @@ played and net chips by position, per seat, come back for the caller to reduce."
 import numpy as np
 from numba import njit
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.cardplay import workspace_for
-from loo_sim.kernel.scratch import deal_scratch
+from loo_sim.kernel.scratch import deal_scratch, session_arrays
 from loo_sim.kernel.sessions import play_one_session
 
 
@@ -25,13 +25,7 @@ def tournament_block(ri, rf, pol, polf, strength, tables, solver, bankroll, shar
     by_position[...] = 0.0
     deck, sc, seat_keys, oi, of = deal_scratch()
     ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
-    balances = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
-    deal_stats = np.zeros((deals, L.DS_LEN), dtype=np.float64)
-    pots = np.zeros(deals, dtype=np.float64)
-    looed_by_deal = np.zeros(deals, dtype=np.int64)
-    looed_hist = np.zeros(L.MAX_PLAYERS + 1, dtype=np.float64)
-    no_rec_i = np.zeros((1, L.O_LEN), dtype=np.int64)
-    no_rec_f = np.zeros((1, L.F_LEN), dtype=np.float64)
+    balances, deal_stats, pots, looed_by_deal, looed_hist, no_rec_i, no_rec_f = session_arrays(deals, False)
     first = block * L.SESSION_BLOCK
     for i in range(first, min(first + L.SESSION_BLOCK, total)):
         k = i - first
@@ -58,13 +52,7 @@ def risk_block(ri, rf, pol, polf, strength, tables, solver, share_final, seed, b
     out[...] = np.nan
     deck, sc, seat_keys, oi, of = deal_scratch()
     ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
-    balances = np.zeros(L.MAX_PLAYERS, dtype=np.float64)
-    deal_stats = np.zeros((deals, L.DS_LEN), dtype=np.float64)
-    pots = np.zeros(deals, dtype=np.float64)
-    looed_by_deal = np.zeros(deals, dtype=np.int64)
-    looed_hist = np.zeros(L.MAX_PLAYERS + 1, dtype=np.float64)
-    rec_oi = np.zeros((deals, L.O_LEN), dtype=np.int64)
-    rec_of = np.zeros((deals, L.F_LEN), dtype=np.float64)
+    balances, deal_stats, pots, looed_by_deal, looed_hist, rec_oi, rec_of = session_arrays(deals, True)
     no_positions = np.zeros((0, 0, 2), dtype=np.float64)
     first = block * L.SESSION_BLOCK
     for i in range(first, min(first + L.SESSION_BLOCK, total)):

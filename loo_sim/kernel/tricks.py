@@ -1,10 +1,10 @@
 """The tricks of a deal (docs/rules.md R6, R7): each trick led, followed and judged, with
 trumps turned at the first renounce; a step of ``kernel/deal.py``'s ``play_deal``, the
-twin of ``engine/deal.py``'s ``play_tricks``."""
+twin of ``engine/tricks.py``'s ``play_tricks``."""
 
 from numba import njit
 
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel.bits import (
     CARD,
     PAM,

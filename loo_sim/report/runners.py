@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from loo_sim.config import VARIANT_BATCHES
-from loo_sim.game.policy import Policy
+from loo_sim.game.policy import Policy, heuristics_for
 from loo_sim.game.rules import Rules
 from loo_sim.report.command import command, describe_policies, overrides, run_info
 from loo_sim.report.figures import miss_figures, pots_figures, variants_figures
@@ -36,24 +36,6 @@ from loo_sim.report.study import (
 
 ProgressFn = Callable[[int, int], None]
 ProgressFactory = Callable[[str], ProgressFn | None]  # a label ("chart deals", "sessions") -> a callback, or None
-
-HEURISTICS = [
-    "basic",
-    "always",
-    "cautious",
-    "nothing-takes-miss",
-    "threshold:play=0.7,miss=0.3",
-    "threshold:play=0.5,miss=0.3",
-    "threshold:play=0.3,miss=0.15",
-    "ev",
-]
-FLUSH_HEURISTICS = ["flush-aware"]  # only where the rules have flushes (elsewhere it is basic)
-
-
-def heuristics_for(rules: Rules) -> list[str]:
-    """The miss study's heuristics for ``rules``: HEURISTICS, then flush-aware where
-    ``flush`` is on (added at the end, so the other rows are those of the rules without it)."""
-    return HEURISTICS + (FLUSH_HEURISTICS if rules.flush else [])
 
 
 @dataclass
@@ -161,7 +143,7 @@ def _progress(factory: ProgressFactory | None, label: str = "deals") -> Progress
 # ---- simulate -----------------------------------------------------------------------------
 def _run_simulate(study: SimulateStudy, out: str | None, progress, backend) -> StudyOutput:
     from loo_sim.analysis.simulate import class_table, position_table, summary_table
-    from loo_sim.analysis.summaries import simulate_summary
+    from loo_sim.analysis.simulate_text import simulate_summary
     from loo_sim.run.simulate import simulate
     from loo_sim.run.strength import resolve_strength, table_info
 
@@ -204,7 +186,7 @@ def _where(backend, threads: int) -> str:
 def _simulate_text(study: SimulateStudy, res, table: list[Policy], tables: dict[str, pd.DataFrame],
                    where: str) -> str:  # fmt: skip
     """What ``loo-sim simulate`` prints: a header line, the table of seats, the hand classes."""
-    from loo_sim.analysis.summaries import format_summary
+    from loo_sim.analysis.simulate_text import format_summary
 
     state = "PARTIAL " if res.partial else ""
     lines = [f"{state}{res.deals_done:,} deals of {study.preset} ({res.rules.players} players), seed {res.seed}, "
@@ -221,7 +203,7 @@ def _simulate_text(study: SimulateStudy, res, table: list[Policy], tables: dict[
 # ---- miss ---------------------------------------------------------------------------------
 def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutput:
     from loo_sim.analysis.miss import best_actions, chart_table, heuristic_table, sweep_frames
-    from loo_sim.analysis.summaries import miss_summary, pot_words
+    from loo_sim.analysis.miss_text import miss_summary, pot_words
     from loo_sim.run.decisions import decisions, heuristics
 
     base = study.base_rules()
@@ -344,7 +326,7 @@ def _partial_miss(study: MissStudy, tables: dict[str, pd.DataFrame], info: dict[
 # ---- pots ---------------------------------------------------------------------------------
 def _run_pots(study: PotsStudy, out: str | None, progress, backend) -> StudyOutput:
     from loo_sim.analysis.pots import arm_stats, balance_histogram, balances, max_pot_ccdf, paired, pot_by_deal
-    from loo_sim.analysis.summaries import pots_summary
+    from loo_sim.analysis.pots_text import pots_summary
     from loo_sim.run.sessions import run_pots
 
     arms = study.arms()
@@ -404,7 +386,7 @@ def _inexact_warnings(res, arm_table: pd.DataFrame) -> list[str]:
     """One warning for each arm some of whose sessions passed 2**53 chips (R3)."""
     import numpy as np
 
-    from loo_sim.kernel import abi as L
+    from loo_sim.game import abi as L
 
     warnings = []
     stats = arm_table.set_index(["arm", "metric"])["value"]
@@ -421,8 +403,8 @@ def _inexact_warnings(res, arm_table: pd.DataFrame) -> list[str]:
 
 # ---- variants -------------------------------------------------------------------------------
 def _run_variants(study: VariantsStudy, out: str | None, progress, backend) -> StudyOutput:
-    from loo_sim.analysis.summaries import variants_summary
     from loo_sim.analysis.variants import variant_rows
+    from loo_sim.analysis.variants_text import variants_summary
     from loo_sim.run.variants import VariantRow, run_variants
 
     rows = []
@@ -453,8 +435,8 @@ def _run_variant_sessions(study: VariantsStudy, rows, baseline: str, progress, b
     """Variants in sessions (R10): the session table, its stationarity check and pot
     distribution, then the clean-pot table (every deal from a clean pot, as the first deal
     of a session plays) on as many independent deals as the sessions played."""
-    from loo_sim.analysis.summaries import variant_sessions_summary
     from loo_sim.analysis.variants import session_pots, session_rows, session_windows, variant_rows
+    from loo_sim.analysis.variants_text import variant_sessions_summary
     from loo_sim.report.figures import variant_sessions_figures
     from loo_sim.run.variants import run_variant_sessions, run_variants
 

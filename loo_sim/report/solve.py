@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from loo_sim.analysis.equilibrium_text import distance_sentences, table_distance, tip_sentences
-from loo_sim.game.policy import Policy
+from loo_sim.game.policy import Policy, heuristics_for
 from loo_sim.game.rules import Rules
 from loo_sim.game.strategy import rules_hash, table_frame
 from loo_sim.report.command import command
@@ -21,25 +21,6 @@ from loo_sim.report.study import SolveStudy
 from loo_sim.run.tables import table_text
 from loo_sim.solve.declarations import SolveResult, nash_conv, solve
 from loo_sim.stats import Z95
-
-# the heuristics whose exploitability is reported, as whole tables (the miss study's list)
-PROFILES = [
-    "basic",
-    "always",
-    "cautious",
-    "nothing-takes-miss",
-    "threshold:play=0.7,miss=0.3",
-    "threshold:play=0.5,miss=0.3",
-    "threshold:play=0.3,miss=0.15",
-    "ev",
-]
-
-
-def profiles_for(rules: Rules) -> list[str]:
-    """PROFILES for ``rules``: flush-aware joins them, last, where ``flush`` is on (as in
-    the miss study's ``report.runners.heuristics_for``); elsewhere it would be basic."""
-    return PROFILES + (["flush-aware"] if rules.flush else [])
-
 
 CHART_PROFILE = "chart (the miss study's best actions vs basic)"
 TARGET_SHARE = 0.01  # of the ante pool: the issue's bar for a solved table
@@ -99,7 +80,7 @@ def run_solve(study: SolveStudy, out: str | None, progress, backend) -> dict[str
             break
     main = results[0]
     solved = [(f"equilibrium (from {r.start})", [r.table_policy()] * n, r.tables) for r in results]
-    heuristics = [(name, [_with_play(name, play)] * n, None) for name in profiles_for(rules)]
+    heuristics = [(name, [_with_play(name, play)] * n, None) for name in heuristics_for(rules)]
     heuristics.append((CHART_PROFILE, [_with_play("chart", play)] * n, None))
     chart = _miss_chart(rules, play, eval_deals, study, carried[0], backend)
     bar = progress("exploitability profiles") if progress else None
@@ -175,8 +156,8 @@ def _heuristic_frame(rules: Rules, main: SolveResult, play: Policy, deals: int, 
     from loo_sim.run.decisions import heuristics
 
     n = rules.players
-    names = [*profiles_for(rules), "equilibrium table"]
-    candidates = [_with_play(h, play) for h in profiles_for(rules)] + [main.table_policy()]
+    names = [*heuristics_for(rules), "equilibrium table"]
+    candidates = [_with_play(h, play) for h in heuristics_for(rules)] + [main.table_policy()]
     frames = []
     for label, table in (
         ("equilibrium players", [main.table_policy()] * n),

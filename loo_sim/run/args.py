@@ -10,12 +10,12 @@ from typing import NamedTuple
 import numpy as np
 
 from loo_sim.errors import LooError
+from loo_sim.game import abi as L
 from loo_sim.game.classes import N_CLASSES
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.legality import pam_flush
 from loo_sim.game.policy import SOLVER_PLAY, Policy
 from loo_sim.game.rules import AntePayer, ExchangeTiming, FlushTie, Rules
-from loo_sim.kernel import abi as L
 from loo_sim.run.tables import resolve_tables
 
 
@@ -39,7 +39,7 @@ def solver_marker(tables: Sequence[Sequence[Policy]]) -> np.ndarray | None:
 
 
 def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """The rule set as the kernel's (int64 vector, float64 vector); slots in kernel/abi.py."""
+    """The rule set as the kernel's (int64 vector, float64 vector); slots in game/abi.py."""
     ints = np.zeros(L.R_LEN, dtype=np.int64)
     ints[L.R_PLAYERS] = rules.players
     ints[L.R_HAND] = rules.hand_size
@@ -73,13 +73,13 @@ def rules_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
 
 
 def empty_chart() -> np.ndarray:
-    """A chart with no answer anywhere (``kernel.abi.CHART_SHAPE``: class, position, miss
+    """A chart with no answer anywhere (``game.abi.CHART_SHAPE``: class, position, miss
     on offer, earlier seats in)."""
     return np.full(L.CHART_SHAPE, -1, dtype=np.int64)
 
 
 def check_chart(chart) -> np.ndarray:
-    """A decision chart as the chart family reads it: int64 of ``kernel.abi.CHART_SHAPE``
+    """A decision chart as the chart family reads it: int64 of ``game.abi.CHART_SHAPE``
     with DECL_* codes or -1 (``analysis.miss.best_actions`` makes one)."""
     arr = np.asarray(chart)
     if arr.shape != L.CHART_SHAPE or not np.issubdtype(arr.dtype, np.integer):

@@ -3,7 +3,7 @@ decision charts (every declaration on offer replayed on the same deal) and the p
 comparison of declaration heuristics, with a precision stopping rule.
 
 These build the kernel's arrays and run it; ``analysis.miss`` turns the results into
-tables, ``analysis.summaries`` into prose.
+tables, ``analysis.miss_text`` into prose.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import numpy as np
 
 from loo_sim.config import BLOCK, ROUND_BLOCKS
 from loo_sim.errors import LooError
+from loo_sim.game import abi as L
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
-from loo_sim.kernel import abi as L
 from loo_sim.run.args import kernel_args
 from loo_sim.run.rounds import ProgressFn, run_rounds
 from loo_sim.run.session_pots import N_BUCKETS, SessionPots
@@ -77,7 +77,7 @@ def decisions(
 ) -> DecisionResult:
     """For each deal (dealer rotating) and each focal seat with a real choice, the focal
     payoff of every declaration on offer, the rest of the deal replayed as it falls; the
-    sums are kept per cell of what the seat sees (``kernel.abi.CHART_SHAPE``: hand class,
+    sums are kept per cell of what the seat sees (``game.abi.CHART_SHAPE``: hand class,
     position, whether the miss is on offer, earlier seats in), with paired sums per pair
     of actions on the decisions where both were on offer. ``chart``: for seats of the
     table that play the ``chart`` family. ``pots``: each deal's carried pot is drawn from

@@ -12,10 +12,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from loo_sim.game import abi as L
 from loo_sim.game.infosets import N_INFOSETS
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
-from loo_sim.kernel import abi as L
 from loo_sim.run.args import kernel_args
 from loo_sim.run.strength import resolve_strength
 from loo_sim.run.tasks import each_block

@@ -22,9 +22,9 @@ import numpy as np
 from loo_sim import checks
 from loo_sim.config import BLOCK
 from loo_sim.errors import LooError
+from loo_sim.game import abi as L
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
-from loo_sim.kernel import abi as L
 from loo_sim.run.args import stack_args
 from loo_sim.run.backend import LocalBackend
 from loo_sim.run.rounds import ProgressFn, run_rounds

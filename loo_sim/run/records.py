@@ -14,11 +14,11 @@ from typing import Any, overload
 import numpy as np
 
 from loo_sim import checks
+from loo_sim.game import abi as L
 from loo_sim.game.cards import N_CARDS, SUITS, card_str, parse_deck
 from loo_sim.game.policy import Policy
 from loo_sim.game.record import DealRecord, Trick
 from loo_sim.game.rules import Rules
-from loo_sim.kernel import abi as L
 from loo_sim.rng import MASK64
 from loo_sim.run.args import kernel_args
 

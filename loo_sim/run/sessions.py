@@ -2,7 +2,7 @@
 set and a table of policies, played over the same sessions (session i of every arm on
 the same decks), streamed into aggregates that do not grow with the number of sessions.
 
-``analysis.pots`` turns a :class:`PotsResult` into tables, ``analysis.summaries`` into prose.
+``analysis.pots`` turns a :class:`PotsResult` into tables, ``analysis.pots_text`` into prose.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from loo_sim.config import SESSION_BLOCK
+from loo_sim.game import abi as L
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.rules import FinalPot, Rules
-from loo_sim.kernel import abi as L
 from loo_sim.run.args import KernelArgs, kernel_args, stack_args
 from loo_sim.run.backend import LocalBackend
 from loo_sim.run.rounds import ProgressFn, run_rounds
@@ -36,7 +36,7 @@ class PotsResult:
     """The streamed aggregates of a pots run. Amounts are counted in two parts: integral
     amounts below a bound exactly (``*_exact``, one count per chip value, so a quantile
     read there is a value that occurred), the others (fractional, or past the bound) in
-    log bins of ``kernel.sessions.pot_bin`` with the sum of what each bin holds (``*_sum``;
+    log bins of ``kernel.bins.pot_bin`` with the sum of what each bin holds (``*_sum``;
     a bin is read as its mean). The bound is ``abi.EXACT_CHIPS`` (4096) for the largest
     pot and the balances, and ``pot_bound`` for the pot by deal (4096 unless arms x deals
     is so large that ``abi.EXACT_BUDGET`` caps it, see :func:`pot_exact_bound`)."""
@@ -58,6 +58,8 @@ class PotsResult:
     bal_hist: np.ndarray  # [arm, seat, signed bin] the others by final balance
     bal_sum: np.ndarray
     bal_grid: np.ndarray  # [arm] the step 1 / grid of the exact balances (balance_grid)
+    bal_all_hist: np.ndarray  # [arm, seat, signed bin] every final balance by log bin, the exact ones folded in
+    bal_all_sum: np.ndarray  # the same, summing the balances (balance_histogram.csv reads these two)
     partial: bool = False
 
     @property
@@ -148,7 +150,7 @@ def run_pots(arms: Sequence[Arm], sessions: int, deals: int, seed: int, progress
     grid = np.array([balance_grid(arm.rules) for arm in arms], dtype=np.int64)
 
     def reduce(first: int, count: int, rows: dict[str, np.ndarray]) -> None:
-        from loo_sim.kernel.sessions import count_balances, count_largest, count_pots
+        from loo_sim.kernel.bins import count_balances, count_largest, count_pots
 
         for b in range(count):  # block order: the sums do not depend on threads or workers
             for k in ("scal", "deal_stats", "pair"):
@@ -161,4 +163,19 @@ def run_pots(arms: Sequence[Arm], sessions: int, deals: int, seed: int, progress
     _, partial = run_rounds(pots_task, static, sessions, SESSION_BLOCK, 2 * backend.chunk_scale, reduce,
                             progress=progress, backend=backend)  # fmt: skip
     played = int(t["scal"][0, L.S_SESSIONS])
-    return PotsResult(list(arms), played, deals, seed, **t, bal_grid=grid, partial=partial)
+    all_hist, all_sum = folded_balances(t["bal_exact"], grid, t["bal_hist"], t["bal_sum"])
+    return PotsResult(list(arms), played, deals, seed, **t, bal_grid=grid, bal_all_hist=all_hist, bal_all_sum=all_sum,
+                      partial=partial)  # fmt: skip
+
+
+def folded_balances(exact: np.ndarray, grid: np.ndarray, hist: np.ndarray,
+                    sums: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """The whole distribution of final balances in signed log bins [arm, seat, bin]: the
+    binned counts and sums with the exact counts added to their bins (the kernel's
+    ``fold_balances``), done here so that the tables above the run layer need no kernel."""
+    from loo_sim.kernel.bins import fold_balances
+
+    all_hist, all_sum = hist.copy(), sums.copy()
+    for a in range(exact.shape[0]):
+        fold_balances(exact[a], int(grid[a]), all_hist[a], all_sum[a])
+    return all_hist, all_sum

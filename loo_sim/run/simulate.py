@@ -15,9 +15,9 @@ import numpy as np
 
 from loo_sim import checks
 from loo_sim.config import BLOCK
+from loo_sim.game import abi as L
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.rules import Rules
-from loo_sim.kernel import abi as L
 from loo_sim.run.args import kernel_args
 from loo_sim.run.rounds import ProgressFn, run_rounds
 from loo_sim.run.strength import resolve_strength
@@ -25,7 +25,7 @@ from loo_sim.run.strength import resolve_strength
 
 @dataclass
 class SimResult:
-    """Aggregates of a run (``kernel.abi`` A_* slots) and what produced them."""
+    """Aggregates of a run (``game.abi`` A_* slots) and what produced them."""
 
     rules: Rules
     policies: list[Policy]

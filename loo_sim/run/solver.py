@@ -1,6 +1,6 @@
 """The kernel's perfect-information solver (``kernel/solver.py``, docs/policies.md P7) on
 the reference engine's positions: :func:`encode_position` turns an ``engine.solver.Position``
-into the kernel's vectors (slots ``PI_*`` / ``PIF_*`` of ``kernel/abi.py``), and
+into the kernel's vectors (slots ``PI_*`` / ``PIF_*`` of ``game/abi.py``), and
 :func:`solve`, :func:`card_values` and :func:`best_card` answer as ``engine/solver.py``'s
 functions of the same names do, exactly (tests/test_kernel_solver.py).
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from loo_sim.engine.solver import Position
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.kernel import solver as K
 from loo_sim.kernel.bits import CARD, POS
 from loo_sim.run.args import rules_arrays

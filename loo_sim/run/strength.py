@@ -40,9 +40,9 @@ import numpy as np
 
 from loo_sim import config
 from loo_sim.config import BLOCK, DEFAULT_DEALS, DEFAULT_SEED, MIN_OBS
+from loo_sim.game import abi as L
 from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS
 from loo_sim.game.rules import Rules
-from loo_sim.kernel import abi as L
 from loo_sim.rng import CALIBRATION_SESSION
 from loo_sim.run.args import kernel_args
 

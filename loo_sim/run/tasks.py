@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from loo_sim.config import BLOCK
-from loo_sim.kernel import abi as L
+from loo_sim.game import abi as L
 from loo_sim.rng import (
     HEURISTIC_CARRIED_SESSION,
     HEURISTIC_SESSION,
@@ -173,7 +173,7 @@ def simulate_task(
 
 def decision_shape(players: int) -> tuple[int, ...]:
     """The sums of one block of decisions: [class, position 0..players, miss on offer,
-    earlier seats in, CF_*] (``kernel.abi.CHART_SHAPE`` cut to the positions a table has)."""
+    earlier seats in, CF_*] (``game.abi.CHART_SHAPE`` cut to the positions a table has)."""
     n_classes, _, offers, earlier = L.CHART_SHAPE
     return n_classes, players + 1, offers, earlier, L.CF_LEN
 

@@ -18,9 +18,9 @@ import numpy as np
 from loo_sim import checks
 from loo_sim.config import BLOCK, VARIANT_BATCHES
 from loo_sim.errors import LooError
+from loo_sim.game import abi as L
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
-from loo_sim.kernel import abi as L
 from loo_sim.run.args import stack_args
 from loo_sim.run.backend import LocalBackend
 from loo_sim.run.rounds import ProgressFn, run_rounds
@@ -55,6 +55,18 @@ class VariantsResult:
         return self.results[self.names.index(name)]
 
 
+def _check_rows(rows: Sequence[VariantRow], baseline: str | None) -> tuple[list[str], str]:
+    """The rows' names and the baseline's (the first row's when None); a run without rows
+    or a baseline that names no row is refused."""
+    if not rows:
+        raise LooError("rows: a variants run needs at least one row")
+    names = [r.name for r in rows]
+    baseline = names[0] if baseline is None else baseline
+    if baseline not in names:
+        raise LooError(f"baseline: {baseline!r} is not a row name; allowed {', '.join(names)}", key="baseline")
+    return names, baseline
+
+
 def run_variants(
     rows: Sequence[VariantRow],
     baseline: str | None = None,
@@ -72,12 +84,7 @@ def run_variants(
 
     from loo_sim.run.tasks import variants_task
 
-    if not rows:
-        raise LooError("rows: a variants run needs at least one row")
-    names = [r.name for r in rows]
-    baseline = names[0] if baseline is None else baseline
-    if baseline not in names:
-        raise LooError(f"baseline: {baseline!r} is not a row name; allowed {', '.join(names)}", key="baseline")
+    names, baseline = _check_rows(rows, baseline)
     deals = checks.deals(deals)
     seed = checks.seed(seed)
     threads = checks.threads(threads)
@@ -181,12 +188,7 @@ def run_variant_sessions(
     from loo_sim.config import SESSION_BLOCK
     from loo_sim.run.tasks import variant_sessions_shapes, variant_sessions_task
 
-    if not rows:
-        raise LooError("rows: a variants run needs at least one row")
-    names = [r.name for r in rows]
-    baseline = names[0] if baseline is None else baseline
-    if baseline not in names:
-        raise LooError(f"baseline: {baseline!r} is not a row name; allowed {', '.join(names)}", key="baseline")
+    names, baseline = _check_rows(rows, baseline)
     sessions, deals = checks.sessions(sessions), checks.session_deals(deals)
     burn_in = default_burn_in(deals) if burn_in is None else checks.burn_in(burn_in, deals)
     seed = checks.seed(seed)

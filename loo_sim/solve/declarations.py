@@ -50,10 +50,10 @@ import numpy as np
 
 from loo_sim.config import BLOCK, MIN_SOLVE_DEALS
 from loo_sim.errors import LooError
+from loo_sim.game import abi as L
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.policy import SOLVE_STARTS, Policy
 from loo_sim.game.rules import Rules
-from loo_sim.kernel import abi as L
 from loo_sim.run.equilibrium import (
     E_TABLE,
     EVAL_SESSION,

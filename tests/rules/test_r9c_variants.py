@@ -576,9 +576,9 @@ LONE_DECK = build_deck(
 
 def kernel_hands(rules, deck, dealer, carried, policy="basic"):
     """The kernel's hands after one deal (its scratch, which the record does not show)."""
+    from loo_sim.game import abi as L
     from loo_sim.game.cards import parse_deck
     from loo_sim.game.policy import parse_table
-    from loo_sim.kernel import abi as L
     from loo_sim.kernel.bits import CARD, POS
     from loo_sim.kernel.deal import play_deal as kernel_deal
     from loo_sim.kernel.scratch import deal_scratch

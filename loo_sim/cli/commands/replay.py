@@ -8,17 +8,15 @@ from typing import Annotated
 
 import typer
 
-from loo_sim import checks
 from loo_sim.cli.app import build_rules
 from loo_sim.cli.options import PlayersOpt, PolicyOpt, PresetOpt, SeatPolicyOpt, SetOpt, shared
 from loo_sim.cli.params import WholeNumber
-from loo_sim.engine.trace import chips, render_deal
+from loo_sim.engine.trace import entered_header, render_deal
 from loo_sim.errors import LooError
 from loo_sim.game.cards import deck_str
 from loo_sim.game.deal_input import DealInput, parse_card_list, parse_declarations, parse_hands, parse_play
 from loo_sim.game.policy import parse_seat_policies
-from loo_sim.rng import shuffled_deck
-from loo_sim.run.scripted import entered_deck, filled_note, play_scripted
+from loo_sim.run.scripted import filled_note, play_scripted, resolve_deck
 
 MAX_DEAL = 2**63 - 1  # deal indices are the kernels' int64 counters (rng.py keys them)
 
@@ -83,37 +81,18 @@ def replay_cmd(
     """
     rules = build_rules(preset, sets, players)
     n = rules.players
-    entered = hand is not None or miss is not None or indicator is not None or stock is not None
-    built = None
-    if entered:
-        if deck is not None:
-            raise LooError("--deck: give the whole deck or the cards seen (--hand, --miss, --indicator, --stock), "
-                           "not both")  # fmt: skip
-        dealer_seat = 0 if dealer is None else checks.seat("--dealer", dealer, n)
-        inp = DealInput(hands=parse_hands(hand or [], n),
-                        miss=None if miss is None else parse_card_list(miss, "--miss"),
-                        indicator=None if indicator is None else one_card(indicator, "--indicator"),
-                        stock=[] if stock is None else parse_card_list(stock, "--stock"))  # fmt: skip
-        built = entered_deck(rules, dealer_seat, carried, inp, seed or 0, deal)
-        cards: list[int] | str = built.deck
-    else:
-        if (deck is None) == (seed is None):
-            raise LooError('replay needs exactly one of --deck "52 cards", --seed N or the hands (--hand SEAT=CARDS)')
-        if seed is not None:
-            cards = shuffled_deck(seed, deal)
-            default_dealer = deal % n
-        else:
-            cards, default_dealer = deck or "", 0
-        dealer_seat = default_dealer if dealer is None else checks.seat("--dealer", dealer, n)
+    entered = None
+    if hand is not None or miss is not None or indicator is not None or stock is not None:
+        entered = DealInput(hands=parse_hands(hand or [], n),
+                            miss=None if miss is None else parse_card_list(miss, "--miss"),
+                            indicator=None if indicator is None else one_card(indicator, "--indicator"),
+                            stock=[] if stock is None else parse_card_list(stock, "--stock"))  # fmt: skip
+    chosen = resolve_deck(rules, deck=deck, seed=seed, deal=deal, dealer=dealer, carried=carried, entered=entered)
     declared = None if declare is None else parse_declarations(declare, n)
     script = None if play is None else parse_play(play, n)
     table = parse_seat_policies(policy, seat_policy, n)
-    if isinstance(cards, str):
-        from loo_sim.game.cards import parse_deck
-
-        cards = parse_deck(cards)
-    done = play_scripted(rules, cards, dealer_seat, carried, table, seed=seed or 0, deal=deal, declare=declared,
-                         play=script, why=why)  # fmt: skip
+    done = play_scripted(rules, chosen.cards, chosen.dealer, carried, table, seed=seed or 0, deal=deal,
+                         declare=declared, play=script, why=why)  # fmt: skip
     if done.illegal is not None:
         raise LooError(f"illegal: {done.illegal}")
     rec = done.rec
@@ -125,19 +104,12 @@ def replay_cmd(
 
         typer.echo(to_json(rec.to_dict(), "replay", indent=None))
         return
-    if built is not None:
-        given = [f"seat {s}" for s in sorted(inp.hands)] + ["the miss"] * (inp.miss is not None)
-        given += ["the indicator"] * (inp.indicator is not None) + ["the front of the stock"] * bool(inp.stock)
-        typer.echo(f"Entered as given: {', '.join(given) or 'nothing'} (placed by R2 deal order for dealer "
-                   f"{dealer_seat}, carried {chips(carried)}).")  # fmt: skip
-        note = filled_note(built, seed or 0, deal)
-        if note:
-            typer.echo(note)
-        typer.echo(f"Deck (R2 deal order; --deck with the same --dealer and --carried deals it again): "
-                   f"{deck_str(cards)}")  # fmt: skip
+    if entered is not None and chosen.built is not None:
+        note = filled_note(chosen.built, seed or 0, deal)
+        typer.echo(entered_header(entered, chosen.dealer, carried, note, chosen.cards))
     elif seed is not None:
-        typer.echo(f"Deal {deal} of seed {seed}; deck: {deck_str(cards)}")
-    scripted = built is not None or declared is not None or script is not None or why
+        typer.echo(f"Deal {deal} of seed {seed}; deck: {deck_str(chosen.cards)}")
+    scripted = entered is not None or declared is not None or script is not None or why
     typer.echo(render_deal(rules, rec, table, title=f"{preset}: ", notes=done.notes, next_pot=scripted))
 
 

@@ -5,6 +5,10 @@
 policy codes; the kernel writes one deal's record into the O_* / F_* slots. Every code
 here is a plain int, so numba freezes it as a constant; the codes of the rule options are
 derived from the enums of ``game/rules.py`` (their members in order: 0, 1, ...).
+
+It lives in ``game/`` rather than ``kernel/`` so that the layers above ``run/`` can read
+the slots of the arrays they are handed without importing numba (``kernel/__init__.py``
+imports it); the kernel's cache key hashes ``game/`` as well as ``kernel/``.
 """
 
 from enum import Enum
@@ -68,7 +72,7 @@ DECLARE_CODES = {
     "flush-aware": 8,
 }  # fmt: skip
 D_ALWAYS, D_BASIC, D_CAUTIOUS, D_NOTHING, D_THRESHOLD, D_EV, D_CHART, D_TABLE = range(8)
-D_FLUSH_AWARE = 8  # after the calibrated codes: kernel/deal.py matches threshold..table by code, not by order
+D_FLUSH_AWARE = 8  # after the calibrated codes: kernel/declare.py matches threshold..table by code, not by order
 PF_PLAY_AT, PF_MISS_BELOW = 0, 1  # policy floats [seat, slot] (threshold)
 PF_LEN = 2
 PLAY_CODES = {"basic": 0, "high": 1, "low": 2, "random": 3, "perfect": 4, "pimc": 5}
