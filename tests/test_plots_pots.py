@@ -14,7 +14,8 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import PathPatch  # noqa: E402
 
 from loo_sim import LooError  # noqa: E402
-from loo_sim.plots import sessions as plots  # noqa: E402
+from loo_sim.plots import balances as balance_plots  # noqa: E402
+from loo_sim.plots import pots as plots  # noqa: E402
 
 UNLIMITED = "penalty=unlimited, policy=ev"
 LIMITED = "penalty=limited"
@@ -252,7 +253,7 @@ def _box_bounds(box: PathPatch) -> tuple[float, float, float, float]:
 def test_balance_distribution_boxes(balances):
     fig = Figure(figsize=(8, 4), layout="constrained")
     ax = fig.add_subplot()
-    assert plots.balance_distribution(ax, balances) is ax
+    assert balance_plots.balance_distribution(ax, balances) is ax
     boxes = _boxes(ax)
     assert len(boxes) == len(ax.patches) == 6  # one per (arm, seat); legend proxies are not on the axes
     assert [t.get_text() for t in ax.get_xticklabels()] == ["seat 0", "seat 1", "seat 2"]
@@ -288,7 +289,7 @@ def test_balance_distribution_boxes(balances):
 def test_balance_distribution_symlog_zero_line_whiskers_median_and_mean(balances):
     fig = Figure(figsize=(8, 4))
     ax = fig.add_subplot()
-    plots.balance_distribution(ax, balances, title="balances")
+    balance_plots.balance_distribution(ax, balances, title="balances")
     assert ax.get_title() == "balances"
     assert ax.get_yscale() == "symlog"
     assert ax.yaxis.get_transform().linthresh == pytest.approx(10.0)
@@ -324,7 +325,7 @@ def test_balance_distribution_small_balances_and_missing_values(balances):
     limited.loc[limited["seat"] == 1, ["mean", "ci_low", "ci_high"]] = np.nan  # e.g. overflowed sums
     limited.loc[limited["seat"] == 2, ["q25", "q75"]] = np.nan
     ax = Figure().add_subplot()
-    plots.balance_distribution(ax, limited)
+    balance_plots.balance_distribution(ax, limited)
     assert len(_boxes(ax)) == 2
     assert len(_by_gid(ax.lines, "balance-whisker")) == 2 * 4
     assert len(_by_gid(ax.lines, "balance-median")) == 3  # seat 2 keeps its median without a box
@@ -343,7 +344,7 @@ def test_balance_distribution_leaves_out_what_is_not_finite(balances):
     ax = Figure().add_subplot()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        plots.balance_distribution(ax, limited)
+        balance_plots.balance_distribution(ax, limited)
     assert len(_boxes(ax)) == 3
     whiskers = _by_gid(ax.lines, "balance-whisker")
     assert len(whiskers) == 3 * 4 - 2 - 4  # seat 0 lost its lower whisker and cap, seat 1 both pairs
@@ -356,7 +357,7 @@ def test_balance_distribution_leaves_out_what_is_not_finite(balances):
 def test_balance_distribution_reads_csv_round_trip(balances):
     round_trip = pd.read_csv(io.StringIO(balances.to_csv(index=False)))
     ax = Figure().add_subplot()
-    plots.balance_distribution(ax, round_trip)
+    balance_plots.balance_distribution(ax, round_trip)
     assert len(_boxes(ax)) == 6
     assert [t.get_text() for t in ax.get_xticklabels()] == ["seat 0", "seat 1", "seat 2"]
 
@@ -378,7 +379,7 @@ def test_bad_input_raises_loo_error(request, func, table, column):
     df = request.getfixturevalue(table)
     fig = Figure()
     target = fig if func == "pot_fan_chart" else fig.add_subplot()
-    draw = getattr(plots, func)
+    draw = getattr(balance_plots if func == "balance_distribution" else plots, func)
     with pytest.raises(LooError, match=column):
         draw(target, df.drop(columns=column))
     with pytest.raises(LooError, match="empty"):
@@ -392,7 +393,7 @@ def test_duplicate_rows_raise_loo_error(pot_by_deal, balances):
     with pytest.raises(LooError, match="more than one row"):
         plots.pot_fan_chart(Figure(), pd.concat([pot_by_deal, pot_by_deal.iloc[:1]]))
     with pytest.raises(LooError, match="more than one row"):
-        plots.balance_distribution(Figure().add_subplot(), pd.concat([balances, balances.iloc[:1]]))
+        balance_plots.balance_distribution(Figure().add_subplot(), pd.concat([balances, balances.iloc[:1]]))
 
 
 def test_pyplot_figures_and_no_warnings(pot_by_deal, ccdf, balances):
@@ -407,7 +408,7 @@ def test_pyplot_figures_and_no_warnings(pot_by_deal, ccdf, balances):
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4))
         try:
             plots.max_pot_ccdf(a1, ccdf)
-            plots.balance_distribution(a2, balances)
+            balance_plots.balance_distribution(a2, balances)
             _png(fig)
         finally:
             plt.close(fig)

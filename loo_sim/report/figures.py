@@ -27,7 +27,7 @@ def miss_figures(preset: str, charts: list[tuple[str, int, pd.DataFrame]], carri
     ``scale`` chips when given (a report sets one for all its studies), else from the data.
     ``carried``: the chips carried in, or the pot in words (``--carried session``); a chart
     with pot buckets also gets ``chart-by-pot``, one panel per bucket."""
-    from loo_sim.plots.decisions import best_action_sweep, heuristic_bars
+    from loo_sim.plots.miss import best_action_sweep, heuristic_bars
 
     pot = carried if isinstance(carried, str) else f"{carried:g} chips carried in"
     drawn = [(name, n, df) for name, n, df in charts if len(df)]  # a run without a real choice has no chart
@@ -56,7 +56,7 @@ def _chart_panels(chart: pd.DataFrame) -> list[tuple[bool, pd.DataFrame]]:
 
 
 def _chart_limit(chart: pd.DataFrame) -> float:
-    from loo_sim.plots.decisions import decision_chart_limit
+    from loo_sim.plots.miss_chart import decision_chart_limit
 
     return max(decision_chart_limit(rows, miss_on_offer=offer) for offer, rows in _chart_panels(chart))
 
@@ -64,7 +64,7 @@ def _chart_limit(chart: pd.DataFrame) -> float:
 def _chart_figure(preset: str, players: int, pot: str, chart: pd.DataFrame, lim: float):
     """One chart figure: the miss on offer on the left, not on offer on the right (one
     colour scale ``lim``, the colorbar on the last panel)."""
-    from loo_sim.plots.decisions import decision_chart, decision_chart_size
+    from loo_sim.plots.miss_chart import decision_chart, decision_chart_size
 
     panels = _chart_panels(chart)
     sizes = [decision_chart_size(rows.hand_class.nunique(), rows.action.nunique()) for _, rows in panels]
@@ -88,7 +88,7 @@ def _pot_figure(preset: str, players: int, chart: pd.DataFrame, lim: float):
     """A chart of session pots by pot bucket (pot_start / penalty): one panel per bucket
     that has decisions, the default slice of the miss on offer (or not, where none is)."""
     from loo_sim.analysis.miss import ALL, default_slice
-    from loo_sim.plots.decisions import decision_chart, decision_chart_size
+    from loo_sim.plots.miss_chart import decision_chart, decision_chart_size
     from loo_sim.run.session_pots import POT_BUCKET_NAMES
 
     offer = bool(default_slice(chart)["miss_on_offer"])
@@ -110,7 +110,8 @@ def _pot_figure(preset: str, players: int, chart: pd.DataFrame, lim: float):
 
 def pots_figures(preset: str, arms: int, players: int, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
     """fan, max_pot and balances of a pots study of ``arms`` arms (``players``: the largest table)."""
-    from loo_sim.plots.sessions import balance_distribution, fan_grid, max_pot_ccdf, pot_fan_chart
+    from loo_sim.plots.balances import balance_distribution
+    from loo_sim.plots.pots import fan_grid, max_pot_ccdf, pot_fan_chart
 
     rows, cols = fan_grid(arms)
     figures = {
@@ -129,7 +130,7 @@ def pots_figures(preset: str, arms: int, players: int, tables: dict[str, pd.Data
 def variants_figures(table: pd.DataFrame, baseline: str, policies: str, scope: str = "") -> dict[str, Any]:
     """The loo rate of each rule variant and its paired difference from ``baseline``
     (``scope``: said in the title, e.g. that every deal is a session's first)."""
-    from loo_sim.plots.decisions import variant_bars, variant_differences
+    from loo_sim.plots.variants import variant_bars, variant_differences
 
     rows = int(table.row.nunique())
     fig = figure((12, 0.55 * rows + 2.2))
@@ -149,8 +150,8 @@ def variant_sessions_figures(tables: dict[str, pd.DataFrame], res, clean: pd.Dat
     a measured deal as a CCDF per rule set (``session_pots``); the clean-pot figure
     (``variants``, the first deal of a session) when it ran."""
     from loo_sim.analysis.variants import session_metric_label
-    from loo_sim.plots.decisions import variant_bars, variant_differences
-    from loo_sim.plots.sessions import max_pot_ccdf
+    from loo_sim.plots.pots import max_pot_ccdf
+    from loo_sim.plots.variants import variant_bars, variant_differences
 
     table, baseline = tables["sessions"], res.baseline
     rows = len(res.names)

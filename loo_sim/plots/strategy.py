@@ -1,12 +1,7 @@
-"""Plots of what ``loo-sim solve`` finds: the equilibrium's declaration table (a heatmap of
-action probabilities by hand class and position), the convergence of fictitious play
-(NashConv by iteration) and the exploitability of fixed profiles (bars).
-
-Like :mod:`loo_sim.plots.decisions`, every function draws onto an Axes or Figure the caller
-made and returns what it drew on; none creates a window or writes a file, and only the
-object API of matplotlib is used (no ``pyplot``). Hand classes are those of docs/policies.md
-P5; the declarations (play, pass, miss, and the dealer's defence) those of R4, R5 and R8.
-"""
+"""The solve study's declaration table as a heatmap: action probabilities by hand class
+(docs/policies.md P5) and position, one panel per (earlier seats in, miss on offer). The
+declarations (play, pass, miss, and the dealer's defence) are those of R4, R5 and R8.
+Object API only (no ``pyplot``); see :mod:`loo_sim.plots._common`."""
 
 from __future__ import annotations
 
@@ -22,10 +17,9 @@ from matplotlib.figure import Figure, SubFigure
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.patches import Patch, Rectangle
 
-from loo_sim.errors import LooError
 from loo_sim.game.classes import class_label, earlier_in_label
 from loo_sim.game.decl import Decl
-from loo_sim.plots._common import DECL_COLOURS, figure_legend, require
+from loo_sim.plots._common import DECL_COLOURS, as_bool, figure_legend, numeric, require
 
 ACTIONS: tuple[str, ...] = ("pass", "play", "miss", "defend")
 """The declarations in :class:`Decl` order; column ``p_{action}`` of a strategy table."""
@@ -44,8 +38,6 @@ CELL_WIDTH, CELL_HEIGHT = 0.46, 0.19
 NO_INFOSET_COLOUR = "0.96"
 
 _STRATEGY_COLUMNS = ("class", "position", "earlier_in", "miss_on_offer", *PROB_COLUMNS, "reach")
-_CONVERGENCE_COLUMNS = ("iteration", "deals", "nashconv", "nashconv_lo", "nashconv_hi")
-_EXPLOIT_COLUMNS = ("profile", "seat", "nashconv", "lo", "hi", "share_of_ante_pool")
 HEATMAP_KEY = (
     "columns: positions, 1 = the dealer's left, D = the dealer; "
     "each cell: a bar of the declaration probabilities, left to right pass, play, miss, defend, "
@@ -53,30 +45,6 @@ HEATMAP_KEY = (
     "text: the most likely action (pa, pl, mi, de) and its probability to 2 decimals. "
     "'Miss on offer' includes the dealer's defence."
 )
-
-
-def _as_bool(values: pd.Series) -> np.ndarray:
-    """Booleans that may have come back from a CSV as text ("True"/"False") or 0/1."""
-    if values.dtype == bool:
-        return values.to_numpy()
-    text = values.astype(str).str.strip().str.lower()
-    return text.isin(("true", "1", "1.0", "yes")).to_numpy()
-
-
-def _numeric(df: pd.DataFrame, column: str, what: str, *, nonnegative: bool = False, unit: bool = False) -> np.ndarray:
-    """Column ``column`` as finite floats (else :class:`LooError` naming it); optionally >= 0
-    or within [0, 1] (with a little slack for rounding)."""
-    try:
-        values = pd.to_numeric(df[column]).to_numpy(dtype=float)
-    except (TypeError, ValueError) as err:
-        raise LooError(f"{what} table column {column} is not numeric ({err})") from None
-    if not np.isfinite(values).all():
-        raise LooError(f"{what} table column {column} has missing or infinite values")
-    if (nonnegative or unit) and (values < 0).any():
-        raise LooError(f"{what} table column {column} has negative values (min {values.min():g})")
-    if unit and (values > 1 + 1e-9).any():
-        raise LooError(f"{what} table column {column} has values above 1 (max {values.max():g})")
-    return values
 
 
 # ---- the strategy heatmap --------------------------------------------------------------------
@@ -108,15 +76,15 @@ def strategy_cells(strategy: pd.DataFrame) -> pd.DataFrame:
     require(strategy, _STRATEGY_COLUMNS, "strategy")
     data = pd.DataFrame(
         {
-            "earlier_in": _numeric(strategy, "earlier_in", "strategy").astype(int),
-            "miss_on_offer": _as_bool(strategy["miss_on_offer"]),
-            "class": _numeric(strategy, "class", "strategy").astype(int),
-            "position": _numeric(strategy, "position", "strategy").astype(int),
-            "reach": _numeric(strategy, "reach", "strategy", nonnegative=True),
+            "earlier_in": numeric(strategy, "earlier_in", "strategy").astype(int),
+            "miss_on_offer": as_bool(strategy["miss_on_offer"]),
+            "class": numeric(strategy, "class", "strategy").astype(int),
+            "position": numeric(strategy, "position", "strategy").astype(int),
+            "reach": numeric(strategy, "reach", "strategy", nonnegative=True),
         }
     )
     for col in PROB_COLUMNS:
-        data[col] = _numeric(strategy, col, "strategy", unit=True)
+        data[col] = numeric(strategy, col, "strategy", unit=True)
         data[f"_w{col}"] = data[col] * data["reach"]
     keys = ["earlier_in", "miss_on_offer", "class", "position"]
     grouped = data.groupby(keys, sort=True)
@@ -324,154 +292,3 @@ def _prob_text(p: float) -> str:
     """A probability to 2 decimals without the leading zero: 1, .8, .83, 0."""
     text = f"{p:.2f}".rstrip("0").rstrip(".")
     return text[1:] if text.startswith("0.") else text
-
-
-# ---- convergence -------------------------------------------------------------------------------
-def convergence_plot(
-    ax: Axes,
-    convergence: pd.DataFrame,
-    target: float | None = None,
-    *,
-    x: str = "iteration",
-    title: str | None = None,
-) -> Axes:
-    """NashConv of fictitious play's average profile by iteration, with its 95% band.
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-        Axes to draw on.
-    convergence : pandas.DataFrame
-        One row per iteration: ``iteration``, ``deals`` (cumulative deals played),
-        ``nashconv``, ``nashconv_lo``, ``nashconv_hi`` (chips per deal, 95% interval) and,
-        optionally, ``ante_pool`` (chips) to put the target in proportion.
-    target : float, optional
-        A horizontal line at this many chips per deal, labelled with its share of the
-        ante pool where the table has one ("target 0.12 chips per deal = 1% of the ante
-        pool").
-    x : {"iteration", "deals"}, default "iteration"
-        What the x axis counts.
-    title : str, optional
-        Axes title; default ``"Convergence of fictitious play"``.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-        ``ax``: the NashConv line (``ax.lines[0]``), its band (a collection) and the target
-        line. The y axis is logarithmic where every value drawn is above 0, else
-        symmetric-logarithmic (linear within a tenth of the target of 0), which its label says.
-
-    Raises
-    ------
-    LooError
-        If a column is missing or not numeric, the table is empty, or ``x`` is neither
-        ``"iteration"`` nor ``"deals"``.
-    """
-    require(convergence, _CONVERGENCE_COLUMNS, "convergence")
-    if x not in ("iteration", "deals"):
-        raise LooError(f"convergence plot: x must be 'iteration' or 'deals', not {x!r}")
-    order = np.argsort(_numeric(convergence, x, "convergence"), kind="stable")
-    xs = _numeric(convergence, x, "convergence")[order]
-    nc, lo, hi = (_numeric(convergence, c, "convergence")[order] for c in _CONVERGENCE_COLUMNS[2:])
-    last = f"last {nc[-1]:.3g} [{lo[-1]:.3g}, {hi[-1]:.3g}]"
-    ax.fill_between(xs, lo, hi, color="tab:blue", alpha=0.25, linewidth=0, label="95% interval")
-    ax.plot(xs, nc, color="tab:blue", marker="o" if len(xs) <= 30 else None, markersize=3,
-            label=f"NashConv ({last})")  # fmt: skip
-    drawn = np.concatenate([nc, lo, hi] + ([np.array([float(target)])] if target is not None else []))
-    log = bool((drawn > 0).all())
-    if target is not None:
-        ax.axhline(target, color="tab:red", linestyle="--", linewidth=1.2, label=_target_label(convergence, target))
-    if log:
-        ax.set_yscale("log")
-        ax.set_ylim(drawn.min() / 1.6, drawn.max() * 1.6)  # the target line clear of the frame
-        scale = "log scale"
-    else:  # an estimate near 0 may fall below it: a log scale away from 0, linear near it
-        positive = np.abs(drawn[drawn != 0])
-        near = float(target) / 10 if target is not None and target > 0 else float(positive.min(initial=1e-3))
-        ax.set_yscale("symlog", linthresh=near)
-        ax.set_ylim(min(drawn.min() * 1.6, -near), drawn.max() * 1.6)
-        scale = f"symlog: linear within ±{near:.2g}"
-    ax.set_ylabel(f"NashConv, chips per deal ({scale})")
-    ax.set_xlabel("iteration" if x == "iteration" else "deals played (cumulative)")
-    ax.set_title(title if title is not None else "Convergence of fictitious play")
-    ax.legend(loc="best", fontsize="small")
-    ax.grid(alpha=0.3, which="both" if log else "major")
-    return ax
-
-
-def _target_label(convergence: pd.DataFrame, target: float) -> str:
-    text = f"target {target:.3g} chips per deal"
-    if "ante_pool" not in convergence.columns:
-        return text
-    pool = pd.to_numeric(convergence["ante_pool"], errors="coerce").dropna()
-    if pool.empty or float(pool.iloc[0]) <= 0:
-        return text
-    return f"{text} = {_share_text(target / float(pool.iloc[0]))} of the ante pool"
-
-
-def _share_text(share: float) -> str:
-    """A share as a percentage with enough digits to be nonzero: 1%, 0.5%, 0.03%."""
-    if share == 0 or not np.isfinite(share):
-        return f"{share:.0%}"
-    digits = max(0, min(4, -math.floor(math.log10(abs(share) * 100))))
-    return f"{share * 100:.{digits}f}%"
-
-
-# ---- exploitability ---------------------------------------------------------------------------
-def exploitability_bars(ax: Axes, exploitability: pd.DataFrame, title: str | None = None) -> Axes:
-    """Horizontal bars of each profile's NashConv over all seats, with its 95% interval.
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-        Axes to draw on.
-    exploitability : pandas.DataFrame
-        Columns ``profile``, ``seat`` ("0" … or "all"; only the "all" rows are drawn),
-        ``nashconv``, ``lo``, ``hi`` (chips per deal, 95% interval) and
-        ``share_of_ante_pool``.
-    title : str, optional
-        Axes title; default ``"Exploitability of each profile"``.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-        ``ax``, whose ``patches`` are the bars, least exploitable at the top; each is
-        labelled with its NashConv and, as a second label, its share of the ante pool.
-        The profile named ``"equilibrium"`` is drawn in blue, others grey.
-
-    Raises
-    ------
-    LooError
-        If a column is missing, the table is empty or has no ``seat == "all"`` rows.
-    """
-    require(exploitability, _EXPLOIT_COLUMNS, "exploitability")
-    rows = exploitability[exploitability["seat"].astype(str).str.strip() == "all"]
-    if rows.empty:
-        have = ", ".join(dict.fromkeys(exploitability["seat"].astype(str)))
-        raise LooError(f"exploitability table has no rows with seat 'all'; seats present: {have}")
-    nc = _numeric(rows, "nashconv", "exploitability")
-    order = np.argsort(nc, kind="stable")
-    names = [str(p) for p in rows["profile"].to_numpy()[order]]
-    nc = nc[order]
-    lo = _numeric(rows, "lo", "exploitability")[order]
-    hi = _numeric(rows, "hi", "exploitability")[order]
-    share = pd.to_numeric(rows["share_of_ante_pool"], errors="coerce").to_numpy(dtype=float)[order]
-    y = np.arange(len(names))
-    xerr = np.vstack([np.clip(nc - lo, 0, None), np.clip(hi - nc, 0, None)])
-    colours = ["tab:blue" if n == "equilibrium" else "0.55" for n in names]
-    ax.barh(y, nc, xerr=xerr, color=colours, height=0.6, error_kw={"ecolor": "black", "capsize": 3, "lw": 1})
-    ax.set_yticks(y, labels=names)
-    ax.set_ylim(len(names) - 0.5, -0.5)
-    right = float(np.max(np.maximum(hi, nc)))
-    left = float(min(0.0, np.min(np.minimum(lo, nc))))
-    span = right - left if right > left else 1.0
-    ax.set_xlim(left - 0.02 * span, right + 0.55 * span)
-    for yi, v, b, s in zip(y, nc, np.maximum(hi, nc), share):
-        pool = f"{_share_text(s)} of the ante pool" if np.isfinite(s) else "share n/a"
-        ax.annotate(f"{v:.3g}  ({pool})", xy=(b, yi), xytext=(4, 0), textcoords="offset points", ha="left",
-                    va="center", fontsize="small")  # fmt: skip
-    ax.axvline(0.0, color="black", linewidth=0.8)
-    ax.set_xlabel("NashConv, chips per deal (all seats, 95% CI)")
-    ax.set_title(title if title is not None else "Exploitability of each profile")
-    ax.grid(axis="x", alpha=0.3)
-    return ax

@@ -1,4 +1,4 @@
-"""The plots of ``loo-sim solve``'s tables (plots/equilibrium.py) on synthetic tables."""
+"""The plots of ``loo-sim solve``'s tables (plots/strategy.py, plots/solve.py) on synthetic tables."""
 
 import io
 
@@ -15,7 +15,8 @@ from matplotlib.figure import Figure  # noqa: E402
 from loo_sim.errors import LooError  # noqa: E402
 from loo_sim.game.classes import N_CLASSES, class_label  # noqa: E402
 from loo_sim.game.decl import Decl  # noqa: E402
-from loo_sim.plots import equilibrium as eq  # noqa: E402
+from loo_sim.plots import solve as solve_plots  # noqa: E402
+from loo_sim.plots import strategy as eq  # noqa: E402
 from loo_sim.plots._common import DECL_COLOURS  # noqa: E402
 
 
@@ -187,7 +188,7 @@ def convergence() -> pd.DataFrame:
 
 def test_convergence_log_scale_band_and_target(convergence):
     fig = Figure()
-    ax = eq.convergence_plot(fig.add_subplot(), convergence, target=0.12)
+    ax = solve_plots.convergence_plot(fig.add_subplot(), convergence, target=0.12)
     assert ax.get_yscale() == "log"
     assert "log scale" in ax.get_ylabel() and "chips per deal" in ax.get_ylabel()
     assert ax.get_xlabel() == "iteration"
@@ -204,17 +205,17 @@ def test_convergence_log_scale_band_and_target(convergence):
 
 def test_convergence_linear_when_a_value_is_not_positive(convergence):
     fig = Figure()
-    ax = eq.convergence_plot(fig.add_subplot(), convergence.assign(nashconv_lo=-0.1), x="deals")
+    ax = solve_plots.convergence_plot(fig.add_subplot(), convergence.assign(nashconv_lo=-0.1), x="deals")
     assert ax.get_yscale() == "symlog" and "linear within" in ax.get_ylabel()
     assert ax.get_ylim()[0] < -0.1 and ax.get_ylim()[1] > convergence["nashconv_hi"].max()  # every value inside
     assert ax.get_xlabel() == "deals played (cumulative)"
     assert ax.lines[0].get_xdata()[0] == 1000
     with pytest.raises(LooError, match="x must be"):
-        eq.convergence_plot(fig.add_subplot(), convergence, x="time")
+        solve_plots.convergence_plot(fig.add_subplot(), convergence, x="time")
     with pytest.raises(LooError, match="nashconv_hi"):
-        eq.convergence_plot(fig.add_subplot(), convergence.drop(columns="nashconv_hi"))
+        solve_plots.convergence_plot(fig.add_subplot(), convergence.drop(columns="nashconv_hi"))
     with pytest.raises(LooError, match="empty"):
-        eq.convergence_plot(fig.add_subplot(), convergence.iloc[:0])
+        solve_plots.convergence_plot(fig.add_subplot(), convergence.iloc[:0])
 
 
 # ---- exploitability ----------------------------------------------------------------------------
@@ -230,7 +231,7 @@ def exploitability() -> pd.DataFrame:
 
 def test_exploitability_bars_sorted_with_shares(exploitability):
     fig = Figure()
-    ax = eq.exploitability_bars(fig.add_subplot(), exploitability)
+    ax = solve_plots.exploitability_bars(fig.add_subplot(), exploitability)
     assert [round(p.get_width(), 6) for p in ax.patches] == [0.05, 0.9, 1.4, 3.2]  # the seat-0 row is left out
     assert [t.get_text() for t in ax.get_yticklabels()] == ["equilibrium", "cautious", "basic", "always"]
     notes = [t.get_text() for t in ax.texts]
@@ -241,6 +242,6 @@ def test_exploitability_bars_sorted_with_shares(exploitability):
 
 def test_exploitability_bad_input(exploitability):
     with pytest.raises(LooError, match="seat 'all'"):
-        eq.exploitability_bars(Figure().add_subplot(), exploitability[exploitability.seat == "0"])
+        solve_plots.exploitability_bars(Figure().add_subplot(), exploitability[exploitability.seat == "0"])
     with pytest.raises(LooError, match="share_of_ante_pool"):
-        eq.exploitability_bars(Figure().add_subplot(), exploitability.drop(columns="share_of_ante_pool"))
+        solve_plots.exploitability_bars(Figure().add_subplot(), exploitability.drop(columns="share_of_ante_pool"))
