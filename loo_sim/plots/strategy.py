@@ -24,8 +24,6 @@ from loo_sim.plots._common import DECL_COLOURS, as_bool, figure_legend, numeric,
 ACTIONS: tuple[str, ...] = ("pass", "play", "miss", "defend")
 """The declarations in :class:`Decl` order; column ``p_{action}`` of a strategy table."""
 PROB_COLUMNS: tuple[str, ...] = tuple(f"p_{a}" for a in ACTIONS)
-ACTION_ABBREV: dict[str, str] = {"pass": "pa", "play": "pl", "miss": "mi", "defend": "de"}
-"""How a cell of the heatmap names its most likely action."""
 
 GID_STRATEGY_IMAGE = "strategy-cells"
 GID_NOT_REACHED = "not-reached"
@@ -33,8 +31,17 @@ SUBCELLS = 100
 """Each heatmap cell is this many image columns wide: the bar of its probabilities is drawn
 to the nearest 1/SUBCELLS (largest remainder, so the segments fill the cell exactly)."""
 PANELS_PER_ROW = 4
-CELL_WIDTH, CELL_HEIGHT = 0.46, 0.19
-"""Inches per position and per hand class in :func:`strategy_heatmap_size`."""
+README_WIDTH = 8.0
+"""Inches: the widest figure :func:`strategy_heatmap_size` gives, 880 pixels at the reports'
+110 dpi, so that a page as wide as a GitHub README shows the figure at full size."""
+LABEL_WIDTH, PANEL_GAP, MIN_PANEL_WIDTH = 2.3, 0.25, 1.0
+"""Inches: the class labels, the gap beside each panel, the narrowest panel."""
+MAX_CELL_WIDTH, CELL_HEIGHT = 0.34, 0.17
+"""Inches per position (at most) and per hand class."""
+TEXT_SIZE = 7.0
+"""Points: the class and position labels and the numbers in the cells (10 pixels at 110 dpi)."""
+MIXED_BELOW = 0.995
+"""A cell whose most likely action has a smaller probability mixes: its percentage is written on it."""
 NO_INFOSET_COLOUR = "0.96"
 
 _STRATEGY_COLUMNS = ("class", "position", "earlier_in", "miss_on_offer", *PROB_COLUMNS, "reach")
@@ -42,7 +49,8 @@ HEATMAP_KEY = (
     "columns: positions, 1 = the dealer's left, D = the dealer; "
     "each cell: a bar of the declaration probabilities, left to right pass, play, miss, defend, "
     "each as wide as its probability (reach-weighted over the options and pot buckets in the cell); "
-    "text: the most likely action (pa, pl, mi, de) and its probability to 2 decimals. "
+    "a number: the cell mixes, and its most likely action has this probability in percent "
+    "(none: one action with 99.5% or more; the numbers are in strategy.csv). "
     "'Miss on offer' includes the dealer's defence."
 )
 
@@ -101,7 +109,7 @@ def strategy_cells(strategy: pd.DataFrame) -> pd.DataFrame:
 
 
 def strategy_heatmap_size(n_classes: int, n_positions: int, n_panels: int = 1) -> tuple[float, float]:
-    """Figure size (inches) that keeps :func:`strategy_heatmap` readable.
+    """Figure size (inches) that keeps :func:`strategy_heatmap` readable at a README's width.
 
     Parameters
     ----------
@@ -116,16 +124,20 @@ def strategy_heatmap_size(n_classes: int, n_positions: int, n_panels: int = 1) -
     Returns
     -------
     tuple of float
-        ``(width, height)`` for ``Figure(figsize=..., layout="constrained")``: about 0.42 in
-        per position, 0.19 in per class (the cells' text is 6 pt), 2.8 in for the class
-        labels, and room for the titles and the legend.
+        ``(width, height)`` for ``Figure(figsize=..., layout="constrained")``: the panels
+        share what :data:`README_WIDTH` leaves beside the class labels (at most
+        :data:`MAX_CELL_WIDTH` per position, at least :data:`MIN_PANEL_WIDTH` a panel),
+        :data:`CELL_HEIGHT` per class, and room for the titles and the legend. At 8
+        positions and 4 panels a row the width is :data:`README_WIDTH`.
     """
-    n_panels = max(n_panels, 1)
+    n_panels, n_positions = max(n_panels, 1), max(n_positions, 1)
     across = min(n_panels, PANELS_PER_ROW)
     down = math.ceil(n_panels / PANELS_PER_ROW)
-    width = 2.8 + across * (CELL_WIDTH * max(n_positions, 1) + 0.35)
-    height = 2.0 + down * (CELL_HEIGHT * max(n_classes, 1) + 1.1)
-    return max(width, 6.5), height
+    cell = min(MAX_CELL_WIDTH, (README_WIDTH - LABEL_WIDTH - across * PANEL_GAP) / (across * n_positions))
+    panel = max(cell * n_positions, MIN_PANEL_WIDTH)
+    width = LABEL_WIDTH + across * (panel + PANEL_GAP)
+    height = 2.6 + down * (CELL_HEIGHT * max(n_classes, 1) + 0.7)
+    return max(width, 6.0), height
 
 
 def strategy_heatmap(fig: Figure | SubFigure, strategy: pd.DataFrame, title: str | None = None) -> list[Axes]:
@@ -154,8 +166,9 @@ def strategy_heatmap(fig: Figure | SubFigure, strategy: pd.DataFrame, title: str
         same in every panel), columns the positions. Each cell is a horizontal bar of the
         four probabilities (pass, play, miss, defend, in that order, each as wide as its
         probability, in :data:`DECL_COLOURS`) drawn as one image (gid
-        ``"strategy-cells"``), with the most likely action and its probability written
-        on it ("pl .83"). The rows of the table that fall in one cell are averaged with
+        ``"strategy-cells"``); where a cell mixes (its most likely action below
+        :data:`MIXED_BELOW`) that action's probability is written on it in percent
+        ("83"). The rows of the table that fall in one cell are averaged with
         ``reach`` as weights (:func:`strategy_cells`); a cell whose total reach is 0
         shows the plain mean, hatched (a patch with gid ``"not-reached"``). Cells with
         no information set are left pale and empty. The figure has one legend.
@@ -188,25 +201,25 @@ def strategy_heatmap(fig: Figure | SubFigure, strategy: pd.DataFrame, title: str
         _draw_panel(ax, panel, row_of, col_of)
         ax.set_xticks(range(len(positions)), labels=[_position_label(p, players) for p in positions])
         ax.set_yticks(range(len(classes)), labels=[labels[c] for c in classes])
-        ax.tick_params(axis="y", labelsize=7, labelleft=c == 0)
-        ax.tick_params(axis="x", labelsize="small", labeltop=True, labelbottom=len(classes) > 20)
-        ax.set_title(_panel_title(earlier, offer, players, one_line=len(positions) >= 6), fontsize="medium")
+        ax.tick_params(axis="y", labelsize=TEXT_SIZE, labelleft=c == 0)
+        ax.tick_params(axis="x", labelsize=TEXT_SIZE, labeltop=True, labelbottom=len(classes) > 20)
+        ax.set_title(_panel_title(earlier, offer, players), fontsize=TEXT_SIZE + 1)
         axes.append(ax)
-    handles = [Patch(facecolor=DECL_COLOURS[Decl[a.upper()]], label=f"{a} ({ACTION_ABBREV[a]})") for a in ACTIONS]
+    handles = [Patch(facecolor=DECL_COLOURS[Decl[a.upper()]], label=a) for a in ACTIONS]
     handles.append(Patch(facecolor="white", edgecolor="0.2", hatch="////", label="not reached (plain mean)"))
     handles.append(Patch(facecolor=NO_INFOSET_COLOUR, edgecolor="0.6", label="no such information set"))
-    fig.suptitle(title if title is not None else "Equilibrium declarations by hand class and position")
+    title = title if title is not None else "Equilibrium declarations by hand class and position"
+    fig.suptitle("\n".join(textwrap.wrap(title, int(fig.bbox.width / fig.dpi * 10))), fontsize="medium")
     _legend(fig, handles)
     return axes
 
 
 def _legend(fig: Figure | SubFigure, handles: list[Patch]) -> None:
-    """The key under the panels: :func:`figure_legend` (one row) on a wide figure; on a
-    narrow one (under 11 in) the same in three columns, the key wrapped to the width."""
+    """The key under the panels, in three columns, the key's text wrapped to the width."""
     width = fig.bbox.width / fig.dpi
-    key = "\n".join(textwrap.wrap(HEATMAP_KEY, max(50, int(width * 12))))
+    key = "\n".join(textwrap.wrap(HEATMAP_KEY, max(50, int(width * 15))))
     engine = fig.get_layout_engine() if isinstance(fig, Figure) else None
-    if width >= 11 or not isinstance(engine, ConstrainedLayoutEngine):
+    if not isinstance(engine, ConstrainedLayoutEngine):  # no layout to make room: figure_legend does
         figure_legend(fig, handles, title=key, bottom=0.08, top=0.95)
         return
     fig.legend(handles=handles, loc="outside lower center", ncol=3, title=key, fontsize="small",
@@ -226,11 +239,11 @@ def _position_label(position: int, players: int) -> str:
     return "D" if position == players else str(position)
 
 
-def _panel_title(earlier: int, offer: bool, players: int, *, one_line: bool = True) -> str:
-    """ "0 earlier seats in, miss on offer"; on two lines (after the comma) for a narrow panel."""
+def _panel_title(earlier: int, offer: bool, players: int) -> str:
+    """ "0 earlier seats in,\nmiss on offer": two lines, so that a narrow panel holds it."""
     n = earlier_in_label(earlier, players)
     seats = "seat" if n == "1" else "seats"
-    return f"{n} earlier {seats} in,{' ' if one_line else chr(10)}miss {'on offer' if offer else 'not on offer'}"
+    return f"{n} earlier {seats} in,\nmiss {'on offer' if offer else 'not on offer'}"
 
 
 def _segments(probs: np.ndarray) -> np.ndarray:
@@ -246,7 +259,8 @@ def _segments(probs: np.ndarray) -> np.ndarray:
 
 def _draw_panel(ax: Axes, panel: pd.DataFrame, row_of: dict, col_of: dict) -> None:
     """One panel: the cells as an RGB image of probability bars, the not-reached cells
-    hatched, the most likely action written on each cell, white lines between cells."""
+    hatched, the percentage of the most likely action on a cell that mixes, white lines
+    between cells."""
     n_rows, n_cols = len(row_of), len(col_of)
     image = np.empty((n_rows, n_cols * SUBCELLS, 3))
     image[:] = to_rgb(NO_INFOSET_COLOUR)
@@ -259,10 +273,10 @@ def _draw_panel(ax: Axes, panel: pd.DataFrame, row_of: dict, col_of: dict) -> No
         for colour, count in zip(colours, _segments(probs)):
             image[i, start : start + count] = colour
             start += count
-        best = int(np.argmax(probs))  # ties: the first in pass, play, miss, defend order
-        text = f"{ACTION_ABBREV[ACTIONS[best]]} {_prob_text(probs[best])}"
-        ax.text(j, i, text, ha="center", va="center", fontsize=6, color="black", path_effects=halo,
-                in_layout=False, clip_on=True)  # fmt: skip
+        top = float(probs.max())
+        if top < MIXED_BELOW:
+            ax.text(j, i, f"{top:.0%}".rstrip("%"), ha="center", va="center", fontsize=TEXT_SIZE, color="black",
+                    path_effects=halo, in_layout=False, clip_on=True)  # fmt: skip
         if not rec.reached:
             ax.add_patch(_hatch(i, j))
     ax.imshow(
@@ -286,9 +300,3 @@ def _draw_panel(ax: Axes, panel: pd.DataFrame, row_of: dict, col_of: dict) -> No
 def _hatch(i: int, j: int) -> Rectangle:
     return Rectangle((j - 0.5, i - 0.5), 1.0, 1.0, fill=False, hatch="////", edgecolor="0.15", linewidth=0.0,
                      gid=GID_NOT_REACHED, zorder=2)  # fmt: skip
-
-
-def _prob_text(p: float) -> str:
-    """A probability to 2 decimals without the leading zero: 1, .8, .83, 0."""
-    text = f"{p:.2f}".rstrip("0").rstrip(".")
-    return text[1:] if text.startswith("0.") else text
