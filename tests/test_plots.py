@@ -328,6 +328,26 @@ def test_best_action_sweep_without_layout_engine_and_missing_action(sweep):
     _png(fig)
 
 
+def test_best_action_sweep_of_one_pot_is_a_bar_per_action_not_a_line_axis(sweep):
+    """A sweep of one pot value has nothing to draw along x: a +-0.04 axis round one point says
+    nothing. Each panel is then a bar per action, its share and decisions written on it."""
+    one = sweep[sweep.carried == 5.0]
+    fig = Figure(figsize=(10, 3.5), layout="constrained")
+    axes = miss_plots.best_action_sweep(fig, one)
+    assert [ax.get_title() for ax in axes] == ["3 players", "5 players", "8 players"]
+    for ax, players in zip(axes, (3, 5, 8)):
+        assert not ax.lines  # no line through a single point
+        bars = [p for p in ax.patches if p.get_gid() == miss_plots.GID_SWEEP_BAR]
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["pass", "play", "miss", "defend"]
+        expected = one[one.players == players].set_index("action").loc[["pass", "play", "miss", "defend"], "share"]
+        assert [b.get_height() for b in bars] == pytest.approx(expected.tolist())
+        assert [t.get_text() for t in ax.texts] == [f"{v:.0%}\nof 50" for v in expected]
+        assert ax.get_xlabel() == "best action, 5 chips carried into the deal"
+        assert ax.get_ylim() == (0.0, 1.2)
+    assert not fig.legends  # the actions are named on the axis
+    _png(fig)
+
+
 def test_works_with_pyplot_figures(chart, heuristics, sweep):
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4))
     try:
@@ -371,8 +391,9 @@ from matplotlib.figure import Figure
 from loo_sim.plots import variants
 from loo_sim.report.outputs import save_png
 fig = Figure(layout="constrained")
-variants.variant_bars(fig.add_subplot(), pd.DataFrame(
-    dict(row=["a", "b"], metric="loo_rate", value=[0.2, 0.3], ci_low=[0.1, 0.2], ci_high=[0.3, 0.4])))
+variants.variant_table(fig.add_subplot(), pd.DataFrame(
+    dict(row=["a", "b"], metric="loo_rate", value=[0.2, 0.3], diff_vs_baseline=[0.0, 0.1], diff_se=[0.0, 0.01],
+         diff_ci_low=[0.0, 0.08], diff_ci_high=[0.0, 0.12])), "a", label=str)
 save_png(fig, Path({str(tmp_path / "v.png")!r}))
 print('matplotlib.pyplot' in sys.modules)
 """

@@ -8,6 +8,7 @@ on; none creates a window or writes a file (docs/design.md property 7)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -93,15 +94,22 @@ def arm_order(arms: pd.Series) -> list[str]:
     return list(dict.fromkeys(arms))
 
 
-def chips_text(x: float) -> str:
-    """A chip count as a reader writes it: 27, 1,300, 2.4e+13 (plain up to a billion)."""
+def number_text(x: float, digits: int = 3, sign: bool = False) -> str:
+    """A number as a reader writes it: ``digits`` significant digits below 1,000 (0.4259,
+    -0.125), whole with thousands separators below a million (1,040), else two digits and a
+    power of ten (1.2e13); "n/a" when not finite. ``sign``: "+" before a number above 0."""
     if not np.isfinite(x):
-        return str(x)
-    if abs(x) >= 1e9:
-        return f"{x:.2g}"
-    if abs(x) >= 100 or float(x).is_integer():
-        return f"{x:,.0f}"
-    return f"{x:.3g}"
+        return "n/a"
+    plus = "+" if sign and x != 0 else ""
+    if 1000 <= abs(x) < 1e6:
+        return f"{x:{plus},.0f}"
+    text = f"{x:{plus}.{2 if abs(x) >= 1e6 else digits}g}"
+    return re.sub(r"e\+?(-?)0*(\d)", r"e\1\2", text)  # 1.2e+13 -> 1.2e13, 5.9e-05 -> 5.9e-5
+
+
+def chips_text(x: float) -> str:
+    """A chip count: 27, 1,300, 2.4e13 (:func:`number_text` with 3 digits)."""
+    return number_text(x)
 
 
 def decl_order(names: Iterable[str]) -> list[str]:

@@ -14,6 +14,7 @@ from loo_sim.plots._common import decl_colours, decl_order, figure_legend, requi
 
 _HEURISTIC_COLUMNS = ("heuristic", "diff_vs_baseline", "diff_ci_low", "diff_ci_high", "miss_rate")
 _SWEEP_COLUMNS = ("players", "carried", "action", "share")
+GID_SWEEP_BAR = "sweep-bar"
 # marker, marker size, filled, line style, line width: where two lines coincide (the miss and
 # defend both at 0, say) the wide dashed line and large hollow marker still show round the other
 _SWEEP_STYLES = {
@@ -120,7 +121,10 @@ def best_action_sweep(fig: Figure | SubFigure, sweep: pd.DataFrame, title: str |
         The panels, in increasing number of players. Each has one line (with markers)
         per action present in it; colours, markers and line styles are the same in every
         panel (each action its own, so that coinciding lines stay visible), and the
-        figure has a single legend.
+        figure has a single legend. A table of one pot value has no sweep to draw: each
+        panel is then a bar per action (gid ``"sweep-bar"``) labelled with its share (and,
+        where the table has ``n``, the decisions it is of), the actions named on the x axis
+        and the pot in its label; no legend.
 
     Raises
     ------
@@ -132,8 +136,13 @@ def best_action_sweep(fig: Figure | SubFigure, sweep: pd.DataFrame, title: str |
     actions = decl_order(data["action"])
     colours = decl_colours(actions)
     players = sorted(pd.unique(data["players"]))
-
+    fig.suptitle(title if title is not None else "Best action vs chips carried into the deal")
     axes = list(fig.subplots(1, len(players), sharey=True, squeeze=False)[0])
+    if data["carried"].nunique() == 1:
+        for ax, p in zip(axes, players):
+            _share_bars(ax, data[data["players"] == p], actions, colours)
+        axes[0].set_ylabel("share where best, of the\ndecisions where on offer")
+        return axes
     for ax, p in zip(axes, players):
         panel = data[data["players"] == p]
         for act in actions:
@@ -148,12 +157,15 @@ def best_action_sweep(fig: Figure | SubFigure, sweep: pd.DataFrame, title: str |
             )
         ax.set_title(f"{p} players")
         ax.set_xlabel("chips carried into the deal")
+        pots = np.unique(panel["carried"].to_numpy(dtype=float))
+        if len(pots) <= 8:  # ticks at the pots measured, not between them
+            ax.set_xticks(pots, labels=[f"{v:g}" for v in pots])
         ax.grid(alpha=0.3)
     axes[0].set_ylim(-0.04, 1.04)
+    axes[0].set_yticks(np.linspace(0, 1, 6), labels=[f"{t:.0%}" for t in np.linspace(0, 1, 6)])
     axes[0].set_ylabel("share where best, of the\ndecisions where on offer")
 
     handles = [Line2D([], [], label=a, **_sweep_style(a, colours[a])) for a in actions]
-    fig.suptitle(title if title is not None else "Best action vs chips carried into the deal")
     figure_legend(fig, handles, title=SWEEP_LEGEND, bottom=0.3, top=0.82)
     return axes
 
@@ -162,3 +174,21 @@ def _sweep_style(action: str, colour: str) -> dict:
     marker, size, filled, style, width = _SWEEP_STYLES.get(action, _OTHER_STYLE)
     return dict(color=colour, marker=marker, markersize=size, markerfacecolor=colour if filled else "none",
                 markeredgewidth=1.5, linestyle=style, linewidth=width, zorder=2 if filled else 1.5)  # fmt: skip
+
+
+def _share_bars(ax: Axes, panel: pd.DataFrame, actions: list[str], colours: dict[str, str]) -> None:
+    """One pot value: a bar per action of how often it is best, its share written on it."""
+    rows = panel.set_index("action").reindex([a for a in actions if a in set(panel["action"])])
+    x = np.arange(len(rows))
+    share = rows["share"].to_numpy(dtype=float)
+    ax.bar(x, share, color=[colours[a] for a in rows.index], width=0.6, gid=GID_SWEEP_BAR)
+    for xi, v, n in zip(x, share, rows["n"] if "n" in rows.columns else [None] * len(rows)):
+        of = f"\nof {int(n):,}" if n is not None and np.isfinite(n) else ""
+        ax.annotate(f"{v:.0%}{of}", xy=(xi, v), xytext=(0, 3), textcoords="offset points", ha="center", va="bottom",
+                    fontsize="small")  # fmt: skip
+    ax.set_xticks(x, labels=list(rows.index))
+    ax.set_ylim(0.0, 1.2)  # room for the labels above a bar of 100%
+    ax.set_yticks(np.linspace(0, 1, 6), labels=[f"{t:.0%}" for t in np.linspace(0, 1, 6)])
+    ax.set_title(f"{panel['players'].iloc[0]} players")
+    ax.set_xlabel(f"best action, {panel['carried'].iloc[0]:g} chips carried into the deal")
+    ax.grid(axis="y", alpha=0.3)
