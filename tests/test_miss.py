@@ -407,7 +407,7 @@ def test_the_paired_verdict_needs_every_paired_interval_to_exclude_zero():
 
 
 def test_charts_of_one_study_share_one_colour_scale():
-    from loo_sim.plots.decisions import decision_chart_limit
+    from loo_sim.plots.miss_chart import decision_chart_limit
     from loo_sim.report.runners import run_study
     from loo_sim.report.study import MissStudy
 

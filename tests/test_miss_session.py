@@ -189,7 +189,7 @@ def test_the_chart_plot_draws_one_pot_bucket():
     import matplotlib.pyplot as plt
 
     from loo_sim.analysis.miss import chart_table
-    from loo_sim.plots.decisions import decision_chart
+    from loo_sim.plots.miss_chart import decision_chart
     from loo_sim.run.decisions import decisions
 
     res = decisions(LIMITED, BASIC, 4096, 5, pots=fixed_pots(LIMITED, BASIC, [0.0, 15.0], [0.5, 0.5]))

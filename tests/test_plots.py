@@ -12,7 +12,8 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from loo_sim.errors import LooError  # noqa: E402
 from loo_sim.game.decl import Decl  # noqa: E402
-from loo_sim.plots import decisions as plots  # noqa: E402
+from loo_sim.plots import miss as miss_plots  # noqa: E402
+from loo_sim.plots import miss_chart as plots  # noqa: E402
 from loo_sim.plots._common import DECL_COLOURS  # noqa: E402
 
 
@@ -242,7 +243,7 @@ def heuristics() -> pd.DataFrame:
 def test_heuristic_bars(heuristics):
     fig = Figure(figsize=(7, 3))
     ax = fig.add_subplot()
-    assert plots.heuristic_bars(ax, heuristics) is ax
+    assert miss_plots.heuristic_bars(ax, heuristics) is ax
     assert len(ax.patches) == 4
     # bars are drawn in table order; barh patches keep that order
     assert [p.get_width() for p in ax.patches] == pytest.approx(heuristics["diff_vs_baseline"].tolist())
@@ -265,11 +266,11 @@ def test_heuristic_bars(heuristics):
 
 def test_heuristic_bars_other_baseline(heuristics):
     ax = Figure().add_subplot()
-    plots.heuristic_bars(ax, heuristics, baseline="ev", title="vs ev")
+    miss_plots.heuristic_bars(ax, heuristics, baseline="ev", title="vs ev")
     assert ax.get_xlabel() == "net chips per deal vs ev (paired, 95% CI)"
     assert ax.get_title() == "vs ev"
     with pytest.raises(LooError, match="miss_rate"):
-        plots.heuristic_bars(ax, heuristics.drop(columns="miss_rate"))
+        miss_plots.heuristic_bars(ax, heuristics.drop(columns="miss_rate"))
 
 
 @pytest.fixture
@@ -286,7 +287,7 @@ def sweep() -> pd.DataFrame:
 
 def test_best_action_sweep(sweep):
     fig = Figure(figsize=(10, 3.5), layout="constrained")
-    axes = plots.best_action_sweep(fig, sweep)
+    axes = miss_plots.best_action_sweep(fig, sweep)
     assert len(axes) == 3
     assert [ax.get_title() for ax in axes] == ["3 players", "5 players", "8 players"]
     colours = None
@@ -320,10 +321,30 @@ def test_best_action_sweep(sweep):
 def test_best_action_sweep_without_layout_engine_and_missing_action(sweep):
     fig = Figure(figsize=(10, 3.5))
     partial = sweep[~((sweep.players == 5) & (sweep.action == "defend"))]
-    axes = plots.best_action_sweep(fig, partial, title="sweep")
+    axes = miss_plots.best_action_sweep(fig, partial, title="sweep")
     assert fig.get_suptitle() == "sweep"
     assert len(axes[1].lines) == 3
     assert axes[0].lines[3].get_color() == axes[2].lines[3].get_color()
+    _png(fig)
+
+
+def test_best_action_sweep_of_one_pot_is_a_bar_per_action_not_a_line_axis(sweep):
+    """A sweep of one pot value has nothing to draw along x: a +-0.04 axis round one point says
+    nothing. Each panel is then a bar per action, its share and decisions written on it."""
+    one = sweep[sweep.carried == 5.0]
+    fig = Figure(figsize=(10, 3.5), layout="constrained")
+    axes = miss_plots.best_action_sweep(fig, one)
+    assert [ax.get_title() for ax in axes] == ["3 players", "5 players", "8 players"]
+    for ax, players in zip(axes, (3, 5, 8)):
+        assert not ax.lines  # no line through a single point
+        bars = [p for p in ax.patches if p.get_gid() == miss_plots.GID_SWEEP_BAR]
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["pass", "play", "miss", "defend"]
+        expected = one[one.players == players].set_index("action").loc[["pass", "play", "miss", "defend"], "share"]
+        assert [b.get_height() for b in bars] == pytest.approx(expected.tolist())
+        assert [t.get_text() for t in ax.texts] == [f"{v:.0%}\nof 50" for v in expected]
+        assert ax.get_xlabel() == "best action, 5 chips carried into the deal"
+        assert ax.get_ylim() == (0.0, 1.2)
+    assert not fig.legends  # the actions are named on the axis
     _png(fig)
 
 
@@ -331,13 +352,13 @@ def test_works_with_pyplot_figures(chart, heuristics, sweep):
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4))
     try:
         plots.decision_chart(a1, chart)
-        plots.heuristic_bars(a2, heuristics)
+        miss_plots.heuristic_bars(a2, heuristics)
         _png(fig)
     finally:
         plt.close(fig)
     fig = plt.figure()
     try:
-        assert len(plots.best_action_sweep(fig, sweep)) == 3
+        assert len(miss_plots.best_action_sweep(fig, sweep)) == 3
         _png(fig)
     finally:
         plt.close(fig)
@@ -347,9 +368,14 @@ def test_importing_plots_does_not_import_pyplot():
     import subprocess
     import sys
 
-    code = "import sys, loo_sim.plots.decisions, loo_sim.plots.sessions; print('matplotlib.pyplot' in sys.modules)"
+    code = (
+        "import sys, pkgutil, importlib, loo_sim.plots as p\n"
+        "names = [m.name for m in pkgutil.iter_modules(p.__path__)]\n"
+        "[importlib.import_module(f'loo_sim.plots.{n}') for n in names]\n"
+        "print(len(names) >= 10, 'matplotlib.pyplot' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "True False"
 
 
 def test_drawing_and_saving_a_png_need_neither_pyplot_nor_a_backend(tmp_path):
@@ -362,11 +388,12 @@ import sys
 from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
-from loo_sim.plots import decisions
+from loo_sim.plots import variants
 from loo_sim.report.outputs import save_png
 fig = Figure(layout="constrained")
-decisions.variant_bars(fig.add_subplot(), pd.DataFrame(
-    dict(row=["a", "b"], metric="loo_rate", value=[0.2, 0.3], ci_low=[0.1, 0.2], ci_high=[0.3, 0.4])))
+variants.variant_table(fig.add_subplot(), pd.DataFrame(
+    dict(row=["a", "b"], metric="loo_rate", value=[0.2, 0.3], diff_vs_baseline=[0.0, 0.1], diff_se=[0.0, 0.01],
+         diff_ci_low=[0.0, 0.08], diff_ci_high=[0.0, 0.12])), "a", label=str)
 save_png(fig, Path({str(tmp_path / "v.png")!r}))
 print('matplotlib.pyplot' in sys.modules)
 """

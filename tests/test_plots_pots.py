@@ -14,7 +14,8 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import PathPatch  # noqa: E402
 
 from loo_sim import LooError  # noqa: E402
-from loo_sim.plots import sessions as plots  # noqa: E402
+from loo_sim.plots import balances as balance_plots  # noqa: E402
+from loo_sim.plots import pots as plots  # noqa: E402
 
 UNLIMITED = "penalty=unlimited, policy=ev"
 LIMITED = "penalty=limited"
@@ -63,14 +64,18 @@ def test_pot_fan_chart_panels_scales_median_and_bands(pot_by_deal):
     first_arms = list(dict.fromkeys(pot_by_deal["arm"]))
     assert [ax.get_title() for ax in axes] == first_arms
     assert fig.get_suptitle() == "Pot at the start of each deal"
+    # one y scale for the figure: log, as the pots of all arms together span more than a factor 100,
+    # the same limits in every panel, said once on the first panel
+    assert pot_by_deal["q95"].max() / pot_by_deal["q05"].min() > 100
+    assert [ax.get_yscale() for ax in axes] == ["log", "log"]
+    assert axes[0].get_ylim() == axes[1].get_ylim()
+    assert axes[0].get_ylim()[0] <= pot_by_deal["q05"].min() and axes[0].get_ylim()[1] >= pot_by_deal["q95"].max()
+    assert axes[0].get_ylabel() == "pot at the start of the deal, chips\n(log scale, the same in every panel)"
+    assert axes[1].get_ylabel() == "" and not any(t.get_visible() for t in axes[1].get_yticklabels())
+    assert axes[0].get_xlim() == axes[1].get_xlim() == (0.0, 11.0)
     for ax in axes:
         arm = ax.get_title()
         expected = pot_by_deal[pot_by_deal["arm"] == arm].sort_values("deal")
-        # log only for the panel whose q95.max() / q05.min() > 100, and the axis says which
-        wide = expected["q95"].max() / expected["q05"].min() > 100
-        assert wide == (arm == UNLIMITED)
-        assert ax.get_yscale() == ("log" if wide else "linear")
-        assert ax.get_ylabel() == f"pot at the start of the deal (chips, {'log' if wide else 'linear'} scale)"
         (median,) = _by_gid(ax.lines, "pot-median")
         assert list(median.get_xdata()) == list(range(12))
         assert list(median.get_ydata()) == pytest.approx(expected["q50"].tolist())
@@ -132,6 +137,11 @@ def test_pot_fan_chart_linear_when_a_pot_is_zero_or_range_narrow(pot_by_deal):
     with_zero = arm.assign(q05=arm["q05"].where(arm["deal"] != 0, 0.0))
     ax = plots.pot_fan_chart(Figure(), with_zero)[0]
     assert ax.get_yscale() == "linear"
+    # each arm alone spans less than a factor 100, together more: one log scale for both
+    a = pd.DataFrame(dict(arm="a", deal=[0, 1], sessions=10, q05=1.0, q25=2.0, q50=3.0, q75=5.0, q95=9.0))
+    b = a.assign(arm="b", q05=50.0, q25=60.0, q50=70.0, q75=80.0, q95=200.0)
+    axes = plots.pot_fan_chart(Figure(), pd.concat([a, b]))
+    assert [ax.get_yscale() for ax in axes] == ["log", "log"] and axes[0].get_ylim() == axes[1].get_ylim()
     # a ratio of exactly 100 is not "wide"
     narrow = pd.DataFrame(dict(arm="a", deal=[0, 1], sessions=10, q05=1.0, q25=2.0, q50=3.0, q75=50.0, q95=100.0))
     assert plots.pot_fan_chart(Figure(), narrow)[0].get_yscale() == "linear"
@@ -154,7 +164,7 @@ def test_pot_fan_chart_astronomical_pots_render(pot_by_deal):
     _png(fig)
 
 
-# ---- max_pot_ccdf -----------------------------------------------------------------------------
+# ---- largest_pot_chart ------------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -170,37 +180,77 @@ def ccdf() -> pd.DataFrame:
     )
 
 
-def test_max_pot_ccdf(ccdf):
-    fig = Figure(layout="constrained")
+def _ccdf_of(arm: str, samples: np.ndarray) -> pd.DataFrame:
+    """The table analysis.pots makes: each distinct largest pot and the share of sessions at or above it."""
+    pots = np.unique(samples)
+    return pd.DataFrame(dict(arm=arm, pot=pots, share_at_least=[(samples >= p).mean() for p in pots]))
+
+
+def _kth_largest(samples: np.ndarray, share: float) -> float:
+    """The pot at least ``share`` of the sessions reach: the ceil(share n)-th largest of them."""
+    return float(np.sort(samples)[::-1][int(np.ceil(share * len(samples) - 1e-9)) - 1])
+
+
+def test_pot_reach_levels_from_the_sessions():
+    rng = np.random.default_rng(7)
+    wide = np.round(np.exp(rng.normal(5, 1.5, 1000)))  # 1,000 sessions
+    capped = rng.choice([24.0, 27.0], 1000, p=[0.06, 0.94])  # a limited pot: 27 at most
+    reach = plots.pot_reach(pd.concat([_ccdf_of("wide", wide), _ccdf_of("capped", capped)]))
+    assert list(dict.fromkeys(reach["arm"])) == ["wide", "capped"]
+    for arm, samples in (("wide", wide), ("capped", capped)):
+        got = reach[reach["arm"] == arm].set_index("level")["pot"]
+        assert list(got.index) == [1.0, 0.5, 0.1, 0.01, 0.0]
+        for share in (1.0, 0.5, 0.1, 0.01):
+            assert got[share] == _kth_largest(samples, share), (arm, share)
+        assert got[0.0] == samples.max()
+    assert reach[reach["arm"] == "capped"]["pot"].tolist() == [24.0, 27.0, 27.0, 27.0, 27.0]
+    # 50 sessions cannot tell the pot one in a hundred reach
+    few = plots.pot_reach(_ccdf_of("few", wide[:50]))
+    assert 0.01 not in set(few["level"]) and 0.1 in set(few["level"])
+
+
+def test_largest_pot_chart_rows_marks_and_numbers(ccdf):
+    fig = Figure(figsize=(8, 4), layout="constrained")
     ax = fig.add_subplot()
-    assert plots.max_pot_ccdf(ax, ccdf) is ax
-    assert len(ax.lines) == 2
-    assert [line.get_label() for line in ax.lines] == [UNLIMITED, LIMITED]
-    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
-    assert ax.get_xlabel() == "largest pot of a session (chips, log scale)"
-    assert ax.get_ylabel() == "share of sessions with a largest pot \u2265 x (log scale)"
+    assert plots.largest_pot_chart(ax, ccdf) is ax
+    # one row per arm, in order of first appearance, each on its own line (not a corner of a shared plot)
+    assert [t.get_text() for t in ax.get_yticklabels()] == [UNLIMITED, LIMITED]
+    lines = _by_gid(ax.lines, "reach-line")
+    assert [line.get_ydata()[0] for line in lines] == [0, 1]
+    reach = plots.pot_reach(ccdf)
+    for y, arm in enumerate([UNLIMITED, LIMITED]):
+        marks = [m for m in _by_gid(ax.lines, "reach-mark") if m.get_ydata()[0] == y]
+        assert sorted(m.get_xdata()[0] for m in marks) == sorted(reach[reach["arm"] == arm]["pot"])
+    # the limited arm: pot 10**(k/5) reached by exp(-k/2) of the sessions, k = 0..8. Half reach k = 1 (0.61),
+    # one in ten k = 4 (0.135); the finest share of the table, exp(-4) = 0.018, cannot tell one in a hundred
+    texts = [t.get_text() for t in ax.texts]
+    assert texts[1] == "all \u2265 1  \u00b7  half \u2265 1.58  \u00b7  1 in 10 \u2265 6.31  \u00b7  largest 39.8"
+    # one x axis, log (the pots span 1e100), from below the smallest to above the largest pot
+    assert ax.get_xscale() == "log" and ax.get_xlim()[0] < 1 and ax.get_xlim()[1] > 1e100
+    assert ax.get_xlabel() == "largest pot of a session (chips)"
     assert ax.get_title() == "Largest pot of a session"
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == [UNLIMITED, LIMITED]
-    for line in ax.lines:
-        assert line.get_drawstyle().startswith("steps")
-        expected = ccdf[ccdf["arm"] == line.get_label()].sort_values("pot")
-        assert list(line.get_xdata()) == pytest.approx(expected["pot"].tolist())
-        assert list(line.get_ydata()) == pytest.approx(expected["share_at_least"].tolist())
-    assert ax.lines[0].get_color() != ax.lines[1].get_color()
-    # the whole range shows: shares up to 1, pots up to 1e100
-    assert ax.get_ylim()[1] >= 1.0 and ax.get_ylim()[0] <= ccdf["share_at_least"].min()
-    assert ax.get_xlim()[1] >= 1e100
+    assert len(fig.legends) == 1
     _png(fig)
 
 
-def test_max_pot_ccdf_leaves_out_points_that_log_axes_cannot_show(ccdf):
+def test_largest_pot_chart_narrow_pots_on_a_plain_axis(ccdf):
+    narrow = pd.DataFrame(dict(arm=["a", "a", "b", "b"], pot=[24, 27, 21, 27], share_at_least=[1, 0.9, 1, 0.2]))
+    ax = Figure().add_subplot()
+    plots.largest_pot_chart(ax, narrow, title="narrow", counted="measured deals", quantity="pot at the start")
+    assert ax.get_xscale() == "linear" and ax.get_xlim()[0] < 21 and ax.get_xlim()[1] > 27
+    assert ax.get_xlabel() == "pot at the start (chips)" and ax.get_title() == "narrow"
+    labels = [t.get_text() for t in ax.figure.legends[0].get_texts()]
+    assert labels == ["all the measured deals", "half the measured deals", "the largest seen"]
+
+
+def test_largest_pot_chart_leaves_out_points_it_cannot_place(ccdf):
     extra = pd.DataFrame(dict(arm=[LIMITED, LIMITED], pot=[0.0, 1e3], share_at_least=[1.0, 0.0]))
     ax = Figure().add_subplot()
-    plots.max_pot_ccdf(ax, pd.concat([ccdf, extra]), title="ccdf")
-    assert ax.get_title() == "ccdf"
-    assert len(ax.lines[1].get_xdata()) == 9
+    plots.largest_pot_chart(ax, pd.concat([ccdf, extra]), title="ccdf")
+    marks = [m.get_xdata()[0] for m in _by_gid(ax.lines, "reach-mark") if m.get_ydata()[0] == 1]
+    assert max(marks) == pytest.approx(10**1.6) and min(marks) == 1.0
     with pytest.raises(LooError, match="positive"):
-        plots.max_pot_ccdf(ax, extra.assign(pot=[0.0, 0.0]))
+        plots.largest_pot_chart(ax, extra.assign(pot=[0.0, 0.0]))
 
 
 # ---- balance_distribution ---------------------------------------------------------------------
@@ -252,7 +302,7 @@ def _box_bounds(box: PathPatch) -> tuple[float, float, float, float]:
 def test_balance_distribution_boxes(balances):
     fig = Figure(figsize=(8, 4), layout="constrained")
     ax = fig.add_subplot()
-    assert plots.balance_distribution(ax, balances) is ax
+    assert balance_plots.balance_distribution(ax, balances) is ax
     boxes = _boxes(ax)
     assert len(boxes) == len(ax.patches) == 6  # one per (arm, seat); legend proxies are not on the axes
     assert [t.get_text() for t in ax.get_xticklabels()] == ["seat 0", "seat 1", "seat 2"]
@@ -288,7 +338,7 @@ def test_balance_distribution_boxes(balances):
 def test_balance_distribution_symlog_zero_line_whiskers_median_and_mean(balances):
     fig = Figure(figsize=(8, 4))
     ax = fig.add_subplot()
-    plots.balance_distribution(ax, balances, title="balances")
+    balance_plots.balance_distribution(ax, balances, title="balances")
     assert ax.get_title() == "balances"
     assert ax.get_yscale() == "symlog"
     assert ax.yaxis.get_transform().linthresh == pytest.approx(10.0)
@@ -324,7 +374,7 @@ def test_balance_distribution_small_balances_and_missing_values(balances):
     limited.loc[limited["seat"] == 1, ["mean", "ci_low", "ci_high"]] = np.nan  # e.g. overflowed sums
     limited.loc[limited["seat"] == 2, ["q25", "q75"]] = np.nan
     ax = Figure().add_subplot()
-    plots.balance_distribution(ax, limited)
+    balance_plots.balance_distribution(ax, limited)
     assert len(_boxes(ax)) == 2
     assert len(_by_gid(ax.lines, "balance-whisker")) == 2 * 4
     assert len(_by_gid(ax.lines, "balance-median")) == 3  # seat 2 keeps its median without a box
@@ -343,7 +393,7 @@ def test_balance_distribution_leaves_out_what_is_not_finite(balances):
     ax = Figure().add_subplot()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        plots.balance_distribution(ax, limited)
+        balance_plots.balance_distribution(ax, limited)
     assert len(_boxes(ax)) == 3
     whiskers = _by_gid(ax.lines, "balance-whisker")
     assert len(whiskers) == 3 * 4 - 2 - 4  # seat 0 lost its lower whisker and cap, seat 1 both pairs
@@ -356,7 +406,7 @@ def test_balance_distribution_leaves_out_what_is_not_finite(balances):
 def test_balance_distribution_reads_csv_round_trip(balances):
     round_trip = pd.read_csv(io.StringIO(balances.to_csv(index=False)))
     ax = Figure().add_subplot()
-    plots.balance_distribution(ax, round_trip)
+    balance_plots.balance_distribution(ax, round_trip)
     assert len(_boxes(ax)) == 6
     assert [t.get_text() for t in ax.get_xticklabels()] == ["seat 0", "seat 1", "seat 2"]
 
@@ -369,7 +419,7 @@ def test_balance_distribution_reads_csv_round_trip(balances):
     [
         ("pot_fan_chart", "pot_by_deal", "q95"),
         ("pot_fan_chart", "pot_by_deal", "sessions"),
-        ("max_pot_ccdf", "ccdf", "share_at_least"),
+        ("largest_pot_chart", "ccdf", "share_at_least"),
         ("balance_distribution", "balances", "q25"),
         ("balance_distribution", "balances", "arm"),
     ],
@@ -378,7 +428,7 @@ def test_bad_input_raises_loo_error(request, func, table, column):
     df = request.getfixturevalue(table)
     fig = Figure()
     target = fig if func == "pot_fan_chart" else fig.add_subplot()
-    draw = getattr(plots, func)
+    draw = getattr(balance_plots if func == "balance_distribution" else plots, func)
     with pytest.raises(LooError, match=column):
         draw(target, df.drop(columns=column))
     with pytest.raises(LooError, match="empty"):
@@ -392,7 +442,7 @@ def test_duplicate_rows_raise_loo_error(pot_by_deal, balances):
     with pytest.raises(LooError, match="more than one row"):
         plots.pot_fan_chart(Figure(), pd.concat([pot_by_deal, pot_by_deal.iloc[:1]]))
     with pytest.raises(LooError, match="more than one row"):
-        plots.balance_distribution(Figure().add_subplot(), pd.concat([balances, balances.iloc[:1]]))
+        balance_plots.balance_distribution(Figure().add_subplot(), pd.concat([balances, balances.iloc[:1]]))
 
 
 def test_pyplot_figures_and_no_warnings(pot_by_deal, ccdf, balances):
@@ -406,8 +456,8 @@ def test_pyplot_figures_and_no_warnings(pot_by_deal, ccdf, balances):
             plt.close(fig)
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4))
         try:
-            plots.max_pot_ccdf(a1, ccdf)
-            plots.balance_distribution(a2, balances)
+            plots.largest_pot_chart(a1, ccdf)
+            balance_plots.balance_distribution(a2, balances)
             _png(fig)
         finally:
             plt.close(fig)
@@ -473,7 +523,7 @@ def test_report_figures_have_legends_off_the_data_and_sensible_sizes():
         assert 1.0 <= width / height <= 2.5, (name, width, height)  # not 2102 x 507
         ax = fig.axes[0]
         fig.draw_without_rendering()
-        legend = ax.get_legend().get_window_extent()
+        legend = (ax.get_legend() or fig.legends[0]).get_window_extent()
         assert not _overlaps(legend, ax.get_window_extent()), name  # the legend covers no data
     # the largest-pot axis starts near the smallest pot, not at 1 chip
     lo, hi = figs["max_pot"].axes[0].get_xlim()

@@ -142,26 +142,3 @@ def test_paired_se_of_pot_growth_under_the_limited_penalty_follows_from_r3():
     assert growth.diff_se < 0.9 * growth.unpaired_se
     base = _by(table, "unlimited", "pot_growth")
     assert growth.unpaired_se == pytest.approx(math.hypot(growth.se, base.se))
-
-
-def test_the_plot_names_what_it_compares_and_marks_exact_zeros(tmp_path):
-    """variants.png: readable axis labels (not the column name), a title naming the baseline
-    and the shared deals, the paired differences beside the values, exact zeros marked."""
-    from loo_sim.report.figures import variants_figures
-    from loo_sim.report.outputs import save_png
-
-    rows = [_row("three-card", "three-card"), _row("again", "three-card"), _row("five-card", "five-card")]
-    table = variant_rows(run_variants(rows, "three-card", 5000, SEED, threads=2))
-    fig = variants_figures(table, "three-card", "policy basic at every seat")["variants"]
-    values, diffs = fig.axes
-    labels = [values.get_xlabel(), diffs.get_xlabel()]
-    assert "loo rate (share of seats looed per deal)" in labels[0] and not any("loo_rate" in x for x in labels)
-    assert "paired difference from three-card" in labels[1]
-    title = fig.get_suptitle()
-    assert "against three-card" in title and "the same 5,000 deals" in title
-    texts = [t.get_text() for t in diffs.texts]
-    assert "  baseline" in texts and "0 on every deal" in texts
-    five = _by(table, "five-card", "loo_rate")
-    assert f"{five.diff_vs_baseline:+.3g} [{five.diff_ci_low:+.3g}, {five.diff_ci_high:+.3g}]" in texts
-    save_png(fig, tmp_path / "variants.png")
-    assert (tmp_path / "variants.png").read_bytes().startswith(b"\x89PNG")

@@ -1,12 +1,17 @@
-"""What the plot modules share: the check of an input table, the colours (of the declarations,
-keyed by :class:`loo_sim.game.decl.Decl` and in its order, and of the arms of a session
-study) and the one legend of a figure of small multiples. Object API only, like the plot
-modules (no ``pyplot``)."""
+"""What the plot modules share: the checks of an input table (columns, numbers, booleans read
+back from a CSV), the colours (of the declarations, keyed by :class:`loo_sim.game.decl.Decl`
+and in its order, and of the arms of a session study), the chip-count format and the one
+legend of a figure of small multiples. Object API only, like the plot modules (no ``pyplot``).
+
+Every plot function draws onto an Axes or Figure the caller made and returns what it drew
+on; none creates a window or writes a file (docs/design.md property 7)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 from matplotlib.artist import Artist
 from matplotlib.figure import Figure, SubFigure
@@ -40,6 +45,71 @@ def require(df: pd.DataFrame, columns: Iterable[str], what: str) -> None:
         raise LooError(f"{what} table lacks column(s) {', '.join(missing)}; it has {', '.join(map(str, df.columns))}")
     if df.empty:
         raise LooError(f"{what} table is empty; nothing to plot")
+
+
+def as_bool(values: pd.Series) -> np.ndarray:
+    """Booleans that may have come back from a CSV as text ("True"/"False") or 0/1."""
+    if values.dtype == bool:
+        return values.to_numpy()
+    text = values.astype(str).str.strip().str.lower()
+    return text.isin(("true", "1", "1.0", "yes")).to_numpy()
+
+
+def numeric(df: pd.DataFrame, column: str, what: str, *, nonnegative: bool = False, unit: bool = False) -> np.ndarray:
+    """Column ``column`` as finite floats (else :class:`LooError` naming it); optionally >= 0
+    or within [0, 1] (with a little slack for rounding)."""
+    try:
+        values = pd.to_numeric(df[column]).to_numpy(dtype=float)
+    except (TypeError, ValueError) as err:
+        raise LooError(f"{what} table column {column} is not numeric ({err})") from None
+    if not np.isfinite(values).all():
+        raise LooError(f"{what} table column {column} has missing or infinite values")
+    if (nonnegative or unit) and (values < 0).any():
+        raise LooError(f"{what} table column {column} has negative values (min {values.min():g})")
+    if unit and (values > 1 + 1e-9).any():
+        raise LooError(f"{what} table column {column} has values above 1 (max {values.max():g})")
+    return values
+
+
+def arm_table(df: pd.DataFrame, columns: Iterable[str], what: str, key: str | None = None) -> pd.DataFrame:
+    """A session study's table with its ``arm`` column as text and every other column of
+    ``columns`` as floats (a value that is not a number: :class:`LooError`; a missing one
+    stays NaN); with ``key``, at most one row per (arm, key)."""
+    require(df, columns, what)
+    out = df.assign(arm=df["arm"].astype(str))
+    for col in (c for c in columns if c != "arm"):
+        converted = pd.to_numeric(out[col], errors="coerce")
+        bad = converted.isna() & out[col].notna()
+        if bad.any():
+            raise LooError(f"{what} table: column {col} has non-numeric value {out[col][bad].iloc[0]!r}")
+        out[col] = converted.astype(float)
+    if key is not None and (dupes := out.duplicated(["arm", key])).any():
+        first = out[dupes].iloc[0]
+        raise LooError(f"{what} table has more than one row for arm {first['arm']!r}, {key} {first[key]:g}")
+    return out
+
+
+def arm_order(arms: pd.Series) -> list[str]:
+    """The arms in order of first appearance."""
+    return list(dict.fromkeys(arms))
+
+
+def number_text(x: float, digits: int = 3, sign: bool = False) -> str:
+    """A number as a reader writes it: ``digits`` significant digits below 1,000 (0.4259,
+    -0.125), whole with thousands separators below a million (1,040), else two digits and a
+    power of ten (1.2e13); "n/a" when not finite. ``sign``: "+" before a number above 0."""
+    if not np.isfinite(x):
+        return "n/a"
+    plus = "+" if sign and x != 0 else ""
+    if 1000 <= abs(x) < 1e6:
+        return f"{x:{plus},.0f}"
+    text = f"{x:{plus}.{2 if abs(x) >= 1e6 else digits}g}"
+    return re.sub(r"e\+?(-?)0*(\d)", r"e\1\2", text)  # 1.2e+13 -> 1.2e13, 5.9e-05 -> 5.9e-5
+
+
+def chips_text(x: float) -> str:
+    """A chip count: 27, 1,300, 2.4e13 (:func:`number_text` with 3 digits)."""
+    return number_text(x)
 
 
 def decl_order(names: Iterable[str]) -> list[str]:

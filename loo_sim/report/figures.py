@@ -27,7 +27,7 @@ def miss_figures(preset: str, charts: list[tuple[str, int, pd.DataFrame]], carri
     ``scale`` chips when given (a report sets one for all its studies), else from the data.
     ``carried``: the chips carried in, or the pot in words (``--carried session``); a chart
     with pot buckets also gets ``chart-by-pot``, one panel per bucket."""
-    from loo_sim.plots.decisions import best_action_sweep, heuristic_bars
+    from loo_sim.plots.miss import best_action_sweep, heuristic_bars
 
     pot = carried if isinstance(carried, str) else f"{carried:g} chips carried in"
     drawn = [(name, n, df) for name, n, df in charts if len(df)]  # a run without a real choice has no chart
@@ -56,7 +56,7 @@ def _chart_panels(chart: pd.DataFrame) -> list[tuple[bool, pd.DataFrame]]:
 
 
 def _chart_limit(chart: pd.DataFrame) -> float:
-    from loo_sim.plots.decisions import decision_chart_limit
+    from loo_sim.plots.miss_chart import decision_chart_limit
 
     return max(decision_chart_limit(rows, miss_on_offer=offer) for offer, rows in _chart_panels(chart))
 
@@ -64,7 +64,7 @@ def _chart_limit(chart: pd.DataFrame) -> float:
 def _chart_figure(preset: str, players: int, pot: str, chart: pd.DataFrame, lim: float):
     """One chart figure: the miss on offer on the left, not on offer on the right (one
     colour scale ``lim``, the colorbar on the last panel)."""
-    from loo_sim.plots.decisions import decision_chart, decision_chart_size
+    from loo_sim.plots.miss_chart import decision_chart, decision_chart_size
 
     panels = _chart_panels(chart)
     sizes = [decision_chart_size(rows.hand_class.nunique(), rows.action.nunique()) for _, rows in panels]
@@ -88,7 +88,7 @@ def _pot_figure(preset: str, players: int, chart: pd.DataFrame, lim: float):
     """A chart of session pots by pot bucket (pot_start / penalty): one panel per bucket
     that has decisions, the default slice of the miss on offer (or not, where none is)."""
     from loo_sim.analysis.miss import ALL, default_slice
-    from loo_sim.plots.decisions import decision_chart, decision_chart_size
+    from loo_sim.plots.miss_chart import decision_chart, decision_chart_size
     from loo_sim.run.session_pots import POT_BUCKET_NAMES
 
     offer = bool(default_slice(chart)["miss_on_offer"])
@@ -110,64 +110,61 @@ def _pot_figure(preset: str, players: int, chart: pd.DataFrame, lim: float):
 
 def pots_figures(preset: str, arms: int, players: int, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
     """fan, max_pot and balances of a pots study of ``arms`` arms (``players``: the largest table)."""
-    from loo_sim.plots.sessions import balance_distribution, fan_grid, max_pot_ccdf, pot_fan_chart
+    from loo_sim.plots.balances import balance_distribution
+    from loo_sim.plots.pots import fan_grid, largest_pot_chart, pot_fan_chart
 
     rows, cols = fan_grid(arms)
     figures = {
         "fan": figure((4.6 * cols + 0.6, 3.4 * rows + 1.2)),
-        "max_pot": figure((7.5, 5.0 + 0.25 * ((arms + 1) // 2))),  # the legend below, two arms a row
+        "max_pot": figure((8.0, 1.9 + 0.75 * arms)),  # a row per arm, the legend below
         "balances": figure((min(max(7.0, 0.42 * players * max(1, arms) + 2.5), 13.0), 5.6)),
     }
     title = f"{preset}: pot at the start of each deal (median, 50%, 90%)"
     pot_fan_chart(figures["fan"], tables["pot_by_deal"], title=title)
-    max_pot_ccdf(figures["max_pot"].add_subplot(), tables["max_pot"], title=f"{preset}: largest pot of a session")
+    largest_pot_chart(figures["max_pot"].add_subplot(), tables["max_pot"], title=f"{preset}: largest pot of a session")
     title = f"{preset}: final net balance per seat"
     balance_distribution(figures["balances"].add_subplot(), tables["balances"], title=title)
     return figures
 
 
 def variants_figures(table: pd.DataFrame, baseline: str, policies: str, scope: str = "") -> dict[str, Any]:
-    """The loo rate of each rule variant and its paired difference from ``baseline``
+    """The headline metrics that differ between the rule sets, each against ``baseline``
     (``scope``: said in the title, e.g. that every deal is a session's first)."""
-    from loo_sim.plots.decisions import variant_bars, variant_differences
-
-    rows = int(table.row.nunique())
-    fig = figure((12, 0.55 * rows + 2.2))
-    left, right = fig.subplots(1, 2, sharey=True)
-    variant_bars(left, table, metric="loo_rate", title="loo rate of each rule set")
-    variant_differences(right, table, baseline, metric="loo_rate", title=f"loo rate minus {baseline}'s, deal by deal")
-    right.tick_params(labelleft=False)
     deals = int(table.n.max())
-    fig.suptitle(f"Loo rate by rule set against {baseline}{scope}: the same {deals:,} deals for every row, {policies}")
-    return {"variants": fig}
+    title = f"Rule sets against {baseline}{scope}: the same {deals:,} deals for every row, {policies}"
+    return {"variants": _variant_table_figure(table, baseline, title, "deal")}
+
+
+def _variant_table_figure(table: pd.DataFrame, baseline: str, title: str, unit: str, label=None):
+    """One :func:`~loo_sim.plots.variants.variant_table`, its key below, sized to its cells."""
+    import textwrap
+
+    from loo_sim.plots.variants import differing_metrics, variant_table, variant_table_key
+
+    columns = max(len(differing_metrics(table)), 1)
+    width = 2.4 + 1.5 * columns
+    fig = figure((width, 2.6 + 0.6 * int(table.row.nunique())))
+    variant_table(fig.add_subplot(), table, baseline, label=label, unit=unit)
+    fig.suptitle("\n".join(textwrap.wrap(title, int(width * 11))), fontsize="medium")
+    fig.supxlabel("\n".join(textwrap.wrap(variant_table_key(baseline, unit), int(width * 15))), fontsize="small")
+    return fig
 
 
 def variant_sessions_figures(tables: dict[str, pd.DataFrame], res, clean: pd.DataFrame | None,
                              policies: str) -> dict[str, Any]:  # fmt: skip
-    """Variants in sessions: the loo rate and the share of contested deals of each rule set
-    with their paired differences from the baseline (``sessions``); the pot at the start of
-    a measured deal as a CCDF per rule set (``session_pots``); the clean-pot figure
-    (``variants``, the first deal of a session) when it ran."""
+    """Variants in sessions: the headline metrics that differ between the rule sets, each
+    against the baseline (``sessions``); how far the pot at the start of a measured deal
+    reaches, per rule set (``session_pots``); the clean-pot figure (``variants``, the first
+    deal of a session) when it ran."""
     from loo_sim.analysis.variants import session_metric_label
-    from loo_sim.plots.decisions import variant_bars, variant_differences
-    from loo_sim.plots.sessions import max_pot_ccdf
+    from loo_sim.plots.pots import largest_pot_chart
 
-    table, baseline = tables["sessions"], res.baseline
+    baseline = res.baseline
     rows = len(res.names)
     measured = f"deals {res.burn_in + 1}-{res.deals} of each session"
-    fig = figure((13, 2 * (0.55 * rows + 1.6) + 0.6))
-    axes = fig.subplots(2, 2, sharey=True)
-    for (left, right), metric in zip(axes, ("loo_rate", "contested_share")):
-        label = session_metric_label(metric)
-        variant_bars(left, table, metric=metric, title=f"{label}")
-        variant_differences(right, table, baseline, metric=metric, title=f"minus {baseline}'s, over the same sessions")
-        right.set_xlabel(f"paired difference from {baseline} over the same sessions, 95% CI")
-        right.tick_params(labelleft=False)
-        for text in right.texts:
-            if text.get_text() == "0 on every deal":
-                text.set_text("0 in every session")
-    fig.suptitle(f"In sessions: {res.sessions:,} sessions of {res.deals} deals for every rule set on the same decks, "
-                 f"{measured} measured, {policies}")  # fmt: skip
+    title = (f"In sessions: {res.sessions:,} sessions of {res.deals} deals for every rule set on the same decks, "
+             f"{measured} measured, {policies}")  # fmt: skip
+    fig = _variant_table_figure(tables["sessions"], baseline, title, "session", label=session_metric_label)
     out = {"sessions": fig}
     pots = tables["session_pots"]
     ccdf = []
@@ -175,12 +172,11 @@ def variant_sessions_figures(tables: dict[str, pd.DataFrame], res, clean: pd.Dat
         t = pots[pots.row == name].sort_values("pot")
         at_least = t["share"][::-1].cumsum()[::-1] / max(float(t["share"].sum()), 1e-300)
         ccdf.append(pd.DataFrame({"arm": name, "pot": t["pot"].to_numpy(), "share_at_least": at_least.to_numpy()}))
-    fig = figure((11, 7.2))
+    fig = figure((9, 1.9 + 0.6 * rows))
     ax = fig.add_subplot()
-    max_pot_ccdf(ax, pd.concat(ccdf, ignore_index=True), title=f"Pot at the start of a deal in sessions ({measured})")
-    ax.set_xlabel("pot at the start of a deal (chips, log scale)")
-    ax.set_ylabel("share of measured deals with a pot \u2265 x (log scale)")
-    ax.get_legend().set_title("rule set")
+    title = f"Pot at the start of a deal in sessions ({measured})"
+    largest_pot_chart(ax, pd.concat(ccdf, ignore_index=True), title=title, counted="measured deals",
+                      quantity="pot at the start of a deal")  # fmt: skip
     out["session_pots"] = fig
     if clean is not None:
         out.update(variants_figures(clean, baseline, policies, scope=" on the first deal of a session (a clean pot)"))

@@ -29,7 +29,9 @@ def run_risk_study(study: RiskStudy, out: str | None, progress, backend) -> dict
     where = (f"{study.preset}, {rules.players} players, seat {study.focal} playing {policy} among "
              f"{table[(study.focal + 1) % rules.players]}, sessions of {study.session_deals} deals")  # fmt: skip
     figures = {name: figure((8, 4.5)) for name in ("risk_curve", "ruin_deals", "n0")}
-    risk_curve_plot(figures["risk_curve"].add_subplot(), curve, title=f"Risk of ruin: {where}")
+    seat = f"at seat {study.focal}"
+    arms = {"policy": f"{study.focal_policy} {seat}", "basic": f"basic {seat}, same decks"}
+    risk_curve_plot(figures["risk_curve"].add_subplot(), curve, need, arms, title=f"Risk of ruin: {where}")
     if len(deals):
         ruin_deals_plot(figures["ruin_deals"].add_subplot(), deals, title="Deals until ruin")
     else:

@@ -182,7 +182,8 @@ def _distance_frame(results: list[SolveResult], frames: list[pd.DataFrame]) -> p
 
 
 def _figures(study: SolveStudy, rules: Rules, strategy: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> dict:
-    from loo_sim.plots.equilibrium import convergence_plot, exploitability_bars, strategy_heatmap, strategy_heatmap_size
+    from loo_sim.plots.solve import convergence_plot, exploitability_bars
+    from loo_sim.plots.strategy import strategy_heatmap, strategy_heatmap_size
     from loo_sim.report.figures import figure
 
     panels = strategy[["earlier_in"]].assign(offer=strategy["options"].str.contains("miss|defend")).drop_duplicates()

@@ -1,4 +1,4 @@
-"""The plots of ``loo-sim solve``'s tables (plots/equilibrium.py) on synthetic tables."""
+"""The plots of ``loo-sim solve``'s tables (plots/strategy.py, plots/solve.py) on synthetic tables."""
 
 import io
 
@@ -9,13 +9,16 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
 
 from loo_sim.errors import LooError  # noqa: E402
 from loo_sim.game.classes import N_CLASSES, class_label  # noqa: E402
 from loo_sim.game.decl import Decl  # noqa: E402
-from loo_sim.plots import equilibrium as eq  # noqa: E402
+from loo_sim.plots import solve as solve_plots  # noqa: E402
+from loo_sim.plots import strategy as eq  # noqa: E402
 from loo_sim.plots._common import DECL_COLOURS  # noqa: E402
 
 
@@ -45,7 +48,7 @@ def strategy() -> pd.DataFrame:
             # one cell, two pot buckets: reach 3 play, reach 1 pass -> play .75, pass .25
             row(2, 1, 0, "play/pass/miss", play=1.0, reach=3.0, pot="small"),
             row(2, 1, 0, "play/pass/miss", pass_=1.0, reach=1.0, pot="big"),
-            # zero reach: the plain mean, .5 pass and .5 play (a tie: pass, the first, is named)
+            # zero reach: the plain mean, .5 pass and .5 play
             row(2, 3, 0, "play/pass/miss", play=1.0, reach=0.0, pot="small"),
             row(2, 3, 0, "play/pass/miss", pass_=1.0, reach=0.0, pot="big"),
             row(7, 3, 0, "play/defend", play=0.4, defend=0.6),
@@ -88,15 +91,15 @@ def test_heatmap_panels_titles_rows_and_cells(strategy):
     first = axes[0]
     assert [t.get_text() for t in first.get_yticklabels()] == [class_label(2), class_label(7)]
     assert [t.get_text() for t in first.get_xticklabels()] == ["1", "2", "D"]
-    # the reach-weighted cell: 75 columns play, 25 pass; written "pl .75"
+    # the reach-weighted cell: 75 columns play, 25 pass; it mixes, so its top action's percentage is written
     assert _colour_counts(first, 0, 0) == {"pass": 25, "play": 75, "miss": 0, "defend": 0, "none": 0}
     texts = _texts(first)
-    assert texts[(0, 0)] == "pl .75"
-    assert texts[(0, 1)] == "mi 1"
-    assert texts[(2, 1)] == "de .6"
+    assert texts[(0, 0)] == "75"
+    assert (0, 1) not in texts  # a pure miss: the colour says it, no number
+    assert texts[(2, 1)] == "60"
     assert _colour_counts(first, 1, 2)["defend"] == 60
     # the unreached cell: the plain mean, hatched
-    assert texts[(2, 0)] == "pa .5"
+    assert texts[(2, 0)] == "50"
     assert _colour_counts(first, 0, 2)["play"] == 50
     hatched = [p for p in first.patches if p.get_gid() == eq.GID_NOT_REACHED]
     assert [(p.get_x(), p.get_y()) for p in hatched] == [(1.5, -0.5)]
@@ -164,8 +167,36 @@ def test_full_size_heatmap_renders():
 
 def test_heatmap_size_grows_with_the_table():
     small, big = eq.strategy_heatmap_size(10, 3, 1), eq.strategy_heatmap_size(78, 8, 8)
-    assert big[0] > small[0] and big[1] > small[1]
+    assert big[1] > small[1]
     assert eq.strategy_heatmap_size(78, 8, 4)[1] < big[1]  # four panels fit one row
+
+
+@pytest.mark.parametrize("players", [3, 5, 8])
+def test_heatmap_is_legible_at_a_readme_width(players):
+    """GitHub shows a README's images at most about 880 pixels wide: at the reports' 110 dpi
+    the figure must fit in 8 inches, so it is not shrunk, and then its words must be 7 pt
+    or more (10 pixels) and every number must fit inside its cell."""
+    rng = np.random.default_rng(players)
+    keys = [(c, p, e, m) for c in range(42) for p in range(1, players + 1) for e in range(4) for m in (True, False)]
+    probs = rng.dirichlet(np.full(4, 0.3), size=len(keys))  # many mixed cells, so many numbers
+    table = pd.DataFrame({"class": [k[0] for k in keys], "position": [k[1] for k in keys],
+                          "earlier_in": [k[2] for k in keys], "miss_on_offer": [k[3] for k in keys],
+                          **{c: probs[:, i] for i, c in enumerate(eq.PROB_COLUMNS)}, "reach": 1.0})  # fmt: skip
+    size = eq.strategy_heatmap_size(42, players, 8)
+    fig = Figure(figsize=size, layout="constrained", dpi=110)
+    axes = eq.strategy_heatmap(fig, table, title="three-card, 5 players: the equilibrium declaration strategy "
+                                                 "(start basic, card play basic)")  # fmt: skip
+    png = _png(fig, dpi=110)
+    assert int.from_bytes(png[16:20], "big") <= 880 + 20  # the PNG's width in pixels (bbox "tight")
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    words = [t for t in fig.findobj(Text) if t.get_text().strip() and t.get_visible()]
+    assert min(t.get_fontsize() for t in words) >= 7.0
+    numbers = [t for ax in axes for t in ax.texts]
+    assert len(numbers) > 100
+    cell = axes[0].get_window_extent(renderer).width / players  # pixels per position
+    assert max(t.get_window_extent(renderer).width for t in numbers) < cell
 
 
 # ---- convergence ------------------------------------------------------------------------------
@@ -187,7 +218,7 @@ def convergence() -> pd.DataFrame:
 
 def test_convergence_log_scale_band_and_target(convergence):
     fig = Figure()
-    ax = eq.convergence_plot(fig.add_subplot(), convergence, target=0.12)
+    ax = solve_plots.convergence_plot(fig.add_subplot(), convergence, target=0.12)
     assert ax.get_yscale() == "log"
     assert "log scale" in ax.get_ylabel() and "chips per deal" in ax.get_ylabel()
     assert ax.get_xlabel() == "iteration"
@@ -204,17 +235,17 @@ def test_convergence_log_scale_band_and_target(convergence):
 
 def test_convergence_linear_when_a_value_is_not_positive(convergence):
     fig = Figure()
-    ax = eq.convergence_plot(fig.add_subplot(), convergence.assign(nashconv_lo=-0.1), x="deals")
+    ax = solve_plots.convergence_plot(fig.add_subplot(), convergence.assign(nashconv_lo=-0.1), x="deals")
     assert ax.get_yscale() == "symlog" and "linear within" in ax.get_ylabel()
     assert ax.get_ylim()[0] < -0.1 and ax.get_ylim()[1] > convergence["nashconv_hi"].max()  # every value inside
     assert ax.get_xlabel() == "deals played (cumulative)"
     assert ax.lines[0].get_xdata()[0] == 1000
     with pytest.raises(LooError, match="x must be"):
-        eq.convergence_plot(fig.add_subplot(), convergence, x="time")
+        solve_plots.convergence_plot(fig.add_subplot(), convergence, x="time")
     with pytest.raises(LooError, match="nashconv_hi"):
-        eq.convergence_plot(fig.add_subplot(), convergence.drop(columns="nashconv_hi"))
+        solve_plots.convergence_plot(fig.add_subplot(), convergence.drop(columns="nashconv_hi"))
     with pytest.raises(LooError, match="empty"):
-        eq.convergence_plot(fig.add_subplot(), convergence.iloc[:0])
+        solve_plots.convergence_plot(fig.add_subplot(), convergence.iloc[:0])
 
 
 # ---- exploitability ----------------------------------------------------------------------------
@@ -230,7 +261,7 @@ def exploitability() -> pd.DataFrame:
 
 def test_exploitability_bars_sorted_with_shares(exploitability):
     fig = Figure()
-    ax = eq.exploitability_bars(fig.add_subplot(), exploitability)
+    ax = solve_plots.exploitability_bars(fig.add_subplot(), exploitability)
     assert [round(p.get_width(), 6) for p in ax.patches] == [0.05, 0.9, 1.4, 3.2]  # the seat-0 row is left out
     assert [t.get_text() for t in ax.get_yticklabels()] == ["equilibrium", "cautious", "basic", "always"]
     notes = [t.get_text() for t in ax.texts]
@@ -241,6 +272,6 @@ def test_exploitability_bars_sorted_with_shares(exploitability):
 
 def test_exploitability_bad_input(exploitability):
     with pytest.raises(LooError, match="seat 'all'"):
-        eq.exploitability_bars(Figure().add_subplot(), exploitability[exploitability.seat == "0"])
+        solve_plots.exploitability_bars(Figure().add_subplot(), exploitability[exploitability.seat == "0"])
     with pytest.raises(LooError, match="share_of_ante_pool"):
-        eq.exploitability_bars(Figure().add_subplot(), exploitability.drop(columns="share_of_ante_pool"))
+        solve_plots.exploitability_bars(Figure().add_subplot(), exploitability.drop(columns="share_of_ante_pool"))
