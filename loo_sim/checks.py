@@ -106,6 +106,24 @@ def session_deals(value: Any, name: str = "session_deals") -> int:
     return whole_number(name, value, 1, MAX_SESSION_DEALS)
 
 
+def session_options(count: Any, deals: Any, burn: Any) -> None:
+    """Sessions 1.., deals per session 1.., a burn-in that leaves at least one deal counted
+    (``miss --carried session``); a LooError keyed by the option (``sessions``,
+    ``session_deals``, ``burn_in``)."""
+    values = []
+    for key, check in (("sessions", lambda: sessions(count, "sessions")),
+                       ("session_deals", lambda: session_deals(deals, "session_deals")),
+                       ("burn_in", lambda: whole_number("burn_in", burn, 0))):  # fmt: skip
+        try:
+            values.append(check())
+        except LooError as e:
+            raise LooError(str(e).removeprefix(f"{key}: "), key=key) from None
+    _, per_session, dropped = values
+    if dropped >= per_session:
+        raise LooError(f"{dropped} is not allowed; allowed 0..{per_session - 1} (fewer than the {per_session} deals "
+                       "of a session, so some are counted)", key="burn_in")  # fmt: skip
+
+
 def burn_in(value: Any, deals: int, name: str = "burn_in") -> int:
     """Deals dropped at the start of each session: 0..deals-1 (one deal at least is measured)."""
     number = whole_number(name, value, 0)

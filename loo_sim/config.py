@@ -19,6 +19,11 @@ MIN_SOLVE_DEALS = 2 * BLOCK  # solve's deals per iteration: two blocks at least 
 # ---- the miss study ------------------------------------------------------------------------
 ROUND_BLOCKS = 8  # kernel blocks per round: the precision stopping rule looks only at whole rounds
 MIN_HANDS = 30  # fewer decisions where both of two actions were on offer: a chart cell does not compare them
+# --carried session: the sessions played for the carried pot's distribution, their deals, and the first deals of
+# each not counted (from a clean pot towards the steady state)
+SESSION_POTS_SESSIONS = 2000
+SESSION_POTS_DEALS = 50
+SESSION_POTS_BURN_IN = 10
 
 # ---- strength tables (calibration) ---------------------------------------------------------
 MIN_OBS = 50  # fewer hands in a (class, seats) cell: it borrows a coarser distribution

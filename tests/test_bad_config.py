@@ -183,7 +183,7 @@ def test_preset_names_in_any_case_alike_in_toml_and_cli(tmp_path, spelling):
     path.write_text(exp("simulate", f'preset = "{spelling}"\ndeals = 10'))
     study = load_config(path).experiments[0].study
     assert study.preset == "three-card"
-    from loo_sim.report.study import SimulateStudy
+    from loo_sim.report.kinds import SimulateStudy
 
     cli_study = SimulateStudy(preset=spelling, deals=10)
     assert cli_study.problems() == [] and cli_study.preset == "three-card"

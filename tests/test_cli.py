@@ -489,10 +489,10 @@ def test_a_bad_value_is_said_with_its_flag(capsys, tmp_path, argv, message):
 
 
 def test_library_errors_name_the_option_not_the_flag(tmp_path):
-    from loo_sim.analysis.pots import parse_compare
     from loo_sim.errors import LooError
     from loo_sim.game.policy import parse_seat_policies
     from loo_sim.game.rules import parse_set
+    from loo_sim.report.kinds.pots import parse_compare
     from loo_sim.report.outputs import prepare_out_dir
     from loo_sim.run.backend import make_backend
 

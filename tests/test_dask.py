@@ -47,8 +47,8 @@ def test_simulate_miss_and_pots_give_identical_aggregates_on_a_local_cluster(clu
 
 def test_the_header_names_the_workers_not_the_clients_threads(cluster):
     # it said "on 2 thread(s)", the client's numba threads, which play no part in a Dask run
-    from loo_sim.report.runners import run_study
-    from loo_sim.report.study import SimulateStudy
+    from loo_sim.report.kinds import SimulateStudy
+    from loo_sim.report.running import run_study
 
     study = SimulateStudy(deals=4096)
     header = run_study(study, backend=cluster).text.splitlines()[0]

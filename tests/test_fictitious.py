@@ -366,7 +366,7 @@ def test_discounted_weights_do_not_overflow_for_a_large_exponent():
     exact integer arithmetic, at the last iteration of a 100-iteration solve."""
     from fractions import Fraction
 
-    from loo_sim.report.study import SolveStudy
+    from loo_sim.report.kinds import SolveStudy
 
     t, g = 101, 400
     exact = Fraction(t**g, sum(s**g for s in range(1, t + 1)))

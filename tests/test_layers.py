@@ -143,7 +143,7 @@ def test_every_layer_folder_exists_and_holds_modules():
         ("loo_sim.game.rules", "loo_sim.kernel.deal"),  # game -> kernel: upward
         ("loo_sim.kernel.deal", "loo_sim.engine.deal"),  # kernel -> engine: sideways
         ("loo_sim.run.simulate", "loo_sim.cli.app"),  # library -> CLI
-        ("loo_sim.report.study", "loo_sim"),  # the package root
+        ("loo_sim.report.kinds.base", "loo_sim"),  # the package root
         ("loo_sim.analysis.miss", "typer"),  # the CLI framework below cli
     ],
 )

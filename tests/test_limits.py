@@ -59,7 +59,7 @@ def test_huge_counts_are_one_error_line(capsys, tmp_path, argv):
 
 
 def test_study_huge_counts_are_problems_before_any_work():
-    from loo_sim.report.study import MissStudy, PotsStudy, SimulateStudy
+    from loo_sim.report.kinds import MissStudy, PotsStudy, SimulateStudy
 
     assert any(path == "deals" for path, _ in SimulateStudy(deals=1e30).problems())
     assert any(path == "deals" for path, _ in MissStudy(deals=10**16).problems())
@@ -188,8 +188,7 @@ def test_a_cache_file_of_other_settings_is_not_trusted(tmp_path, monkeypatch):
 
 # ---- the run-time estimate of long runs (issue #12 group 4) ----------------------------
 def test_long_runs_get_an_estimate_and_short_ones_none():
-    from loo_sim.report.runners import study_deals
-    from loo_sim.report.study import PotsStudy, SimulateStudy
+    from loo_sim.report.kinds import PotsStudy, SimulateStudy
     from loo_sim.run.estimate import duration_text, estimate_seconds, long_run_notice
 
     assert estimate_seconds(4e6, 2, rate=1e6) == 2.0
@@ -197,8 +196,8 @@ def test_long_runs_get_an_estimate_and_short_ones_none():
     assert long_run_notice(1e5, 1) is None
     notice = long_run_notice(checks.MAX_DEALS, 16, "this simulate run")
     assert notice.startswith("note: this simulate run") and "years" in notice and "\n" not in notice
-    assert study_deals(SimulateStudy(deals=1000)) == 1000
-    assert study_deals(PotsStudy(sessions=10, session_deals=50)) == 500
+    assert SimulateStudy(deals=1000).deals_estimate() == 1000
+    assert PotsStudy(sessions=10, session_deals=50).deals_estimate() == 500
 
 
 def test_the_estimate_is_printed_on_a_terminal_only(tmp_path, monkeypatch, capsys):

@@ -325,8 +325,8 @@ def test_miss_cli_bad_input_is_one_line(args, fragment, tmp_path, capsys):
 
 
 def test_miss_study_of_a_game_without_a_miss_compares_play_with_pass(tmp_path):
-    from loo_sim.report.runners import run_study
-    from loo_sim.report.study import MissStudy
+    from loo_sim.report.kinds import MissStudy
+    from loo_sim.report.running import run_study
 
     output = run_study(MissStudy(preset="five-card", deals=4096, seed=2))
     chart = output.tables["chart"]
@@ -408,8 +408,8 @@ def test_the_paired_verdict_needs_every_paired_interval_to_exclude_zero():
 
 def test_charts_of_one_study_share_one_colour_scale():
     from loo_sim.plots.miss_chart import decision_chart_limit
-    from loo_sim.report.runners import run_study
-    from loo_sim.report.study import MissStudy
+    from loo_sim.report.kinds import MissStudy
+    from loo_sim.report.running import run_study
 
     output = run_study(MissStudy(preset="three-card", players=[4, 6], deals=4096, seed=5))
     limits = [decision_chart_limit(output.tables[name], miss_on_offer=offer)
@@ -444,8 +444,8 @@ def test_a_report_sets_one_colour_scale_for_all_its_miss_studies(tmp_path):
     # Two studies of different tables draw their charts on the scale the report gives, so
     # the colours of one report compare; a bad scale is one config problem with its path.
     from loo_sim.report.config import ConfigError, load_config
-    from loo_sim.report.runners import run_study
-    from loo_sim.report.study import MissStudy
+    from loo_sim.report.kinds import MissStudy
+    from loo_sim.report.running import run_study
 
     for players in (4, 6):
         output = run_study(MissStudy(preset="three-card", players=[players], deals=4096, seed=5, chart_scale=7.5))

@@ -116,8 +116,8 @@ def test_the_chart_of_session_pots_is_the_same_for_the_same_seed_and_any_threads
 
 def test_a_miss_study_with_session_pots_writes_the_distribution_and_says_how_it_was_made():
     from loo_sim.report.command import command
-    from loo_sim.report.runners import run_study
-    from loo_sim.report.study import MissStudy
+    from loo_sim.report.kinds import MissStudy
+    from loo_sim.report.running import run_study
 
     study = MissStudy(preset="limited", carried=["Session"], sessions=100, session_deals=20, burn_in=4, deals=4096,
                       seed=1)  # fmt: skip
@@ -135,8 +135,8 @@ def test_a_miss_study_with_session_pots_writes_the_distribution_and_says_how_it_
 
 
 def test_under_the_unlimited_penalty_the_summary_says_the_pots_grow_and_the_bucket_is_the_first():
-    from loo_sim.report.runners import run_study
-    from loo_sim.report.study import MissStudy
+    from loo_sim.report.kinds import MissStudy
+    from loo_sim.report.running import run_study
 
     out = run_study(MissStudy(preset="three-card", carried=["session"], sessions=64, session_deals=12, burn_in=2,
                               deals=4096, seed=3))  # fmt: skip
@@ -173,7 +173,7 @@ def test_bad_session_options_are_refused_in_one_line(capsys, tmp_path, argv, fra
 
 
 def test_a_config_may_ask_for_session_pots_and_its_problems_are_named():
-    from loo_sim.report.study import MissStudy
+    from loo_sim.report.kinds import MissStudy
 
     assert MissStudy(preset="limited", carried=["session"]).problems() == []
     problems = dict(MissStudy(preset="limited", carried=["session", 3.0], burn_in=60).problems())
@@ -202,8 +202,8 @@ def test_the_chart_plot_draws_one_pot_bucket():
 
 
 def test_ctrl_c_in_the_sessions_keeps_what_finished_and_plays_no_chart():
-    from loo_sim.report.runners import run_study
-    from loo_sim.report.study import MissStudy
+    from loo_sim.report.kinds import MissStudy
+    from loo_sim.report.running import run_study
 
     def factory(label):
         if label != "sessions":

@@ -15,7 +15,7 @@ import pytest
 import loo_sim.atomic as atomic
 from loo_sim.atomic import atomic_write_bytes, replace_folder, write_files
 from loo_sim.cli import main
-from loo_sim.report.runners import StudyOutput, write_study
+from loo_sim.report.running import StudyOutput, write_study
 
 SMALL = 64 * 1024
 POTS = ["pots", "--preset", "three-card", "--policy", "always", "--compare", "penalty=limited,unlimited",

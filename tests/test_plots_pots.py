@@ -507,7 +507,7 @@ def _overlaps(a, b) -> bool:
 
 
 def test_report_figures_have_legends_off_the_data_and_sensible_sizes():
-    from loo_sim.report.figures import pots_figures
+    from loo_sim.report.kinds.pots import pots_figures
 
     arms = [f"penalty={p}, policy={q}" for p in ("limited", "unlimited") for q in ("basic", "ev")]
     fan = pd.concat([_fading().assign(arm=a) for a in arms], ignore_index=True)

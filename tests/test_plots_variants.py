@@ -1,4 +1,4 @@
-"""The variants figure (plots/variants.py, report/figures.py): a table of the metrics that differ
+"""The variants figure (plots/variants.py, report/kinds/variants.py): a table of the metrics that differ
 between the rule sets, each cell a value and its paired difference from the baseline."""
 
 import matplotlib
@@ -95,7 +95,7 @@ def _row(name: str, preset: str) -> VariantRow:
 def test_the_report_figure_names_what_it_compares_on_a_real_run(tmp_path):
     """limited pays a loo less than three-card on the same deals, so its loo rate is the same
     on every deal and its pot growth is not; five-card deals other hands, so its loo rate differs."""
-    from loo_sim.report.figures import variants_figures
+    from loo_sim.report.kinds.variants import variants_figures
     from loo_sim.report.outputs import save_png
 
     rows = [_row("three-card", "three-card"), _row("limited", "limited"), _row("five-card", "five-card")]

@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from loo_sim import Rules
-from loo_sim.analysis.pots import arm_stats, balances, max_pot_ccdf, paired, parse_compare, pot_by_deal
+from loo_sim.analysis.pots import arm_stats, balances, max_pot_ccdf, paired, pot_by_deal
 from loo_sim.game import abi as L
 from loo_sim.game.policy import parse_table
+from loo_sim.report.kinds.pots import parse_compare
 from loo_sim.run.api import play_session
 from loo_sim.run.sessions import Arm, make_arms, run_pots
 

@@ -13,12 +13,12 @@ from loo_sim.analysis.pots import (
     balances,
     max_pot_ccdf,
     paired,
-    parse_compare,
     pot_by_deal,
 )
 from loo_sim.analysis.pots_text import pots_summary
 from loo_sim.analysis.text import interval_text
 from loo_sim.game.policy import parse_table
+from loo_sim.report.kinds.pots import parse_compare
 from loo_sim.run.sessions import make_arms, run_pots
 
 INTERVAL = re.compile(r"\[([^\[\] ]+), ([^\[\] ]+)\]")

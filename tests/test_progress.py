@@ -135,8 +135,8 @@ def test_rates_are_in_the_unit_counted():
 
 def test_each_bar_says_what_it_counts(monkeypatch):
     # miss drew two bars both labelled "deals": the chart's and the heuristics'
-    from loo_sim.report.runners import run_study
-    from loo_sim.report.study import MissStudy, PotsStudy
+    from loo_sim.report.kinds import MissStudy, PotsStudy
+    from loo_sim.report.running import run_study
 
     labels = []
     run_study(MissStudy(players=[4], deals=4096, carried=[0]), progress=lambda label: labels.append(label))
@@ -150,8 +150,8 @@ def test_each_bar_says_what_it_counts(monkeypatch):
 
 
 def test_the_notice_says_how_long_each_kind_compiles():
-    from loo_sim.cli.progress import COMPILE_SECONDS, compile_seconds
-    from loo_sim.kernel import DRIVERS
+    from loo_sim.cli.progress import compile_seconds
+    from loo_sim.kernel import COMPILE_SECONDS, DRIVERS
 
     assert set(COMPILE_SECONDS) == set(DRIVERS)  # a figure for every kind the notice can be asked about
     assert compile_seconds(["simulate"]) == 9 and compile_seconds(["miss"]) == 12

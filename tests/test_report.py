@@ -230,7 +230,7 @@ def test_index_html_renders_summaries_as_markdown_and_escapes_raw_html(tmp_path)
 
 
 def test_each_kind_has_its_own_fields_and_checks():
-    from loo_sim.report.study import (
+    from loo_sim.report.kinds import (
         KINDS,
         MissStudy,
         PotsStudy,
@@ -255,7 +255,7 @@ def test_each_kind_has_its_own_fields_and_checks():
 
 
 def test_a_study_command_checks_its_study_once(tmp_path, monkeypatch):
-    from loo_sim.report.study import PotsStudy
+    from loo_sim.report.kinds import PotsStudy
 
     calls = []
     real = PotsStudy.problems

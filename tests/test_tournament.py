@@ -14,7 +14,7 @@ from loo_sim.engine.session import play_session
 from loo_sim.game import abi as L
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
-from loo_sim.report.study import split_policies
+from loo_sim.report.kinds.fields import split_policies
 from loo_sim.run.args import stack_args
 from loo_sim.run.sessions import Arm, arm_args, bankroll_of
 from loo_sim.run.tasks import tournament_task

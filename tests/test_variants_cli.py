@@ -15,7 +15,7 @@ import pytest
 
 from loo_sim.cli import main
 from loo_sim.errors import LooError
-from loo_sim.report.study import parse_row, row_text
+from loo_sim.report.kinds.variants import parse_row, row_text
 
 CLEAN = """
 [defaults]

@@ -6,34 +6,13 @@ balances, per-arm rates and the paired differences, each with its uncertainty.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
-from loo_sim.errors import LooError
 from loo_sim.game import abi as L
-from loo_sim.game.rules import split_option
 from loo_sim.run.sessions import PotsResult
 from loo_sim.stats import estimate, mean_se, normal_ci, ratio_se, wilson
-
-
-def parse_compare(items: Sequence[str] | None) -> list[tuple[str, list[str]]]:
-    """``KEY=V1,V2`` items: a rule option or ``policy`` (the whole table's); errors name ``compare[i]``."""
-    out = []
-    for i, item in enumerate(items or ()):
-        key, values = split_option(item, f"compare[{i}]", "KEY=V1,V2", "penalty=limited,unlimited", ("policy",))
-        parts: list[str] = []
-        for piece in values.split(","):
-            piece = piece.strip()
-            if key == "policy" and parts and piece.split("=")[0] in ("play", "miss"):
-                parts[-1] += "," + piece  # threshold:play=P,miss=M keeps its comma
-            elif piece:
-                parts.append(piece)
-        if not parts:
-            raise LooError(f"{item!r}: expected KEY=V1,V2, e.g. penalty=limited,unlimited", key=f"compare[{i}]")
-        out.append((key, parts))
-    return out
 
 
 # ---- bins -> values ---------------------------------------------------------------------------

@@ -27,7 +27,7 @@ CLI_KEYS = ("set", "out", "backend", "only", "threads", "workers", "compare_char
 
 def flag_keys() -> set[str]:
     """The error keys that name a flag (see ``CLI_KEYS``)."""
-    from loo_sim.report.study import KINDS, study_fields
+    from loo_sim.report.kinds import KINDS, study_fields
 
     return {name for kind in KINDS for name in study_fields(kind)} - {"rules"} | set(CLI_KEYS)
 

@@ -20,27 +20,11 @@ if TYPE_CHECKING:  # rich loads when a bar is first drawn, not for --help
 
 ProgressFn = Callable[[int, int], None]
 COMPILE_NOTICE = "compiling the kernel once, about {seconds} s (numba caches it for later runs) ..."
-# a cold compile of each kind of run (loo_sim.kernel.DRIVERS), rounded up from a cold
-# process of each on a 2-core machine (the README's figures, with kernel/compile_fixes.py);
-# a second cold kind in the same process reuses the deal kernel
-COMPILE_SECONDS = {
-    "simulate": 9,
-    "variants": 9,
-    "variant_sessions": 13,
-    "calibrate": 8,
-    "play_deals": 8,
-    "pots": 11,
-    "miss": 12,
-    "solve": 26,
-    "tournament": 10,
-    "risk": 10,
-    "cardplay": 9,
-}
-MORE_KIND_SECONDS = 3
-
-
 def compile_seconds(kinds: Sequence[str]) -> int:
-    """About how long compiling the drivers of these (cold) kinds of run takes."""
+    """About how long compiling the drivers of these (cold) kinds of run takes
+    (``loo_sim.kernel.COMPILE_SECONDS``, beside the drivers)."""
+    from loo_sim.kernel import COMPILE_SECONDS, MORE_KIND_SECONDS
+
     return max(COMPILE_SECONDS[k] for k in kinds) + MORE_KIND_SECONDS * (len(kinds) - 1)
 
 

@@ -1,6 +1,6 @@
 """Running a study from a command (simulate, miss, pots, variants, ...): validate it, set
 the threads, check the output directory, open the backend, run it with progress bars,
-write its files. The study runner is the library's (``report.runners``), the same as a report's."""
+write its files. The study runner is the library's (``report.running``), the same as a report's."""
 
 from __future__ import annotations
 
@@ -17,29 +17,8 @@ from loo_sim.cli.progress import TerminalProgress, compile_notice
 from loo_sim.errors import Interrupted
 
 if TYPE_CHECKING:  # the runners import the kernel: loaded when a study runs, not for --help
-    from loo_sim.report.runners import StudyOutput
-    from loo_sim.report.study import Study
-
-# the kernel drivers (loo_sim.kernel.DRIVERS) each study kind runs
-KIND_DRIVERS = {
-    "simulate": "simulate",
-    "variants": "variants",
-    "miss": "miss",
-    "pots": "pots",
-    "solve": "solve",
-    "tournament": "tournament",
-    "risk": "risk",
-    "cardplay": "cardplay",
-}
-
-
-def study_drivers(study: Study) -> tuple[str, ...]:
-    """The kernel drivers ``study`` runs (variants in sessions: the session driver and the
-    clean-pot one)."""
-    if getattr(study, "in_sessions", False) and study.kind == "variants":
-        return ("variant_sessions", KIND_DRIVERS[study.kind])
-    return (KIND_DRIVERS[study.kind],)
-
+    from loo_sim.report.kinds import Study
+    from loo_sim.report.running import StudyOutput
 
 def set_threads(threads: int | None) -> int:
     """Numba's worker threads for this process (None: all cores); the count."""
@@ -58,20 +37,19 @@ def run_and_write(study: Study, out: str | None, threads: int | None, backend: s
     study.check()  # every problem of the input, before anything heavy is imported
     warn_profile(study.preset, study.base_rules())
     from loo_sim.report.outputs import prepare_out_dir
-    from loo_sim.report.runners import run_study, write_study
+    from loo_sim.report.running import run_study, write_study
 
     count = set_threads(threads)
     out_dir = prepare_out_dir(out) if out is not None else None
     if scheduler is None and workers is None and sys.stderr.isatty():  # a cluster's speed is not known here
-        from loo_sim.report.runners import study_deals
         from loo_sim.run.estimate import long_run_notice
 
-        notice = long_run_notice(study_deals(study), count, f"this {study.kind} run")
+        notice = long_run_notice(study.deals_estimate(), count, f"this {study.kind} run")
         if notice:
             print(notice, file=sys.stderr)
     with open_backend(backend, scheduler, workers) as runner, TerminalProgress(min_total) as progress:
         if scheduler is None:  # the kernel compiles on this machine (here, or in a LocalCluster's workers)
-            compile_notice(*study_drivers(study))
+            compile_notice(*study.drivers())
         output = run_study(study, out, progress=progress, backend=runner, checked=True)
     if output.partial and not output.tables:  # nothing finished: no table of empty cells
         raise Interrupted(output.interrupted_line(out_dir))

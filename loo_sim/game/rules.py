@@ -5,74 +5,24 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, fields
-from enum import StrEnum
+from enum import Enum
 from typing import Any
 
 from loo_sim.checks import MAX_CHIPS
 from loo_sim.errors import LooError
+from loo_sim.game.options import (  # noqa: F401 (the option enums are part of game.rules' interface)
+    OPTION_ENUMS,
+    AntePayer,
+    BoldStand,
+    ExchangeTiming,
+    FinalPot,
+    FlushTie,
+    Lead,
+    Penalty,
+    Trump,
+    Void,
+)
 
-
-class Trump(StrEnum):  # R6
-    TURN_UP = "turn_up"
-    FIRST_LEAD = "first_lead"
-    FIRST_RENOUNCE = "first_renounce"
-
-
-class AntePayer(StrEnum):  # R3
-    EACH = "each"
-    DEALER = "dealer"
-
-
-class Penalty(StrEnum):  # R3
-    UNLIMITED = "unlimited"
-    LIMITED = "limited"
-    CAPPED = "capped"  # R9c: min(pot_start, penalty_amount)
-
-
-class BoldStand(StrEnum):  # R4
-    OFF = "off"
-    LAST_AND_DEALER = "last_and_dealer"
-    EVERYONE = "everyone"
-
-
-class Lead(StrEnum):  # R7
-    FREE = "free"
-    ACE = "ace"
-    TRUMP = "trump"
-    CLASSIC = "classic"
-
-
-class Void(StrEnum):  # R7
-    MUST_TRUMP = "must_trump"
-    TRUMP_TO_WIN = "trump_to_win"
-
-
-class FlushTie(StrEnum):  # R9, R9c
-    ELDER = "elder"
-    SPLIT = "split"  # R9c: the pot split equally among the tied seats
-
-
-class ExchangeTiming(StrEnum):  # R9, R9c
-    AFTER_ALL = "after_all"
-    AT_TURN = "at_turn"  # R9c: each seat that declares play exchanges at once
-
-
-class FinalPot(StrEnum):  # R10
-    SHARE = "share"
-    DISCARD = "discard"
-
-
-_ENUMS: dict[str, type[StrEnum]] = {
-    "trump": Trump,
-    "ante_payer": AntePayer,
-    "penalty": Penalty,
-    "bold_stand": BoldStand,
-    "lead": Lead,
-    "void": Void,
-    "flush_tie": FlushTie,
-    "exchange_timing": ExchangeTiming,
-    "final_pot": FinalPot,
-}
 _INTS = ("players", "hand_size")
 _NUMBERS = ("ante", "penalty_amount")
 _BOOLS = (
@@ -243,7 +193,7 @@ def _refuse(name: str, value: Any, allowed: str) -> None:
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, StrEnum):
+    if isinstance(value, Enum):
         return value.value
     return value
 
@@ -254,8 +204,8 @@ _FALSE = {"false", "no", "off", "0"}
 
 def _coerce(name: str, value: Any) -> Any:
     """Turn an option value (as given in Python, TOML or ``--set``) into its type."""
-    if name in _ENUMS:
-        enum = _ENUMS[name]
+    if name in OPTION_ENUMS:
+        enum = OPTION_ENUMS[name]
         try:
             return enum(str(_plain(value)).strip().lower())
         except ValueError:

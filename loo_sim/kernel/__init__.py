@@ -31,7 +31,7 @@ lives in a directory named by a hash of every kernel and game source and of the
 foundations they import (``cache_sources``): any change there starts a fresh cache.
 
 A cold cache costs seconds of compiling in the first process of each kind of run whose
-drivers are not cached yet (``cli.progress.COMPILE_SECONDS``: about 8.5 s for simulate,
+drivers are not cached yet (``COMPILE_SECONDS``: about 8.5 s for simulate,
 9.5 s for pots and for miss to the first deal on a 2-core machine, with the fixes of ``compile_fixes`` to
 numba's inliner and literal typing; a later kind reuses the deal kernel another one
 cached); :func:`kernel_cache_is_warm` tells a caller beforehand, so the CLI
@@ -65,6 +65,23 @@ DRIVERS = {
         ("counterfactual", "heuristic_block"),
     ],  # fmt: skip
 }
+# the seconds a cold compile of each kind of run takes, rounded up from a cold process of each on a 2-core
+# machine (docs/performance.md, with kernel/compile_fixes.py); a second cold kind in the same process reuses the
+# deal kernel and costs about MORE_KIND_SECONDS more (the CLI's "compiling the kernel once" notice)
+COMPILE_SECONDS = {
+    "simulate": 9,
+    "variants": 9,
+    "variant_sessions": 13,
+    "calibrate": 8,
+    "play_deals": 8,
+    "pots": 11,
+    "miss": 12,
+    "solve": 26,
+    "tournament": 10,
+    "risk": 10,
+    "cardplay": 9,
+}
+MORE_KIND_SECONDS = 3
 
 
 def cache_sources() -> list[Path]:
@@ -99,7 +116,7 @@ def kernel_cache_is_warm(*kinds: str) -> bool:
     of run (``DRIVERS``: simulate, variants, miss, pots, calibrate, play_deals; all of
     them when none is named), valid for the current sources, so that running them
     compiles nothing. False means the first call compiles (for seconds:
-    ``cli.progress.COMPILE_SECONDS``). It reads numba's index files as numba does when it
+    ``COMPILE_SECONDS``). It reads numba's index files as numba does when it
     loads them; when it cannot tell (numba's internals changed), it answers True."""
     for kind in kinds or tuple(DRIVERS):
         for module, name in DRIVERS[kind]:

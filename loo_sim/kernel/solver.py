@@ -70,49 +70,38 @@ import numpy as np
 from numba import njit
 
 from loo_sim.game import abi as L
-from loo_sim.kernel.bits import (
-    PAM,
-    PAM_BIT,
-    SUIT_MASK,
-    beat_mask,
-    beats,
-    eff_suit,
-    follow_mask,
-    has,
-    is_trump,
-    lsb,
-    popcount,
-    power_masks,
-)
-from loo_sim.kernel.legality import follow_options, lead_options
+from loo_sim.kernel.bits import beats, eff_suit, is_trump
 from loo_sim.kernel.nrt import NO_REFCOUNT
-
-# ---- the per-solve context and results: int vector ``st`` ----------------------------------
-ST_GEN = 0  # generation number of the current solve (transposition entries carry it)
-ST_NODES = 1  # nodes searched (statistics)
-ST_N, ST_H, ST_PAM, ST_CIVIL, ST_LEAD, ST_VOID, ST_MODE, ST_INDICATOR, ST_SINGLE = range(2, 11)
-ST_BEST = 11  # the root's chosen card (bit position)
-ST_OUT_N = 12  # card_values: legal cards at the root
-ST_OUT_CARDS = 13  # [MAX_TRICKS] their bit positions, in tie-break order
-ST_OUT_RES = ST_OUT_CARDS + L.MAX_TRICKS  # [MAX_TRICKS] the packed counts after each
-ST_FLAGS = ST_OUT_RES + L.MAX_TRICKS  # the shortcuts turned off (measurements and tests): NO_MERGE | NO_TT | NO_CUT
-ST_LEN = ST_FLAGS + 1
-NO_MERGE, NO_TT, NO_CUT = 1, 2, 4
-# ---- transposition table: int matrix [slot, TT_*] ------------------------------------------
-TT_GEN, TT_META, TT_VALUE = 0, 1, 2
-TT_HANDS = 3  # [MAX_PLAYERS]
-TT_COLS = TT_HANDS + L.MAX_PLAYERS
-TT_BITS = 16
-# ---- search frames (the explicit stack): int matrix fr [depth, F_*], float matrix fb [depth, FB_*] ----
-F_LI, F_K, F_TIX, F_WON, F_T, F_TURNED, F_CIVIL, F_RENOUNCED, F_LED, F_WIN, F_TRUMPED, F_LED_TRUMP = range(12)
-F_BEAT, F_MOVER, F_HAND, F_LIVE, F_PLAIN, F_TRUMPS, F_PAM, F_PREV, F_FOUND, F_DONE, F_BEST, F_CARD = range(12, 24)
-F_SLOT, F_METAKEY, F_MODE = 24, 25, 26
-F_LEN = 27
-FB_PAY, FB_CAP = 0, 1  # the best payoff so far, the most the mover can still get
-MAX_DEPTH = L.MAX_TRICKS * L.MAX_PLAYERS + 1
-# ---- root modes -----------------------------------------------------------------------------
-NODE, ROOT, ROOT_ALL = 0, 1, 2  # ROOT: note the chosen card; ROOT_ALL: every card, no cut, no merging
-_K = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
+from loo_sim.kernel.solver_search import (  # noqa: F401 (the layout is this module's interface too)
+    F_LEN,
+    MAX_DEPTH,
+    NO_CUT,
+    NO_MERGE,
+    NO_TT,
+    ROOT,
+    ROOT_ALL,
+    ST_BEST,
+    ST_CIVIL,
+    ST_FLAGS,
+    ST_GEN,
+    ST_H,
+    ST_INDICATOR,
+    ST_LEAD,
+    ST_LEN,
+    ST_MODE,
+    ST_N,
+    ST_NODES,
+    ST_OUT_CARDS,
+    ST_OUT_N,
+    ST_OUT_RES,
+    ST_PAM,
+    ST_SINGLE,
+    ST_VOID,
+    TT_BITS,
+    TT_COLS,
+    _value,
+    count_of,
+)
 
 
 def workspace(tt_bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
@@ -126,281 +115,6 @@ def workspace(tt_bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
     fr = np.zeros((MAX_DEPTH, F_LEN), dtype=np.int64)
     fb = np.zeros((MAX_DEPTH, 2), dtype=np.float64)
     return tt, st, hands, cards, pay, cap, fr, fb
-
-
-@njit(cache=True, inline="always")
-def count_of(packed, i):
-    """Seat index ``i``'s tricks in packed counts (4 bits a seat)."""
-    return (packed >> (4 * i)) & 15
-
-
-@njit(cache=True, inline="always")
-def _judge(cards, base, n, t, pam):
-    """The winner's place in a complete trick judged with trumps ``t`` (R7)."""
-    led = eff_suit(cards[base], t, pam)
-    winning = cards[base]
-    win_i = 0
-    for k in range(1, n):
-        if beats(cards[base + k], winning, led, t, pam):
-            winning = cards[base + k]
-            win_i = k
-    return win_i
-
-
-@njit(cache=True, inline="always")
-def _last_trick(hands, st, li, won, t):
-    """The last trick from its lead: every seat holds one card, its only legal one."""
-    n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
-    c = lsb(hands[li])
-    if mode == L.FIRST_LEAD and t < 0:
-        t = c & 3
-    first = c
-    led = eff_suit(c, t, pam)
-    winning = c
-    win_i = 0
-    renounced = False
-    j = li
-    for k in range(1, n):
-        j = j + 1 if j + 1 < n else 0
-        hand = hands[j]
-        c = lsb(hand)
-        if t < 0 and (hand & SUIT_MASK[led]) == 0:
-            renounced = True
-        if beats(c, winning, led, t, pam):
-            winning = c
-            win_i = k
-    if renounced and mode == L.FIRST_RENOUNCE:  # judged again with the trumps it reveals
-        t = st[ST_INDICATOR] & 3
-        led = eff_suit(first, t, pam)
-        winning = first
-        win_i = 0
-        j = li
-        for k in range(1, n):
-            j = j + 1 if j + 1 < n else 0
-            c = lsb(hands[j])
-            if beats(c, winning, led, t, pam):
-                winning = c
-                win_i = k
-    winner = li + win_i
-    if winner >= n:
-        winner -= n
-    return won + (1 << (4 * winner))
-
-
-@njit(cache=True, inline="always")
-def _slot(hands, n, meta, size):
-    x = meta * _K
-    for i in range(n):
-        x = (x ^ hands[i]) * _K
-    x ^= x >> 29
-    return x & (size - 1)
-
-
-@njit(cache=True, inline="always")
-def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped,
-           mode_r, slot, meta):  # fmt: skip
-    """Open the frame of a node at depth ``d``: its state, the mover's legal cards, the cap."""
-    n = st[ST_N]
-    pam = st[ST_PAM]
-    st[ST_NODES] += 1
-    base = tix * L.MAX_PLAYERS
-    mover = li + k
-    if mover >= n:
-        mover -= n
-    hand = hands[mover]
-    tm, low_plain, low_trumps, _ = power_masks(t, pam)
-    renounces = False
-    beat = 0
-    led_trump = False
-    if k == 0:
-        legal = hand
-        if t >= 0 and st[ST_LEAD] != L.LEAD_FREE:  # R7 lead duties (none while trumps are unknown)
-            indicator = st[ST_INDICATOR] if turned else -1
-            legal = lead_options(hand, t, pam, st[ST_LEAD], tix == 0 and st[ST_SINGLE] == 0, indicator)
-    else:
-        held = hand
-        if civil and has(hand, PAM) and popcount(hand) > 1:  # R9 Pam be civil
-            held &= ~PAM_BIT
-        beat = beat_mask(cards[base + win_i], led, t, pam)
-        legal = follow_options(held, follow_mask(led, t, pam), tm, beat, trumped, st[ST_VOID])
-        renounces = t < 0 and (held & SUIT_MASK[led]) == 0  # R6 first_renounce
-        led_trump = is_trump(cards[base], t, pam)
-    live = 0
-    if popcount(legal) > 1 and mode_r != ROOT_ALL:
-        for i in range(n):
-            live |= hands[i]
-        for j in range(k):
-            live |= 1 << cards[base + j]
-    fr[d, F_LI] = li
-    fr[d, F_K] = k
-    fr[d, F_TIX] = tix
-    fr[d, F_WON] = won
-    fr[d, F_T] = t
-    fr[d, F_TURNED] = turned
-    fr[d, F_CIVIL] = civil
-    fr[d, F_RENOUNCED] = renounced or renounces
-    fr[d, F_LED] = led
-    fr[d, F_WIN] = win_i
-    fr[d, F_TRUMPED] = trumped
-    fr[d, F_LED_TRUMP] = led_trump
-    fr[d, F_BEAT] = beat
-    fr[d, F_MOVER] = mover
-    fr[d, F_HAND] = hand
-    fr[d, F_LIVE] = live
-    fr[d, F_PLAIN] = legal & low_plain
-    fr[d, F_TRUMPS] = legal & low_trumps
-    fr[d, F_PAM] = pam == 1 and has(legal, PAM)
-    fr[d, F_PREV] = -1
-    fr[d, F_FOUND] = 0
-    fr[d, F_DONE] = 0
-    fr[d, F_BEST] = 0
-    fr[d, F_SLOT] = slot
-    fr[d, F_METAKEY] = meta
-    fr[d, F_MODE] = mode_r
-    fb[d, FB_PAY] = 0.0
-    fb[d, FB_CAP] = cap[mover, count_of(won, mover), st[ST_H] - tix]
-
-
-@njit(cache=True, inline="always")
-def _deliver(fr, fb, d, hands, st, pay, res):
-    """The value of the card frame ``d`` is trying came back: keep it if strictly better."""
-    mover = fr[d, F_MOVER]
-    hands[mover] = fr[d, F_HAND]
-    p = pay[mover, count_of(res, mover)]
-    mode_r = fr[d, F_MODE]
-    if mode_r == ROOT_ALL:
-        out = st[ST_OUT_N]
-        st[ST_OUT_CARDS + out] = fr[d, F_CARD]
-        st[ST_OUT_RES + out] = res
-        st[ST_OUT_N] = out + 1
-    if fr[d, F_FOUND] == 0 or p > fb[d, FB_PAY]:  # strictly better only: ties keep the earlier card
-        fr[d, F_FOUND] = 1
-        fr[d, F_BEST] = res
-        fb[d, FB_PAY] = p
-        if mode_r != NODE:
-            st[ST_BEST] = fr[d, F_CARD]
-        if p >= fb[d, FB_CAP] and mode_r != ROOT_ALL and (st[ST_FLAGS] & NO_CUT) == 0:
-            fr[d, F_DONE] = 1  # the most the mover can still get: a later card could only tie
-
-
-@njit(cache=True, **NO_REFCOUNT)
-def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped,
-           mode_r):  # fmt: skip
-    """max^n from a node, the final counts (packed), by an explicit stack of frames
-    ``fr``/``fb`` (one a card played); the same search as :func:`_value_rec`. ``k`` cards of
-    trick ``tix`` are in ``cards[tix * MAX_PLAYERS:]``; ``led`` (its suit), ``win_i`` (the
-    winning card's place) and ``trumped`` (a plain lead now won by a trump) describe them."""
-    n = st[ST_N]
-    h = st[ST_H]
-    pam = st[ST_PAM]
-    mode = st[ST_MODE]
-    size = tt.shape[0]
-    _enter(fr, fb, 0, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped,
-           mode_r, -1, 0)  # fmt: skip
-    d = 0
-    while True:
-        # the next card of frame d, in tie-break order, skipping equivalent cards
-        c = -1
-        if fr[d, F_DONE] == 0:
-            all_cards = fr[d, F_MODE] == ROOT_ALL or (st[ST_FLAGS] & NO_MERGE) != 0
-            while True:
-                if fr[d, F_PLAIN]:
-                    m = fr[d, F_PLAIN]
-                    c = lsb(m)
-                    fr[d, F_PLAIN] = m & (m - 1)
-                elif fr[d, F_TRUMPS]:
-                    m = fr[d, F_TRUMPS]
-                    c = lsb(m)
-                    fr[d, F_TRUMPS] = m & (m - 1)
-                elif fr[d, F_PAM]:
-                    c = PAM
-                    fr[d, F_PAM] = 0
-                else:
-                    c = -1
-                    break
-                prev = fr[d, F_PREV]
-                fr[d, F_PREV] = c
-                if not all_cards and prev >= 0 and (c & 3) == (prev & 3) and (c >> 2) != 12 and c != PAM:
-                    between = ((1 << c) - 1) & ~((2 << prev) - 1)
-                    if (between & fr[d, F_HAND]) == 0 and (between & fr[d, F_LIVE] & SUIT_MASK[c & 3]) == 0:
-                        continue  # equivalent to the card just tried: it could only tie
-                break
-        if c < 0:  # frame d is searched
-            best = fr[d, F_BEST]
-            slot = fr[d, F_SLOT]
-            if slot >= 0:
-                tt[slot, TT_GEN] = st[ST_GEN]
-                tt[slot, TT_META] = fr[d, F_METAKEY]
-                tt[slot, TT_VALUE] = best
-                for i in range(n):
-                    tt[slot, TT_HANDS + i] = hands[i]
-            if d == 0:
-                return best
-            d -= 1
-            _deliver(fr, fb, d, hands, st, pay, best)
-            continue
-        # play c
-        fr[d, F_CARD] = c
-        mover = fr[d, F_MOVER]
-        hands[mover] = fr[d, F_HAND] & ~(1 << c)
-        li = fr[d, F_LI]
-        k = fr[d, F_K]
-        tix = fr[d, F_TIX]
-        t = fr[d, F_T]
-        base = tix * L.MAX_PLAYERS
-        cards[base + k] = c
-        nled = fr[d, F_LED]
-        ncivil = fr[d, F_CIVIL] == 1
-        nwin = fr[d, F_WIN]
-        ntrumped = fr[d, F_TRUMPED] == 1
-        if k == 0:
-            if mode == L.FIRST_LEAD and t < 0:
-                t = c & 3  # R6 first_lead: the first card led sets trumps
-            nled = eff_suit(c, t, pam)
-            ncivil = st[ST_CIVIL] == 1 and t >= 0 and c == 48 + t
-            nwin = 0
-            ntrumped = False
-        elif has(fr[d, F_BEAT], c):
-            nwin = k
-            ntrumped = fr[d, F_LED_TRUMP] == 0 and is_trump(c, t, pam)
-        nren = fr[d, F_RENOUNCED] == 1
-        won = fr[d, F_WON]
-        turned = fr[d, F_TURNED]
-        if k + 1 < n:
-            _enter(fr, fb, d + 1, hands, cards, st, cap, li, k + 1, tix, won, t, turned, ncivil, nren, nled, nwin,
-                   ntrumped, NODE, -1, 0)  # fmt: skip
-            d += 1
-            continue
-        if nren and mode == L.FIRST_RENOUNCE:  # the trick is judged with the new trumps
-            t = st[ST_INDICATOR] & 3
-            turned = 1
-            nwin = _judge(cards, base, n, t, pam)
-        winner = li + nwin
-        if winner >= n:
-            winner -= n
-        won += 1 << (4 * winner)
-        if tix + 1 == h:
-            _deliver(fr, fb, d, hands, st, pay, won)
-            continue
-        if tix + 2 == h:
-            _deliver(fr, fb, d, hands, st, pay, _last_trick(hands, st, winner, won, t))
-            continue
-        meta = winner | ((tix + 1) << 4) | ((t + 1) << 8) | (turned << 11) | (won << 12)
-        slot = _slot(hands, n, meta, size)
-        if (st[ST_FLAGS] & NO_TT) != 0:
-            slot = -1
-        elif tt[slot, TT_GEN] == st[ST_GEN] and tt[slot, TT_META] == meta:
-            same = True
-            for i in range(n):
-                if tt[slot, TT_HANDS + i] != hands[i]:
-                    same = False
-                    break
-            if same:
-                _deliver(fr, fb, d, hands, st, pay, tt[slot, TT_VALUE])
-                continue
-        _enter(fr, fb, d + 1, hands, cards, st, cap, winner, 0, tix + 1, won, t, turned, False, False, 0, 0, False,
-               NODE, slot, meta)  # fmt: skip
-        d += 1
 
 
 @njit(cache=True, **NO_REFCOUNT)

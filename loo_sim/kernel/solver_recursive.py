@@ -24,7 +24,8 @@ from loo_sim.kernel.bits import (
 )
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.solver import (
+from loo_sim.kernel.solver import _root_state, _setup
+from loo_sim.kernel.solver_search import (
     NODE,
     ROOT,
     ROOT_ALL,
@@ -49,8 +50,6 @@ from loo_sim.kernel.solver import (
     TT_VALUE,
     _judge,
     _last_trick,
-    _root_state,
-    _setup,
     _slot,
     count_of,
 )

@@ -30,7 +30,7 @@ _RUNNING_LINE = {"color": "0.35", "linewidth": 0.9, "linestyle": "--"}
 
 def fan_grid(n: int) -> tuple[int, int]:
     """(rows, columns) of the fan chart's panels for n arms: one row up to three, else the squarest
-    grid that holds them (``report.figures`` sizes the figure by it)."""
+    grid that holds them (``report/kinds/pots.py`` sizes the figure by it)."""
     if n <= 3:
         return 1, max(n, 1)
     cols = int(np.ceil(np.sqrt(n)))

@@ -25,7 +25,7 @@ from loo_sim.errors import Interrupted, LooError
 from loo_sim.report.command import shown_path
 from loo_sim.report.config import Config
 from loo_sim.report.outputs import atomic_write_text, write_json
-from loo_sim.report.runners import ProgressFactory, run_study, write_study
+from loo_sim.report.running import ProgressFactory, run_study, write_study
 
 
 # ---- running -------------------------------------------------------------------------------

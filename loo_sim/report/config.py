@@ -1,5 +1,5 @@
 """A report's TOML config: a title, a description, where the kernel runs, ``[defaults]``
-and ``[[experiments]]``, each becoming the study of its kind (``report.study``).
+and ``[[experiments]]``, each becoming the study of its kind (``report.kinds``).
 
 A config is validated in full before anything runs: :func:`load_config` raises one
 :class:`ConfigError` listing every problem, each with its TOML path
@@ -17,7 +17,8 @@ from typing import Any
 
 from loo_sim import checks
 from loo_sim.errors import LooError
-from loo_sim.report.study import FIELD_TYPES, KINDS, STUDIES, WHOLE, Study, study_fields
+from loo_sim.report.kinds import KINDS, STUDIES, Study, study_fields
+from loo_sim.report.kinds.fields import FIELD_TYPES, WHOLE
 
 TOP_KEYS = ("title", "description", "backend", "scheduler", "defaults", "experiments")
 # players: the sweep of a miss study, the rule option players for the other kinds

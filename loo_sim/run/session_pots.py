@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from loo_sim import rng
-from loo_sim.config import SESSION_BLOCK
+from loo_sim import checks, rng
+from loo_sim.config import SESSION_BLOCK, SESSION_POTS_BURN_IN, SESSION_POTS_DEALS, SESSION_POTS_SESSIONS
 from loo_sim.game import abi as L
 from loo_sim.game.infosets import POT_EDGES
 from loo_sim.game.policy import Policy
@@ -34,9 +34,9 @@ from loo_sim.game.rules import AntePayer, FinalPot, Penalty, Rules
 from loo_sim.run.rounds import ProgressFn, run_rounds
 
 SESSION = "session"  # the word of --carried session
-DEFAULT_SESSIONS = 2000  # sessions played for the distribution
-DEFAULT_SESSION_DEALS = 50  # deals per session
-DEFAULT_BURN_IN = 10  # the first deals of each session not counted (from a clean pot towards the steady state)
+DEFAULT_SESSIONS = SESSION_POTS_SESSIONS  # the defaults of --sessions, --session-deals and --burn-in (config.py)
+DEFAULT_SESSION_DEALS = SESSION_POTS_DEALS
+DEFAULT_BURN_IN = SESSION_POTS_BURN_IN
 POT_BUCKET_NAMES = ("<=1", "1-2", "2-4", "4-8", ">8")  # pot_start / penalty, as game.infosets.pot_bucket
 N_BUCKETS = len(POT_BUCKET_NAMES)
 _EDGES = np.array(POT_EDGES)
@@ -144,26 +144,6 @@ def fixed_pots(rules: Rules, policies: Sequence[Policy], values: Sequence[float]
                        float((v * p).sum()), 0.0, z, z.copy(), float(v.max()), 0)  # fmt: skip
 
 
-def check_session_options(sessions: int, deals: int, burn_in: int) -> None:
-    """Sessions 1.., deals per session 1.., a burn-in that leaves at least one deal counted;
-    a LooError keyed by the option (``sessions``, ``session_deals``, ``burn_in``)."""
-    from loo_sim import checks
-    from loo_sim.errors import LooError
-
-    values = []
-    for key, check in (("sessions", lambda: checks.sessions(sessions, "sessions")),
-                       ("session_deals", lambda: checks.session_deals(deals, "session_deals")),
-                       ("burn_in", lambda: checks.whole_number("burn_in", burn_in, 0))):  # fmt: skip
-        try:
-            values.append(check())
-        except LooError as e:
-            raise LooError(str(e).removeprefix(f"{key}: "), key=key) from None
-    _, deals, burn_in = values
-    if burn_in >= deals:
-        raise LooError(f"{burn_in} is not allowed; allowed 0..{deals - 1} (fewer than the {deals} deals of a "
-                       "session, so some are counted)", key="burn_in")  # fmt: skip
-
-
 def session_pots(rules: Rules, table: Sequence[Policy], sessions: int = DEFAULT_SESSIONS,
                  deals: int = DEFAULT_SESSION_DEALS, burn_in: int = DEFAULT_BURN_IN, seed: int = 0,
                  progress: ProgressFn | None = None, backend=None) -> SessionPots:  # fmt: skip
@@ -173,7 +153,7 @@ def session_pots(rules: Rules, table: Sequence[Policy], sessions: int = DEFAULT_
     from loo_sim.run.sessions import Arm, arm_args, bankroll_of
     from loo_sim.run.tasks import pots_task
 
-    check_session_options(sessions, deals, burn_in)
+    checks.session_options(sessions, deals, burn_in)
     x = arm_args(Arm("session", rules, list(table)))
     static = (x.ri[None], x.rf[None], x.pol[None], x.polf[None], x.strength[None], x.tables[None], x.solver,
               np.array([bankroll_of(rules)]), np.array([rules.final_pot is FinalPot.SHARE]), seed, sessions,

@@ -90,7 +90,7 @@ def make_arms(
 ) -> list[Arm]:
     """The grid of arms: every combination of the compared values, in order, each arm
     with its (option, value) pairs as ``levels``. ``compare``: (rule option or
-    ``policy``, values), as ``analysis.pots.parse_compare`` reads them."""
+    ``policy``, values), as ``report.kinds.pots.parse_compare`` reads them."""
     if not compare:
         return [Arm("baseline", base, table_for(base.players))]
     arms = []

@@ -264,7 +264,7 @@ def solve(rules: Rules, play: Policy, iterations: int, deals: int, seed: int, *,
                 rules, table, deals, seed, SOLVE_SESSION + t, c, res.tables).halves)  # fmt: skip
             pooled = halves[0] + halves[1]
             played = played_strategy(pooled, None if t == 0 else res.strategy)
-            res.convergence.append(_convergence_row(t, halves, played, deals * len(carried), n))
+            row = _convergence_row(t, halves, played, deals * len(carried), n)
             q, allowed, met = action_values(pooled)
             # the information sets the table never reached: their values from exploring deals
             explored = _sum_over(
@@ -274,14 +274,16 @@ def solve(rules: Rules, play: Policy, iterations: int, deals: int, seed: int, *,
             unreached = met == 0
             q[unreached], allowed[unreached] = q_x[unreached], allowed_x[unreached]
             response = best_response(q, allowed)
-            res.decisions += met + np.where(unreached, met_x, 0.0)
-            if t == 0:
-                res.strategy = played.copy()
-            fresh = np.isnan(res.strategy[:, 0]) & (response >= 0)
-            res.strategy[fresh] = np.eye(ACTIONS)[response[fresh]]
-            res.strategy = update_average(res.strategy, response, averaging_weight(t + 2, averaging),
-                                          mask=(response >= 0) & ~fresh)  # fmt: skip
-            res.convergence[-1]["deals"] = (t + 1) * (deals + _explore_deals(deals)) * len(carried)
+            decisions = res.decisions + met + np.where(unreached, met_x, 0.0)
+            strategy = (played if t == 0 else res.strategy).copy()
+            fresh = np.isnan(strategy[:, 0]) & (response >= 0)
+            strategy[fresh] = np.eye(ACTIONS)[response[fresh]]
+            strategy = update_average(strategy, response, averaging_weight(t + 2, averaging),
+                                      mask=(response >= 0) & ~fresh)  # fmt: skip
+            row["deals"] = (t + 1) * (deals + _explore_deals(deals)) * len(carried)
+            # the iteration is whole: kept at once (a Ctrl-C before this keeps the iterations before it, intact)
+            res.convergence.append(row)
+            res.strategy, res.decisions = strategy, decisions
             if progress is not None:
                 progress(t, iterations, res.convergence[-1])
             if stop is not None and stop(res.convergence[-1]):

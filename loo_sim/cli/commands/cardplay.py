@@ -10,7 +10,8 @@ import typer
 from loo_sim.cli.options import PlayersOpt, PresetOpt, SetOpt, ThreadsOpt, rules_with_players, shared
 from loo_sim.cli.params import policy_text
 from loo_sim.cli.study import print_written, run_and_write
-from loo_sim.report.study import CardplayStudy, split_policies
+from loo_sim.report.kinds.cardplay import CardplayStudy
+from loo_sim.report.kinds.fields import split_policies
 
 DEFAULT_OUT = "out/cardplay"
 
@@ -74,7 +75,7 @@ def cardplay_cmd(
 
 def _compare(a: str, b: str, out: str | None) -> None:
     from loo_sim.atomic import write_files
-    from loo_sim.report.cardplay import chart_comparison
+    from loo_sim.report.kinds.cardplay_run import chart_comparison
     from loo_sim.report.outputs import csv_bytes, prepare_out_dir
 
     changes, text = chart_comparison(a, b)

@@ -24,7 +24,7 @@ from loo_sim.cli.options import (
 )
 from loo_sim.cli.params import CarriedPot, Chips, Seat, seat_map
 from loo_sim.cli.study import print_written, run_and_write
-from loo_sim.report.study import MissStudy
+from loo_sim.report.kinds.miss import MissStudy
 
 
 def miss_cmd(

@@ -25,7 +25,7 @@ from loo_sim.cli.options import (
 )
 from loo_sim.cli.params import seat_map
 from loo_sim.cli.study import print_written, run_and_write
-from loo_sim.report.study import PotsStudy
+from loo_sim.report.kinds.pots import PotsStudy
 
 
 def pots_cmd(

@@ -21,50 +21,54 @@ from loo_sim.run.scripted import filled_note, play_scripted, resolve_deck
 MAX_DEAL = 2**63 - 1  # deal indices are the kernels' int64 counters (rng.py keys them)
 
 
+# the options of a deal entered by hand (the cards seen, the declarations and cards scripted)
+HandOpt = Annotated[
+    list[str] | None,
+    typer.Option("--hand", help="A seat's hand as dealt, SEAT=CARDS (repeat for each seat you know), e.g. "
+                 '1="AH 7H KC"; seats 0..players-1 as replay prints them. Cards go where R2 deals them for this '
+                 "--dealer and --carried (a clean classic-limited pot deals no miss); cards not given are filled "
+                 "from --seed (default 0)."),
+]  # fmt: skip
+MissOpt = Annotated[str | None, typer.Option("--miss", help='The miss as dealt (R5), e.g. "2S 5D QC".')]
+IndicatorOpt = Annotated[str | None, typer.Option("--indicator", help="The indicator (turn-up), e.g. 4H (R6).")]
+StockOpt = Annotated[str | None, typer.Option("--stock", help="The front of the stock, in draw order (R9).")]
+DeclareOpt = Annotated[
+    str | None,
+    typer.Option("--declare", help="Scripted declarations, e.g. 1=play,2=pass,3=miss; each is checked (R4, R5, R8); "
+                 "seats not named declare by their policy."),
+]  # fmt: skip
+PlayOpt = Annotated[
+    str | None,
+    typer.Option("--play", help='Scripted cards, trick by trick: "1:AH 2:9H 3:2H | 1:7H ..."; each is checked (R7, '
+                 "R9); cards not scripted are played by the seat's policy."),
+]  # fmt: skip
+DeckOpt = Annotated[
+    str | None, typer.Option("--deck", help="52 cards in canonical deal order (docs/rules.md R2), space separated.")
+]
+DealOpt = Annotated[
+    int, typer.Option("--deal", parser=WholeNumber(0, MAX_DEAL), help="With --seed: the deal index k of that run.")
+]
+
+
 def replay_cmd(
     preset: PresetOpt = "three-card",
     sets: SetOpt = None,
     players: PlayersOpt = None,
-    deck: Annotated[
-        str | None, typer.Option(help="52 cards in canonical deal order (docs/rules.md R2), space separated.")
-    ] = None,
+    deck: DeckOpt = None,
     seed: Annotated[
         int | None, shared("--seed", ": the deck is the shuffle of deal --deal (instead of --deck).")
     ] = None,
-    deal: Annotated[
-        int, typer.Option(parser=WholeNumber(0, MAX_DEAL), help="With --seed: the deal index k of that run.")
-    ] = 0,
+    deal: DealOpt = 0,
     dealer: Annotated[int | None, shared("--dealer", " (default: 0, or k mod players with --seed).")] = None,
     carried: Annotated[float, shared("--carried", " from the last deal (0 = a clean pot).")] = 0.0,
     policy: PolicyOpt = None,
     seat_policy: SeatPolicyOpt = None,
-    hand: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="A seat's hand as dealt, SEAT=CARDS (repeat for each seat you know), e.g. "
-            '1="AH 7H KC"; seats 0..players-1 as replay prints them. Cards go where R2 deals '
-            "them for this --dealer and --carried (a clean classic-limited pot deals no miss); "
-            "cards not given are filled from --seed (default 0)."
-        ),
-    ] = None,
-    miss: Annotated[str | None, typer.Option(help='The miss as dealt (R5), e.g. "2S 5D QC".')] = None,
-    indicator: Annotated[str | None, typer.Option(help="The indicator (turn-up), e.g. 4H (R6).")] = None,
-    stock: Annotated[str | None, typer.Option(help="The front of the stock, in draw order (R9).")] = None,
-    declare: Annotated[
-        str | None,
-        typer.Option(
-            help="Scripted declarations, e.g. 1=play,2=pass,3=miss; each is checked (R4, R5, R8); "
-            "seats not named declare by their policy."
-        ),
-    ] = None,
-    play: Annotated[
-        str | None,
-        typer.Option(
-            "--play",
-            help='Scripted cards, trick by trick: "1:AH 2:9H 3:2H | 1:7H ..."; each is '
-            "checked (R7, R9); cards not scripted are played by the seat's policy.",
-        ),
-    ] = None,
+    hand: HandOpt = None,
+    miss: MissOpt = None,
+    indicator: IndicatorOpt = None,
+    stock: StockOpt = None,
+    declare: DeclareOpt = None,
+    play: PlayOpt = None,
     why: Annotated[bool, shared("--why", ".")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the deal record as JSON.")] = False,
 ) -> None:

@@ -12,7 +12,7 @@ from loo_sim.cli.app import check_workers
 from loo_sim.cli.backend import open_backend
 from loo_sim.cli.options import SchedulerOpt, ThreadsOpt, WorkersOpt, shared
 from loo_sim.cli.progress import TerminalProgress, compile_notice
-from loo_sim.cli.study import KIND_DRIVERS, set_threads
+from loo_sim.cli.study import set_threads
 from loo_sim.errors import LooError
 
 
@@ -51,9 +51,7 @@ def report_cmd(
     with report_lock(Path(out_dir)), runner as kernel_backend, TerminalProgress() as progress:
         if not (scheduler or cfg.scheduler):  # the kernel compiles on this machine
             chosen = [e.study for e in cfg.experiments if not only or e.name in only]
-            kinds = {KIND_DRIVERS[s.kind] for s in chosen}
-            kinds |= {"variant_sessions" for s in chosen if getattr(s, "in_sessions", False)}
-            compile_notice(*sorted(kinds))
+            compile_notice(*sorted({driver for s in chosen for driver in s.drivers()}))
         manifest = run_report(cfg, Path(out_dir), resume=resume, only=only, echo=typer.echo, progress=progress,
                               alert=lambda line: typer.echo(line, err=True),
                               backend=kernel_backend)  # fmt: skip

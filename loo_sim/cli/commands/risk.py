@@ -19,7 +19,7 @@ from loo_sim.cli.options import (
 )
 from loo_sim.cli.params import policy_text
 from loo_sim.cli.study import print_written, run_and_write
-from loo_sim.report.study import RiskStudy
+from loo_sim.report.kinds.risk import RiskStudy
 
 
 def risk_cmd(

@@ -24,7 +24,7 @@ from loo_sim.cli.options import (
 )
 from loo_sim.cli.params import seat_map
 from loo_sim.cli.study import run_and_write
-from loo_sim.report.study import SimulateStudy
+from loo_sim.report.kinds.simulate import SimulateStudy
 
 LONG_RUN = 2_000_000  # deals: shorter runs show no progress bar
 

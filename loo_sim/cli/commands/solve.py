@@ -12,7 +12,7 @@ from loo_sim.cli.options import PlayersOpt, PresetOpt, SetOpt, ThreadsOpt, rules
 from loo_sim.cli.params import WholeNumber
 from loo_sim.cli.study import print_written, run_and_write
 from loo_sim.config import MIN_SOLVE_DEALS
-from loo_sim.report.study import SolveStudy
+from loo_sim.report.kinds.solve import SolveStudy
 
 
 def solve_cmd(

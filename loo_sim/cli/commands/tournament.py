@@ -18,7 +18,8 @@ from loo_sim.cli.options import (
     shared,
 )
 from loo_sim.cli.study import print_written, run_and_write
-from loo_sim.report.study import TournamentStudy, split_policies
+from loo_sim.report.kinds.fields import split_policies
+from loo_sim.report.kinds.tournament import TournamentStudy
 
 
 def tournament_cmd(

@@ -27,7 +27,8 @@ from loo_sim.cli.params import seat_map
 from loo_sim.cli.study import print_written, run_and_write
 from loo_sim.errors import LooError
 from loo_sim.game.rules import Rules
-from loo_sim.report.study import ROW_EXAMPLE, ROW_FORM, VariantsStudy, parse_row, preset_name
+from loo_sim.report.kinds.fields import preset_name
+from loo_sim.report.kinds.variants import ROW_EXAMPLE, ROW_FORM, VariantsStudy, parse_row
 
 CLEAN_DEALS, SESSION_DEALS = VariantsStudy.CLEAN_DEALS, VariantsStudy.SESSION_DEALS
 

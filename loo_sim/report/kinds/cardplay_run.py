@@ -20,16 +20,16 @@ from loo_sim.analysis.cardplay import (
     read_chart,
 )
 from loo_sim.report.command import command
-from loo_sim.report.study import CardplayStudy
+from loo_sim.report.running import StudyOutput, chip_warnings, figure
 from loo_sim.run.ladder import run_ladder
 
 LADDER_TITLES = {"A": "Ladder A: the focal seat among the table's players",
                  "B": "Ladder B: the focal seat with every other seat on the whole-table family"}  # fmt: skip
 
 
-def run_cardplay_study(study: CardplayStudy, out: str | None, progress, backend) -> dict[str, Any]:
-    """The study's outputs, as the fields of ``report.runners.StudyOutput`` (which wraps them
-    and adds the warning of chip amounts past 2**53)."""
+def run_cardplay_study(study: Any, out: str | None, progress, backend) -> StudyOutput:
+    """The study's output: the ladder table, its figure and summary (and the warning of chip
+    amounts past 2**53)."""
     rules = study.base_rules()
     n = rules.players
     entrants = study.entrant_policies()
@@ -95,14 +95,13 @@ def run_cardplay_study(study: CardplayStudy, out: str | None, progress, backend)
         "mod players, once with the focal seat at each position; differences from the first entrant are paired "
         "deal by deal",
     }
-    return dict(study=study, tables={"ladder": table}, figures=figures, summary="\n".join(lines) + "\n", info=info,
-                partial=partial, done=done, total=study.deals,
-                unit="deals")  # fmt: skip
+    return StudyOutput(study, {"ladder": table}, figures, "\n".join(lines) + "\n", info,
+                       chip_warnings(rules, [float(study.carried)]), partial=partial, done=done, total=study.deals,
+                       unit="deals")  # fmt: skip
 
 
 def _figure(rows, where: str):
     from loo_sim.plots.cardplay import ladder_differences, ladder_points
-    from loo_sim.report.figures import figure
 
     entrants = len(set(rows[0][2].entrant)) if rows else 1
     fig = figure((14, (3.8 + 0.1 * entrants) * max(len(rows), 1)))

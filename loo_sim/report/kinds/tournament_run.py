@@ -16,7 +16,7 @@ from loo_sim.analysis.tournament import (
 )
 from loo_sim.game.policy import Policy
 from loo_sim.report.command import command
-from loo_sim.report.study import TournamentStudy
+from loo_sim.report.running import StudyOutput, figure, session_study_output
 from loo_sim.run.tournament import run_tournament
 
 
@@ -31,10 +31,9 @@ def entrant_name(text: str) -> str:
     return text
 
 
-def run_tournament_study(study: TournamentStudy, out: str | None, progress, backend) -> dict[str, Any]:
-    """The study's outputs, as the fields of ``report.runners.StudyOutput`` (which wraps them)."""
+def run_tournament_study(study: Any, out: str | None, progress, backend) -> StudyOutput:
+    """The study's output: the league, results by position, head-to-head, design and a summary."""
     from loo_sim.plots.tournament import head_to_head_matrix, league_bars
-    from loo_sim.report.figures import figure
 
     rules = study.tournament_rules()
     policies = study.entrant_policies()
@@ -64,19 +63,3 @@ def run_tournament_study(study: TournamentStudy, out: str | None, progress, back
     info = {"rules": rules.to_dict(), "policies": names, "lineups": res.lineups, "sessions_done": res.sessions,
             "deals_per_session": study.session_deals}  # fmt: skip
     return session_study_output(study, tables, figures, lines, info, res, " in some lineup")
-
-
-def session_study_output(study, tables: dict, figures: dict, lines: list[str], info: dict, res,
-                         scope: str = "") -> dict:  # fmt: skip
-    """The fields of ``report.runners.StudyOutput`` for a study of sessions (tournament, risk):
-    a session whose amounts passed 2**53 (no longer exact, R3) is said in the summary, in
-    run.json and as a warning, never silently."""
-    warnings = []
-    if res.inexact:
-        warnings.append(f"{res.inexact:,} of {res.sessions:,} sessions passed 2**53 chips{scope}: amounts past that "
-                        "are not exact (R3), so these figures are not either")  # fmt: skip
-        lines[2:2] = [f"**Not exact**: {warnings[0]}.", ""]
-    info["inexact_sessions"] = res.inexact
-    return dict(study=study, tables=tables, figures=figures, summary="\n".join(lines) + "\n", info=info,
-                warnings=warnings, partial=res.partial, done=res.sessions, total=study.sessions,
-                unit="sessions")  # fmt: skip

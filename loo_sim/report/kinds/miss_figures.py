@@ -1,8 +1,6 @@
-"""The figures of each kind of study: their sizes, and the plots drawn on them.
-
-Figures are built with matplotlib's object API (``matplotlib.figure.Figure``), which
-needs no backend and no pyplot state; the plots (``loo_sim.plots``) draw on their Axes.
-"""
+"""The figures of the miss kind (``report/kinds/miss.py``): the decision charts (one colour
+scale for all of a study's charts), the charts by pot bucket of ``--carried session``, the
+heuristics against basic and the sweep (``plots/miss_chart.py``, ``plots/miss.py``)."""
 
 from __future__ import annotations
 
@@ -10,12 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-
-def figure(size: tuple[float, float]):
-    """A new Figure of ``size`` inches with the constrained layout."""
-    from matplotlib.figure import Figure
-
-    return Figure(figsize=size, layout="constrained")
+from loo_sim.report.running import figure
 
 
 def miss_figures(preset: str, charts: list[tuple[str, int, pd.DataFrame]], carried: float | str, focal: int,
@@ -106,78 +99,3 @@ def _pot_figure(preset: str, players: int, chart: pd.DataFrame, lim: float):
     fig.suptitle(f"{preset}, {players} players, carried pots drawn from sessions: best declaration by hand class "
                  f"and pot against the penalty\n({where}; all positions, any number of earlier seats in)")  # fmt: skip
     return fig
-
-
-def pots_figures(preset: str, arms: int, players: int, tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
-    """fan, max_pot and balances of a pots study of ``arms`` arms (``players``: the largest table)."""
-    from loo_sim.plots.balances import balance_distribution
-    from loo_sim.plots.pots import fan_grid, largest_pot_chart, pot_fan_chart
-
-    rows, cols = fan_grid(arms)
-    figures = {
-        "fan": figure((4.6 * cols + 0.6, 3.4 * rows + 1.2)),
-        "max_pot": figure((8.0, 1.9 + 0.75 * arms)),  # a row per arm, the legend below
-        "balances": figure((min(max(7.0, 0.42 * players * max(1, arms) + 2.5), 13.0), 5.6)),
-    }
-    title = f"{preset}: pot at the start of each deal (median, 50%, 90%)"
-    pot_fan_chart(figures["fan"], tables["pot_by_deal"], title=title)
-    largest_pot_chart(figures["max_pot"].add_subplot(), tables["max_pot"], title=f"{preset}: largest pot of a session")
-    title = f"{preset}: final net balance per seat"
-    balance_distribution(figures["balances"].add_subplot(), tables["balances"], title=title)
-    return figures
-
-
-def variants_figures(table: pd.DataFrame, baseline: str, policies: str, scope: str = "") -> dict[str, Any]:
-    """The headline metrics that differ between the rule sets, each against ``baseline``
-    (``scope``: said in the title, e.g. that every deal is a session's first)."""
-    deals = int(table.n.max())
-    title = f"Rule sets against {baseline}{scope}: the same {deals:,} deals for every row, {policies}"
-    return {"variants": _variant_table_figure(table, baseline, title, "deal")}
-
-
-def _variant_table_figure(table: pd.DataFrame, baseline: str, title: str, unit: str, label=None):
-    """One :func:`~loo_sim.plots.variants.variant_table`, its key below, sized to its cells."""
-    import textwrap
-
-    from loo_sim.plots.variants import differing_metrics, variant_table, variant_table_key
-
-    columns = max(len(differing_metrics(table)), 1)
-    width = 2.4 + 1.5 * columns
-    fig = figure((width, 2.6 + 0.6 * int(table.row.nunique())))
-    variant_table(fig.add_subplot(), table, baseline, label=label, unit=unit)
-    fig.suptitle("\n".join(textwrap.wrap(title, int(width * 11))), fontsize="medium")
-    fig.supxlabel("\n".join(textwrap.wrap(variant_table_key(baseline, unit), int(width * 15))), fontsize="small")
-    return fig
-
-
-def variant_sessions_figures(tables: dict[str, pd.DataFrame], res, clean: pd.DataFrame | None,
-                             policies: str) -> dict[str, Any]:  # fmt: skip
-    """Variants in sessions: the headline metrics that differ between the rule sets, each
-    against the baseline (``sessions``); how far the pot at the start of a measured deal
-    reaches, per rule set (``session_pots``); the clean-pot figure (``variants``, the first
-    deal of a session) when it ran."""
-    from loo_sim.analysis.variants import session_metric_label
-    from loo_sim.plots.pots import largest_pot_chart
-
-    baseline = res.baseline
-    rows = len(res.names)
-    measured = f"deals {res.burn_in + 1}-{res.deals} of each session"
-    title = (f"In sessions: {res.sessions:,} sessions of {res.deals} deals for every rule set on the same decks, "
-             f"{measured} measured, {policies}")  # fmt: skip
-    fig = _variant_table_figure(tables["sessions"], baseline, title, "session", label=session_metric_label)
-    out = {"sessions": fig}
-    pots = tables["session_pots"]
-    ccdf = []
-    for name in res.names:
-        t = pots[pots.row == name].sort_values("pot")
-        at_least = t["share"][::-1].cumsum()[::-1] / max(float(t["share"].sum()), 1e-300)
-        ccdf.append(pd.DataFrame({"arm": name, "pot": t["pot"].to_numpy(), "share_at_least": at_least.to_numpy()}))
-    fig = figure((9, 1.9 + 0.6 * rows))
-    ax = fig.add_subplot()
-    title = f"Pot at the start of a deal in sessions ({measured})"
-    largest_pot_chart(ax, pd.concat(ccdf, ignore_index=True), title=title, counted="measured deals",
-                      quantity="pot at the start of a deal")  # fmt: skip
-    out["session_pots"] = fig
-    if clean is not None:
-        out.update(variants_figures(clean, baseline, policies, scope=" on the first deal of a session (a clean pot)"))
-    return out

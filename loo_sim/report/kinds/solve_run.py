@@ -1,9 +1,11 @@
-"""Running a solve study (``loo-sim solve``, a report's ``kind = "solve"``): fictitious play
-from each start policy (``solve.declarations``), the exploitability of the results and of the
-heuristics on fresh deals, the heuristic comparison against a table of equilibrium
-players beside one against ``basic``, and the files: strategy.csv (readable by the
-``table:PATH`` family), the heatmap, convergence.png, exploitability.csv and .png,
-summary.md, run.json."""
+"""Running a solve study (``report/kinds/solve.py``): fictitious play from each start policy
+(``solve.declarations``), the exploitability of the results and of the heuristics on fresh
+deals, the heuristic comparison against a table of equilibrium players beside one against
+``basic``, and the files: strategy.csv (readable by the ``table:PATH`` family), the
+heatmap, convergence.png, exploitability.csv and .png, summary.md, run.json.
+
+Ctrl-C in the iterations keeps the iterations that finished and skips the evaluation;
+Ctrl-C in the evaluation keeps the solves and the profiles already measured."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from loo_sim.game.policy import Policy, heuristics_for
 from loo_sim.game.rules import Rules
 from loo_sim.game.strategy import rules_hash, table_frame
 from loo_sim.report.command import command
-from loo_sim.report.study import SolveStudy
+from loo_sim.report.running import StudyOutput, figure
 from loo_sim.run.tables import table_text
 from loo_sim.solve.declarations import SolveResult, nash_conv, solve
 from loo_sim.stats import Z95
@@ -57,53 +59,30 @@ def _exploit_rows(e, players: int) -> list[dict]:
     return rows
 
 
-def run_solve(study: SolveStudy, out: str | None, progress, backend) -> dict[str, Any]:
-    """The solve study's outputs, as the fields of ``report.runners.StudyOutput`` (which
-    wraps them: this module may not import runners, which imports it)."""
+def run_solve(study: Any, out: str | None, progress, backend) -> StudyOutput:
+    """The solve study's output (see the module's docstring for Ctrl-C)."""
     rules = study.base_rules()
     play = study.play_policy()
     n = rules.players
     carried = [float(c) for c in study.carried]
     eval_deals = study.evaluation_deals()
-    results: list[SolveResult] = []
-    for start in study.starts:
-        bar = progress(f"iterations from {start}") if progress else None
-
-        def step(t: int, total: int, row: dict, bar=bar) -> None:
-            if bar is not None:
-                bar(t + 1, total + 1)
-
-        res = solve(rules, play, int(study.iterations), int(study.deals), int(study.seed), start=start,
-                    averaging=study.averaging, carried=carried, progress=step)  # fmt: skip
-        results.append(res)
-        if res.partial:
-            break
-    main = results[0]
-    solved = [(f"equilibrium (from {r.start})", [r.table_policy()] * n, r.tables) for r in results]
-    heuristics = [(name, [_with_play(name, play)] * n, None) for name in heuristics_for(rules)]
-    heuristics.append((CHART_PROFILE, [_with_play("chart", play)] * n, None))
-    chart = _miss_chart(rules, play, eval_deals, study, carried[0], backend)
-    bar = progress("exploitability profiles") if progress else None
-    exploit = []
-    for i, (label, table, tables) in enumerate(solved + heuristics):
-        exploit.append(nash_conv(rules, table, eval_deals, int(study.seed), label, carried=carried, tables=tables,
-                                 chart=chart))  # fmt: skip
-        if bar is not None:
-            bar(i + 1, len(solved) + len(heuristics))
+    results, interrupted = _solves(study, rules, play, carried, progress)
+    if interrupted:  # Ctrl-C in the iterations: what finished, and no evaluation
+        return _partial_output(study, rules, results, [], "iterations", out)
+    exploit: list = []
+    try:
+        heuristic_frame = _evaluate(study, rules, play, results, exploit, progress, backend)
+    except KeyboardInterrupt:
+        return _partial_output(study, rules, results, exploit, "evaluation", out)
     frames = [strategy_frame(r, e.met, e.values, e.deals) for r, e in zip(results, exploit)]
     tables = {
         "convergence": _convergence_frame(results, exploit[0].ante_pool),
         "exploitability": pd.DataFrame([row for e in exploit for row in _exploit_rows(e, n)]),
-        "heuristics": _heuristic_frame(rules, main, play, eval_deals, study, progress, backend),
+        "heuristics": heuristic_frame,
     }
-    for r, frame in zip(results[1:], frames[1:]):
-        tables[f"strategy-{r.start}"] = frame
     if len(results) > 1:
         tables["distances"] = _distance_frame(results, frames)
-    files = {"strategy.csv": table_text(frames[0], rules).encode("utf-8")}
-    for r, frame in zip(results[1:], frames[1:]):
-        files[f"strategy-{r.start}.csv"] = table_text(frame, rules).encode("utf-8")
-        del tables[f"strategy-{r.start}"]
+    files = _strategy_files(results, frames, rules)
     figures = _figures(study, rules, frames[0], tables)
     summary = solve_summary(study, rules, results, exploit, frames, tables, command(study, out))
     info = {
@@ -112,27 +91,106 @@ def run_solve(study: SolveStudy, out: str | None, progress, backend) -> dict[str
         "card_play": f"{play.play_name}/{play.exchange}",
         "carried": carried,
         "eval_deals": eval_deals,
-        "solves": [
-            dict(
-                start=r.start,
-                iterations_done=len(r.convergence) - 1,
-                elapsed_s=round(r.elapsed_s, 3),
-                deals_played=int(r.convergence[-1]["deals"]),
-                information_sets=int((r.decisions > 0).sum()),
-                final_nashconv=exploit[i].total,
-                final_nashconv_se=exploit[i].total_se,
-            )
-            for i, r in enumerate(results)
-        ],  # fmt: skip
+        "solves": [_solve_info(r, exploit[i]) for i, r in enumerate(results)],
     }
-    partial = any(r.partial for r in results)
     done = sum(len(r.convergence) for r in results)
-    return dict(study=study, tables=tables, figures=figures, summary=summary, info=info, warnings=[],
-                partial=partial, files=files, done=done, total=len(study.starts) * (int(study.iterations) + 1),
-                unit="iterations")  # fmt: skip
+    return StudyOutput(study, tables, figures, summary, info, files=files, done=done,
+                       total=len(study.starts) * (int(study.iterations) + 1), unit="iterations")  # fmt: skip
 
 
-def _miss_chart(rules: Rules, play: Policy, deals: int, study: SolveStudy, carried: float, backend) -> np.ndarray:
+def _solves(study: Any, rules: Rules, play: Policy, carried: list[float],
+            progress) -> tuple[list[SolveResult], bool]:  # fmt: skip
+    """The solve from each start, and whether Ctrl-C cut them (a solve cut before its second
+    iteration is dropped; the solves before it are kept whole)."""
+    results: list[SolveResult] = []
+    for start in study.starts:
+        bar = progress(f"iterations from {start}") if progress else None
+
+        def step(t: int, total: int, row: dict, bar=bar) -> None:
+            if bar is not None:
+                bar(t + 1, total + 1)
+
+        try:
+            res = solve(rules, play, int(study.iterations), int(study.deals), int(study.seed), start=start,
+                        averaging=study.averaging, carried=carried, progress=step)  # fmt: skip
+        except KeyboardInterrupt:
+            if not results:
+                raise
+            return results, True
+        results.append(res)
+        if res.partial:
+            return results, True
+    return results, False
+
+
+def _evaluate(study: Any, rules: Rules, play: Policy, results: list[SolveResult], exploit: list, progress,
+              backend) -> pd.DataFrame:  # fmt: skip
+    """The NashConv of every solved table and profile on fresh deals, appended to ``exploit``
+    as each is measured (so Ctrl-C keeps those), then the heuristics' comparison."""
+    n = rules.players
+    carried = [float(c) for c in study.carried]
+    eval_deals = study.evaluation_deals()
+    solved = [(f"equilibrium (from {r.start})", [r.table_policy()] * n, r.tables) for r in results]
+    heuristics = [(name, [_with_play(name, play)] * n, None) for name in heuristics_for(rules)]
+    heuristics.append((CHART_PROFILE, [_with_play("chart", play)] * n, None))
+    chart = _miss_chart(rules, play, eval_deals, study, carried[0], backend)
+    bar = progress("exploitability profiles") if progress else None
+    for i, (label, table, tables) in enumerate(solved + heuristics):
+        exploit.append(nash_conv(rules, table, eval_deals, int(study.seed), label, carried=carried, tables=tables,
+                                 chart=chart))  # fmt: skip
+        if bar is not None:
+            bar(i + 1, len(solved) + len(heuristics))
+    return _heuristic_frame(rules, results[0], play, eval_deals, study, progress, backend)
+
+
+def _strategy_files(results: list[SolveResult], frames: list[pd.DataFrame], rules: Rules) -> dict[str, bytes]:
+    """strategy.csv (the first start's table) and strategy-START.csv of the others."""
+    names = ["strategy.csv", *(f"strategy-{r.start}.csv" for r in results[1:])]
+    return {name: table_text(frame, rules).encode("utf-8") for name, frame in zip(names, frames)}
+
+
+def _solve_info(r: SolveResult, e: Any | None) -> dict[str, Any]:
+    info = dict(start=r.start, iterations_done=len(r.convergence) - 1, elapsed_s=round(r.elapsed_s, 3),
+                deals_played=int(r.convergence[-1]["deals"]),
+                information_sets=int((r.decisions > 0).sum()))  # fmt: skip
+    if e is not None:
+        info.update(final_nashconv=e.total, final_nashconv_se=e.total_se)
+    return info
+
+
+def _partial_output(study: Any, rules: Rules, results: list[SolveResult], exploit: list, stage: str,
+                    out: str | None) -> StudyOutput:  # fmt: skip
+    """After Ctrl-C: the convergence and strategy table of every solve that ran, the profiles
+    measured before it (the evaluation's), and a summary that says what is missing."""
+    from loo_sim.run.session_pots import antes_total
+
+    n = rules.players
+    tables = {"convergence": _convergence_frame(results, exploit[0].ante_pool if exploit else antes_total(rules))}
+    if exploit:
+        tables["exploitability"] = pd.DataFrame([row for e in exploit for row in _exploit_rows(e, n)])
+    frames = []
+    for i, r in enumerate(results):
+        e = exploit[i] if i < len(exploit) else None
+        deals = e.deals if e is not None else int(r.convergence[-1]["deals"])
+        frames.append(strategy_frame(r, None if e is None else e.met, None if e is None else e.values, deals))
+    profiles = len(results) + len(heuristics_for(rules)) + 1
+    done, total, unit = ((len(exploit), profiles, "exploitability profiles") if stage == "evaluation" else
+                         (sum(len(r.convergence) for r in results), len(study.starts) * (int(study.iterations) + 1),
+                          "iterations"))  # fmt: skip
+    lines = [f"# Equilibrium of the declaration game: {study.preset}, {n} players (PARTIAL)", "",
+             "```", command(study, out), "```", "",
+             f"Interrupted in the {stage}: {done:,} of {total:,} {unit} finished. Written: the convergence of the "
+             "iterations that finished, the strategy table of each solve that ran (strategy.csv, the first start's; "
+             "its reach column is the decisions met per deal played)"
+             + (", the NashConv of the profiles measured (exploitability.csv)" if exploit else "")
+             + ". The evaluation that did not run is missing: run the solve again for it."]  # fmt: skip
+    info = {"rules": rules.to_dict(), "rules_hash": rules_hash(rules), "stage_interrupted": stage,
+            "solves": [_solve_info(r, exploit[i] if i < len(exploit) else None) for i, r in enumerate(results)]}
+    return StudyOutput(study, tables, {}, "\n".join(lines) + "\n", info, partial=True,
+                       files=_strategy_files(results, frames, rules), done=done, total=total, unit=unit)  # fmt: skip
+
+
+def _miss_chart(rules: Rules, play: Policy, deals: int, study: Any, carried: float, backend) -> np.ndarray:
     """The decision chart a miss study makes at a table of basic players (its best actions):
     the `chart` profile whose exploitability is reported beside the heuristics'."""
     from loo_sim.analysis.miss import best_actions
@@ -148,7 +206,7 @@ def _convergence_frame(results: list[SolveResult], ante_pool: float) -> pd.DataF
     return frame[["start", "iteration", "deals", "nashconv", "nashconv_lo", "nashconv_hi", "ante_pool"]]
 
 
-def _heuristic_frame(rules: Rules, main: SolveResult, play: Policy, deals: int, study: SolveStudy, progress,
+def _heuristic_frame(rules: Rules, main: SolveResult, play: Policy, deals: int, study: Any, progress,
                      backend) -> pd.DataFrame:  # fmt: skip
     """Seat 0's heuristics (and the equilibrium table) against a table of equilibrium players
     and against a table of basic players, paired on the same deals within each table."""
@@ -181,10 +239,9 @@ def _distance_frame(results: list[SolveResult], frames: list[pd.DataFrame]) -> p
     return pd.DataFrame(rows)
 
 
-def _figures(study: SolveStudy, rules: Rules, strategy: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> dict:
+def _figures(study: Any, rules: Rules, strategy: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> dict:
     from loo_sim.plots.solve import convergence_plot, exploitability_bars
     from loo_sim.plots.strategy import strategy_heatmap, strategy_heatmap_size
-    from loo_sim.report.figures import figure
 
     panels = strategy[["earlier_in"]].assign(offer=strategy["options"].str.contains("miss|defend")).drop_duplicates()
     size = strategy_heatmap_size(strategy["class"].nunique(), rules.players, len(panels))
@@ -209,7 +266,7 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
-def solve_summary(study: SolveStudy, rules: Rules, results: list[SolveResult], exploit: list,
+def solve_summary(study: Any, rules: Rules, results: list[SolveResult], exploit: list,
                   frames: list[pd.DataFrame], tables: dict[str, pd.DataFrame], cmd: str) -> str:  # fmt: skip
     main, eq = results[0], exploit[0]
     n = rules.players

@@ -9,15 +9,13 @@ from typing import Any
 from loo_sim.analysis.risk import bankroll_for_risk, n0_table, risk_curve, ruin_deals
 from loo_sim.game.policy import Policy
 from loo_sim.report.command import command
-from loo_sim.report.study import RiskStudy
-from loo_sim.report.tournament import session_study_output
+from loo_sim.report.running import StudyOutput, figure, session_study_output
 from loo_sim.run.risk import run_risk
 
 
-def run_risk_study(study: RiskStudy, out: str | None, progress, backend) -> dict[str, Any]:
-    """The study's outputs, as the fields of ``report.runners.StudyOutput`` (which wraps them)."""
+def run_risk_study(study: Any, out: str | None, progress, backend) -> StudyOutput:
+    """The study's output: the risk curve, the bankroll a risk needs, deals until ruin, N0."""
     from loo_sim.plots.risk import n0_plot, risk_curve_plot, ruin_deals_plot
-    from loo_sim.report.figures import figure
 
     rules = study.base_rules()
     table = study.table(rules.players)
