@@ -24,10 +24,11 @@ from loo_sim.game.policy import split_seat_policy
 FLAG_KEYS = ("preset", "set", "seat_policy", "compare", "out", "backend", "only", "deals", "seed", "carried", "dealer",
              "players", "focal", "chart_seat", "precision", "sessions", "bankroll", "threads", "workers",
              "iterations", "averaging", "eval_deals", "starts", "policies", "focal_policy", "table_policy",
-             "whole_table", "compare_charts", "session_deals", "burn_in", "rows", "baseline")  # fmt: skip
+             "whole_table", "compare_charts", "session_deals", "burn_in", "rows", "baseline", "heuristics",
+             "exploitability_of")  # fmt: skip
 # keys whose flag has another name: ``starts[0]`` is --start (repeatable), ``table_policy`` is --table,
-# ``rows[1]`` is --row (a variants row)
-FLAG_NAMES = {"starts": "start", "table_policy": "table", "rows": "row"}
+# ``rows[1]`` is --row (a variants row), ``heuristics[0]`` is --heuristic
+FLAG_NAMES = {"starts": "start", "table_policy": "table", "rows": "row", "heuristics": "heuristic"}
 _NAME = "VALUE"  # the name the checks get here; the flag takes its place in the message
 
 

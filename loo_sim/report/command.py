@@ -75,12 +75,14 @@ def command(study: Study, out: str | None = None) -> str:
         args += ["--chart-seat", str(study.chart_seat)] if study.chart_seat is not None else []
         args += ["--precision", f"{study.precision:g}"] if study.precision is not None else []
         args += ["--chart-scale", f"{study.chart_scale:g}"] if study.chart_scale is not None else []
+        args += sum((["--heuristic", h] for h in study.heuristics), [])
     elif isinstance(study, SolveStudy):
         args += sum((["--start", s] for s in study.starts), [])
         args += sum((["--carried", f"{c:g}"] for c in study.carried), [])
         args += ["--iterations", str(study.iterations), "--deals", str(study.deals), "--seed", str(study.seed)]
         args += ["--averaging", study.averaging] if study.averaging != "linear" else []
         args += ["--eval-deals", str(study.eval_deals)] if study.eval_deals is not None else []
+        args += sum((["--exploitability-of", h] for h in study.exploitability_of), [])
     elif isinstance(study, RiskStudy):
         args += ["--focal-policy", study.focal_policy, "--focal", str(study.focal)]
         args += ["--sessions", str(study.sessions), "--deals", str(study.deals), "--seed", str(study.seed)]

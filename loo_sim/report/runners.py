@@ -110,7 +110,8 @@ def study_deals(study: Study) -> float:
         if study.session_pots:
             n, d, _ = study.session_settings()
             sessions = float(n) * d * counts
-        return float(study.deals) * (runs + len(heuristics_for(study.base_rules())) + 1) + sessions
+        heuristics = len(heuristics_for(study.base_rules())) + len(study.heuristics)
+        return float(study.deals) * (runs + heuristics + 1) + sessions
     if isinstance(study, PotsStudy):
         return float(study.sessions) * study.deals * len(study.arms())
     if isinstance(study, VariantsStudy):  # in sessions: the sessions' deals and as many clean-pot deals
@@ -124,7 +125,8 @@ def study_deals(study: Study) -> float:
         return float(study.deals) * len(study.focal) * players * len(study.ladders())
     if isinstance(study, SolveStudy):  # each deal of a solve is replayed about twice per seat
         per_start = (int(study.iterations) + 1) * study.deals * len(study.carried)
-        evaluation = 2 * study.evaluation_deals() * len(study.carried) * (len(study.starts) + 8)
+        profiles = len(study.starts) + 8 + len(study.exploitability_of)
+        evaluation = 2 * study.evaluation_deals() * len(study.carried) * profiles
         return 4.0 * (per_start * len(study.starts) + evaluation)
     return float(study.deals)
 
@@ -223,8 +225,8 @@ def _run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutp
                           progress=_progress(progress, "chart deals"), backend=backend, pots=main_dist)  # fmt: skip
     if chart_res.partial:  # Ctrl-C: stop here, the stages after it do not run
         return _partial_miss(study, {"chart": chart_table(chart_res)}, info, "chart deals", chart_res.deals)
-    names = [*heuristics_for(rules), "chart (best action of this chart)"]
-    candidates = [Policy.parse(h) for h in heuristics_for(rules)] + [Policy("chart")]
+    names, candidates = study.heuristic_policies(rules)
+    names, candidates = [*names, "chart (best action of this chart)"], [*candidates, Policy("chart")]
     try:
         heur = heuristics(rules, table, study.focal, candidates, names, study.deals, study.seed, main_pot,
                           chart=best_actions(chart_res), precision=study.precision,

@@ -7,13 +7,14 @@ summary.md, run.json."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from loo_sim.analysis.equilibrium_text import distance_sentences, table_distance, tip_sentences
-from loo_sim.game.policy import Policy, heuristics_for
+from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
 from loo_sim.game.strategy import rules_hash, table_frame
 from loo_sim.report.command import command
@@ -26,9 +27,9 @@ CHART_PROFILE = "chart (the miss study's best actions vs basic)"
 TARGET_SHARE = 0.01  # of the ante pool: the issue's bar for a solved table
 
 
-def _with_play(declare: str, play: Policy) -> Policy:
-    p = Policy.parse(declare)
-    return Policy(p.declare, play.play, play.exchange, p.play_at, p.miss_below, p.table)
+def _with_play(declare: str | Policy, play: Policy) -> Policy:
+    """The DECLARE part of ``declare`` with the table's card play and exchange."""
+    return replace(Policy.parse(declare), play=play.play, exchange=play.exchange)
 
 
 def strategy_frame(res: SolveResult, met: np.ndarray | None, values: np.ndarray | None, deals: int) -> pd.DataFrame:
@@ -80,7 +81,7 @@ def run_solve(study: SolveStudy, out: str | None, progress, backend) -> dict[str
             break
     main = results[0]
     solved = [(f"equilibrium (from {r.start})", [r.table_policy()] * n, r.tables) for r in results]
-    heuristics = [(name, [_with_play(name, play)] * n, None) for name in heuristics_for(rules)]
+    heuristics = [(name, [_with_play(p, play)] * n, None) for name, p in study.profiles(rules)]
     heuristics.append((CHART_PROFILE, [_with_play("chart", play)] * n, None))
     chart = _miss_chart(rules, play, eval_deals, study, carried[0], backend)
     bar = progress("exploitability profiles") if progress else None
@@ -156,8 +157,9 @@ def _heuristic_frame(rules: Rules, main: SolveResult, play: Policy, deals: int, 
     from loo_sim.run.decisions import heuristics
 
     n = rules.players
-    names = [*heuristics_for(rules), "equilibrium table"]
-    candidates = [_with_play(h, play) for h in heuristics_for(rules)] + [main.table_policy()]
+    profiles = study.profiles(rules)
+    names = [name for name, _ in profiles] + ["equilibrium table"]
+    candidates = [_with_play(p, play) for _, p in profiles] + [main.table_policy()]
     frames = []
     for label, table in (
         ("equilibrium players", [main.table_policy()] * n),

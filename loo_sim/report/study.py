@@ -15,6 +15,7 @@ import dataclasses
 import hashlib
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -241,8 +242,9 @@ class MissStudy(Study):
     the players and the pot carried in (the first of each is the main run)."""
 
     kind: ClassVar[str] = "miss"
-    ARRAYS: ClassVar[dict[str, str]] = {"players": WHOLE, "carried": CARRIED}
+    ARRAYS: ClassVar[dict[str, str]] = {"players": WHOLE, "carried": CARRIED, "heuristics": TEXT}
     SESSION_OPTIONS: ClassVar[tuple[str, ...]] = ("sessions", "session_deals", "burn_in")
+    UNSET_KEPT_OUT: ClassVar[tuple[str, ...]] = SESSION_OPTIONS + ("heuristics",)  # out of to_dict while unset
     deals: int = 200_000
     players: list[int] = field(default_factory=list)  # the sweep (default: the preset's)
     carried: list[float | str] = field(default_factory=lambda: [0.0])  # the sweep, or ["session"]
@@ -255,6 +257,7 @@ class MissStudy(Study):
     sessions: int | None = None  # sessions played for the distribution (default 2000)
     session_deals: int | None = None  # deals per session (default 50)
     burn_in: int | None = None  # the first deals of each session not counted (default 10)
+    heuristics: list[str] = field(default_factory=list)  # compared too, after the shipped ones (e.g. rule:...)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -263,9 +266,17 @@ class MissStudy(Study):
                             for c in self.carried]  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
-        """As every study's, without the session options left unset (so a study with a fixed
-        pot keeps the digest it had before they existed)."""
-        return {k: v for k, v in super().to_dict().items() if not (k in self.SESSION_OPTIONS and v is None)}
+        """As every study's, without the session options and the extra heuristics left unset
+        (so a study without them keeps the digest it had before they existed)."""
+        return {k: v for k, v in super().to_dict().items() if not (k in self.UNSET_KEPT_OUT and v in (None, []))}
+
+    def heuristic_policies(self, rules: Rules) -> tuple[list[str], list[Policy]]:
+        """(names, policies) of the heuristics compared: the shipped ones (heuristics_for),
+        then ``heuristics`` as written."""
+        from loo_sim.game.policy import heuristics_for
+
+        named = [(h, h) for h in heuristics_for(rules)] + [named_heuristic(h) for h in self.heuristics]
+        return [label for label, _ in named], [Policy.parse(text) for _, text in named]
 
     @property
     def session_pots(self) -> bool:
@@ -312,6 +323,8 @@ class MissStudy(Study):
                 p.attempt("chart_seat", lambda: checks.seat("chart_seat", self.chart_seat, sizes[0]))
         if self.precision is not None and not (isinstance(self.precision, (int, float)) and self.precision > 0):
             p.add("precision", f"{self.precision!r} is not allowed; allowed a number of chips > 0")
+        if rules is not None:
+            _extra_heuristics(p, "heuristics", self.heuristics, rules)
         scale = self.chart_scale
         if scale is not None and (isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0
                                   or scale == float("inf")):  # fmt: skip
@@ -498,13 +511,27 @@ class SolveStudy(Study):
     ``policy`` is the table's card play: PLAY[/EXCHANGE] (its DECLARE part is solved)."""
 
     kind: ClassVar[str] = "solve"
-    ARRAYS: ClassVar[dict[str, str]] = {"carried": NUMBER, "starts": TEXT}
+    ARRAYS: ClassVar[dict[str, str]] = {"carried": NUMBER, "starts": TEXT, "exploitability_of": TEXT}
     deals: int = 200_000  # per iteration and carried pot
     iterations: int = 100
     starts: list[str] = field(default_factory=lambda: ["basic"])  # one solve per start
     averaging: str = "linear"
     carried: list[float] = field(default_factory=lambda: [0.0])
     eval_deals: int | None = None  # fresh deals per half of each NashConv (default: 2 x deals)
+    exploitability_of: list[str] = field(default_factory=list)  # more profiles' NashConv, e.g. rule:... at every seat
+
+    def to_dict(self) -> dict[str, Any]:
+        """As every study's, without ``exploitability_of`` while empty (a study without it
+        keeps the digest it had before it existed)."""
+        return {k: v for k, v in super().to_dict().items() if not (k == "exploitability_of" and v == [])}
+
+    def profiles(self, rules: Rules) -> list[tuple[str, Policy]]:
+        """(label, declaration policy) of every heuristic whose NashConv is reported: the
+        shipped ones (heuristics_for), then ``exploitability_of`` as written."""
+        from loo_sim.game.policy import heuristics_for
+
+        named = [(h, h) for h in heuristics_for(rules)] + [named_heuristic(h) for h in self.exploitability_of]
+        return [(label, Policy.parse(text)) for label, text in named]
 
     def play_policy(self) -> Policy:
         """The table's card play and exchange (``policy``: PLAY[/EXCHANGE], default basic)."""
@@ -546,6 +573,44 @@ class SolveStudy(Study):
             p.add("carried", "at least one carried pot is needed, e.g. [0]")
         for i, c in enumerate(self.carried):
             p.attempt(f"carried[{i}]", lambda c=c: checks.chips("carried", c))
+        if rules is not None:
+            _extra_heuristics(p, "exploitability_of", self.exploitability_of, rules)
+
+
+_HEURISTIC_NAME = re.compile(r"[\w .+-]+")  # NAME of NAME=POLICY: no ':' or '/', so no policy reads as one
+
+
+def named_heuristic(text: str) -> tuple[str, str]:
+    """(label, policy text) of a heuristic given as ``NAME=POLICY`` or as ``POLICY`` (labelled
+    as written): ``tip 1=rule:miss if aces == 0; play``. A policy never reads as a name: the
+    only ones with '=' (threshold:, rule:) have ':' before it."""
+    name, sep, rest = str(text).partition("=")
+    if sep and _HEURISTIC_NAME.fullmatch(name) and name.strip() and not rest.startswith("="):
+        return name.strip(), rest.strip()
+    return str(text).strip(), str(text).strip()
+
+
+def _extra_heuristics(p: _Collect, name: str, texts: list[str], rules: Rules) -> None:
+    """Problems of heuristics given beside the shipped ones: each a policy, none a shipped
+    one or given twice (as policies or labels), none a chart (which needs a chart of its own)."""
+    from loo_sim.game.policy import heuristics_for
+
+    seen = {str(Policy.parse(h)): h for h in heuristics_for(rules)}
+    labels = set(heuristics_for(rules))
+    for i, text in enumerate(texts):
+        label, policy = named_heuristic(text)
+        parsed = p.attempt(f"{name}[{i}]", lambda t=policy: Policy.parse(t))
+        if parsed is None:
+            continue
+        if parsed.declare == "chart":
+            p.add(f"{name}[{i}]", f"{_shown(text)}: the chart family needs a decision chart; give another policy")
+        elif str(parsed) in seen:
+            p.add(f"{name}[{i}]", f"{_shown(text)} is compared already (as {seen[str(parsed)]!r}); give each once")
+        elif label in labels:
+            p.add(f"{name}[{i}]", f"{_shown(text)}: the name {label!r} is taken; give another, NAME=POLICY")
+        else:
+            seen[str(parsed)] = text
+            labels.add(label)
 
 
 def split_policies(text: str) -> list[str]:

@@ -20,7 +20,7 @@ from loo_sim.cli.app import (
     check_workers,
     seed_option,
 )
-from loo_sim.cli.params import CarriedPot, Chips, Seat, WholeNumber, seat_map
+from loo_sim.cli.params import CarriedPot, Chips, Seat, WholeNumber, policy_text, seat_map
 from loo_sim.cli.study import print_written, run_and_write
 from loo_sim.game.rules import parse_set
 from loo_sim.report.study import MissStudy
@@ -74,6 +74,15 @@ def miss_cmd(
         ),
     ] = None,
     focal: Annotated[int, typer.Option(parser=Seat(), help="Seat whose heuristics are compared.")] = 0,
+    heuristic: Annotated[
+        list[str] | None,
+        typer.Option(
+            parser=policy_text,
+            help="A heuristic of your own compared with the shipped ones (repeatable): [NAME=]POLICY, e.g. "
+            "'nothing=rule:miss if trumps == 0 and aces == 0 and faces == 0; play if trumps >= 1 or aces >= 1; "
+            "defend; pass; play' (docs/policies.md P3b).",
+        ),
+    ] = None,
     chart_seat: Annotated[
         int | None,
         typer.Option(
@@ -99,12 +108,14 @@ def miss_cmd(
 
     Examples: `loo-sim miss --preset three-card --deals 200000 --seed 1 --out out/miss`,
     `loo-sim miss --players 4 --players 5 --players 6 --carried 0 --carried 15 --carried 45 --precision 0.05`,
-    `loo-sim miss --preset limited --carried session --sessions 2000 --session-deals 50 --burn-in 10`.
+    `loo-sim miss --preset limited --carried session --sessions 2000 --session-deals 50 --burn-in 10`,
+    `loo-sim miss --heuristic 'rule:play if trumps >= 1 or aces >= 1 or faces >= 2; defend; miss; pass; play'`.
     """
     check_workers(backend, workers)
     study = MissStudy(
         preset=preset, rules=parse_set(sets), policy=policy, seat_policy=seat_map(seat_policy), deals=deals, seed=seed,
         carried=list(carried) if carried else [0.0], players=list(players or []), precision=precision, focal=focal,
         chart_seat=chart_seat, chart_scale=chart_scale, sessions=sessions, session_deals=session_deals, burn_in=burn_in,
+        heuristics=list(heuristic or []),
     )  # fmt: skip
     print_written(*run_and_write(study, out, threads, backend, scheduler, workers))

@@ -9,7 +9,7 @@ import typer
 
 from loo_sim.checks import MAX_DEALS
 from loo_sim.cli.app import PresetOpt, SetOpt, ThreadsOpt, seed_option
-from loo_sim.cli.params import Chips, WholeNumber
+from loo_sim.cli.params import Chips, WholeNumber, policy_text
 from loo_sim.cli.study import print_written, run_and_write
 from loo_sim.game.rules import parse_set
 from loo_sim.report.study import SolveStudy
@@ -48,6 +48,15 @@ def solve_cmd(
     averaging: Annotated[
         str, typer.Option(help="uniform (classic fictitious play), linear (iteration t weighted t) or discounted:G.")
     ] = "linear",
+    exploitability_of: Annotated[
+        list[str] | None,
+        typer.Option(
+            parser=policy_text,
+            help="Also the NashConv of this declaration policy at every seat, beside the shipped heuristics' "
+            "(repeatable): [NAME=]POLICY, e.g. 'no miss=rule:play if trumps >= 1 or aces >= 1; defend; pass; play' "
+            "(docs/policies.md P3b).",
+        ),
+    ] = None,
     seed: Annotated[int, seed_option("Seed of the deals.")] = 0,
     threads: ThreadsOpt = None,
     out: Annotated[str, typer.Option(help="Directory for strategy.csv, the plots, CSVs and summary.md.")] = "out/solve",
@@ -57,7 +66,8 @@ def solve_cmd(
     heuristic. Read the table back with --policy table:OUT/strategy.csv in any command.
 
     Examples: `loo-sim solve --preset three-card --iterations 100 --deals 200000 --seed 1 --out out/solve`,
-    `loo-sim solve --preset classic-limited --carried 0 --carried 6 --start basic --start always --start cautious`.
+    `loo-sim solve --preset classic-limited --carried 0 --carried 6 --start basic --start always --start cautious`,
+    `loo-sim solve --iterations 20 --exploitability-of 'rule:play if trumps >= 1 or aces >= 1; defend; pass; play'`.
     """
     rules = parse_set(sets)
     if players is not None:
@@ -65,6 +75,6 @@ def solve_cmd(
     study = SolveStudy(
         preset=preset, rules=rules, policy=policy, deals=deals, seed=seed, iterations=iterations,
         starts=list(start) if start else ["basic"], averaging=averaging, carried=list(carried) if carried else [0.0],
-        eval_deals=eval_deals,
+        eval_deals=eval_deals, exploitability_of=list(exploitability_of or []),
     )  # fmt: skip
     print_written(*run_and_write(study, out, threads, "local", None, None))
