@@ -17,8 +17,10 @@ until the three-card 5-player solve's NashConv is at 1% of the ante pool, and it
 memory at two deal counts; ``--solve`` runs only it), and the perfect-information solver
 (``solver_report``, P7: solves/s on one core of kernel/solver.py beside engine/solver.py,
 three-card and five-card, five seats in the deal, from the first lead, with each of the
-kernel's shortcuts turned off and its recursive twin; ``--solver`` runs only it). Run:
-bash scripts/dev.sh bench [--quick] [--solve] [--solver]
+kernel's shortcuts turned off and its recursive twin; ``--solver`` runs only it), and the
+``rule:`` family (scripts/bench_rule.py: simulate with the rule form of basic over basic,
+the parse time of a rule, the first compile of a run with a rule; ``--rule`` runs only it). Run:
+bash scripts/dev.sh bench [--quick] [--solve] [--solver] [--rule]
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ import json
 import subprocess
 import sys
 import time
+
+from bench_rule import rule_report  # scripts/bench_rule.py, beside this file
 
 CONFIGS = [("three-card", "basic"), ("five-card", "basic")]
 
@@ -544,7 +548,13 @@ def main() -> None:
     parser.add_argument("--solve", action="store_true", help="only the solve benchmark (three-card, 5 players)")
     parser.add_argument("--solver", action="store_true",
                         help="only the perfect-information solver (P7) and pimc (P8) benchmarks")  # fmt: skip
+    parser.add_argument("--rule", action="store_true", help="only the rule: family's benchmark (bench_rule.py)")
     args = parser.parse_args()
+    if args.rule:
+        report = {"rule": rule_report(args.deals // 2)}
+        if args.json:
+            print(json.dumps(report, indent=2))
+        return
     if args.solver:
         report = {"solver": solver_report(0.25 if args.quick else 1.0), "pimc": pimc_report()}
         if args.json:
@@ -608,6 +618,7 @@ def main() -> None:
     report["solve"] = solve_report()
     report["solver"] = solver_report(0.25 if args.quick else 1.0)
     report["pimc"] = pimc_report()
+    report["rule"] = rule_report(args.deals // 2)
     if args.json:
         print(json.dumps(report, indent=2))
 
