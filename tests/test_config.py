@@ -75,6 +75,40 @@ def test_the_numba_cache_sits_in_a_folder_named_by_the_sources(monkeypatch, tmp_
         numba_config.CACHE_DIR = before
 
 
+def test_the_cache_folder_hashes_every_module_the_kernel_imports():
+    # numba checks only the compiled function's own file: a module the kernel reads
+    # constants or functions from (game/abi.py, kernel/declare.py, ...) must be in the hash
+    import ast
+
+    from loo_sim.kernel import cache_sources
+
+    package = Path(config.__file__).parent
+    hashed = {p.resolve() for p in cache_sources()}
+
+    def file_of(module: str) -> Path | None:
+        parts = module.split(".")[1:]
+        for path in (package.joinpath(*parts).with_suffix(".py"), package.joinpath(*parts, "__init__.py")):
+            if path.exists():
+                return path.resolve()
+        return None
+
+    todo, seen = sorted((package / "kernel").glob("*.py")), set()
+    while todo:
+        path = todo.pop().resolve()
+        if path in seen:
+            continue
+        seen.add(path)
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("loo_sim"):
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names if a.name.startswith("loo_sim")]
+            todo += [f for f in map(file_of, names) if f is not None and f.name != "__init__.py"]
+    assert {package / "game" / "abi.py", package / "kernel" / "declare.py"} <= seen  # the walk reaches them
+    assert sorted(str(p.relative_to(package)) for p in seen - hashed) == []
+
+
 def test_grid_text_survives_python_OO():
     code = "from loo_sim.game.classes import grid_text; print(grid_text())"
     out = subprocess.run([sys.executable, "-OO", "-c", code], capture_output=True, text=True, check=True).stdout

@@ -320,7 +320,7 @@ def test_pot_bin_edges_bracket_every_amount_the_kernel_bins():
     # bin b must lie inside those edges (a shift by one bin would put it outside), across
     # the 16-per-decade range, its decade boundaries and the one-per-decade tail.
     from loo_sim.analysis.pots import bin_edges
-    from loo_sim.kernel.sessions import pot_bin
+    from loo_sim.kernel.bins import pot_bin
 
     edges = bin_edges()
     rng = np.random.default_rng(3)

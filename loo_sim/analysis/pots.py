@@ -38,7 +38,7 @@ def parse_compare(items: Sequence[str] | None) -> list[tuple[str, list[str]]]:
 
 # ---- bins -> values ---------------------------------------------------------------------------
 def bin_edges() -> np.ndarray:
-    """Lower edge of every pot bin (and the upper edge of the last): see kernel.sessions.pot_bin."""
+    """Lower edge of every pot bin (and the upper edge of the last): see kernel.bins.pot_bin."""
     edges = np.zeros(L.NB_POT + 1)
     for b in range(1, L.NB_POT + 1):
         edges[b] = 10 ** ((b - 1) / 16) if b <= 257 else 10.0 ** (b - 257 + 16)
@@ -59,7 +59,7 @@ def hist_quantile(counts: np.ndarray, sums: np.ndarray, q: float) -> float:
 
 
 def _signed_edges() -> tuple[np.ndarray, np.ndarray]:
-    """(low, high) of every signed balance bin (``kernel.sessions.balance_bin``)."""
+    """(low, high) of every signed balance bin (``kernel.bins.balance_bin``)."""
     edges = bin_edges()
     k = np.arange(L.NB_POT)
     low = np.concatenate([-edges[L.NB_POT - k], edges[:-1]])  # bin NB_POT - 1 - k holds -[edges[k], edges[k+1])

@@ -381,7 +381,7 @@ def session_pots(res) -> pd.DataFrame:
 
 
 def _bin_bounds(b: int) -> tuple[float, float]:
-    """The amounts kernel.sessions.pot_bin puts in bin b."""
+    """The amounts kernel.bins.pot_bin puts in bin b."""
     if b == 0:
         return 0.0, 1.0
     if b <= 256:

@@ -16,6 +16,7 @@
 - ``aggregate``: one deal's record reduced into a block's aggregate row
 - ``chunks``: a block of deals reduced to aggregates (simulate); and the batches of
   ``play_deals`` (every record row kept) and ``shuffled_decks``
+- ``bins``: amounts (pots, balances) counted exactly or in log bins, as the sessions' aggregates count them
 - ``classes``, ``counterfactual``, ``sessions``, ``variants``, ``calibrate``, ``tournament``,
   ``ladder``: hand classes and the block drivers of the studies
 - ``solver``: the perfect-information card-play search (P7), ``cardplay`` the perfect and pimc
@@ -27,7 +28,7 @@ on-disk cache checks only the source file of the function it compiled, not the f
 calls into or the constants it froze from other modules, so a change in ``deal.py``,
 ``game/classes.py`` or ``config.py`` would leave a stale binary. The cache therefore
 lives in a directory named by a hash of every kernel and game source and of the
-foundations it reads constants from: any change there starts a fresh cache.
+foundations they import (``cache_sources``): any change there starts a fresh cache.
 
 A cold cache costs seconds of compiling in the first process of each kind of run whose
 drivers are not cached yet (``cli.progress.COMPILE_SECONDS``: about 8.5 s for simulate,
@@ -49,17 +50,8 @@ DRIVERS = {
     "variants": [("variants", "variant_block")],
     "variant_sessions": [("variants", "variant_session_block")],
     "miss": [("counterfactual", name) for name in ("decision_scratch", "decision_block", "heuristic_block")],
-    "pots": [
-        ("sessions", name)
-        for name in (
-            "session_scratch",
-            "session_block",
-            "count_pots",
-            "count_largest",
-            "count_balances",
-            "fold_balances",
-        )
-    ],
+    "pots": [("sessions", "session_scratch"), ("sessions", "session_block")]
+    + [("bins", name) for name in ("count_pots", "count_largest", "count_balances", "fold_balances")],
     "calibrate": [("calibrate", "calibrate_block")],
     "play_deals": [("chunks", "play_rows")],
     "tournament": [("tournament", "tournament_block")],
@@ -75,18 +67,25 @@ DRIVERS = {
 }
 
 
+def cache_sources() -> list[Path]:
+    """The source files the numba cache folder's name hashes: every kernel and game module,
+    and the foundations they import (``config`` and ``rng``: BLOCK, SESSION_BLOCK, the
+    stream keys; ``checks`` and ``errors``, which the game layer imports): every module the
+    kernel reaches (tests/test_config.py walks its imports)."""
+    here = Path(__file__).resolve().parent
+    package = here.parent
+    sources = sorted(here.glob("*.py")) + sorted((package / "game").glob("*.py"))
+    return sources + [package / name for name in ("config.py", "rng.py", "checks.py", "errors.py")]
+
+
 def _configure_cache() -> None:
     from numba.core import config
 
     from loo_sim.config import cache_dir
     from loo_sim.kernel.codegen import OPTIONS  # before anything compiles
 
-    here = Path(__file__).resolve().parent
-    package = here.parent
-    sources = sorted(here.glob("*.py")) + sorted((package / "game").glob("*.py"))
-    sources += [package / "config.py", package / "rng.py"]  # BLOCK, SESSION_BLOCK, the stream keys
     options = " ".join(OPTIONS).encode()  # machine code built with and without them is kept apart
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources) + options).hexdigest()[:16]
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in cache_sources()) + options).hexdigest()[:16]
     config.CACHE_DIR = str(cache_dir("numba") / f"kernel-{digest}")
 
 

@@ -74,13 +74,13 @@ def staged_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, seat_keys
     pot_start = collect_antes(ri, rf, dealer, carried, of)
     if stage < ST_DECLARE:
         return
-    penalty = loo_penalty(ri, rf, pot_start)
     defender, m = declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, single, mode, miss_dealt,
-                              indicator, t, pot_start, penalty, miss, 0, L.NO_FORCING, L.NO_ACTION, seat_keys, sc,
+                              indicator, t, pot_start, miss, 0, L.NO_FORCING, L.NO_ACTION, seat_keys, sc,
                               oi)  # fmt: skip
     if settle_uncontested(m, pot_start, sc, oi, of) or stage < ST_TRICKS:
         return
     exchange(ri, pol, deck, single, miss_dealt, t, m, stock_pos, seat_keys, sc)
+    penalty = loo_penalty(ri, rf, pot_start)
     if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         return
     play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws)

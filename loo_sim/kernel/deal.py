@@ -18,7 +18,7 @@ from numba import njit
 
 from loo_sim.game import abi as L
 from loo_sim.kernel.bits import CARD, u
-from loo_sim.kernel.declare import declare_all
+from loo_sim.kernel.declare import declare_all, loo_penalty
 from loo_sim.kernel.exchange import exchange, show_flushes
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.tricks import play_tricks
@@ -115,18 +115,8 @@ def collect_antes(ri, rf, dealer, carried, of):
     return pot_start
 
 
-@njit(cache=True, inline="always")
-def loo_penalty(ri, rf, pot_start):
-    """R3, R9c: what a loo costs: the whole pot (unlimited), the fixed amount (limited), or
-    the smaller of the two (capped)."""
-    kind = ri[L.R_PENALTY]
-    if kind == L.PEN_UNLIMITED:
-        return pot_start
-    if kind == L.PEN_LIMITED:
-        return rf[L.RF_PENALTY]
-    return min(pot_start, rf[L.RF_PENALTY])
-
-
+# what a loo costs (R3, ``loo_penalty``) is in kernel/declare.py, where the calibrated
+# declarations first weigh it; it is imported here, and the drivers import it from here
 # the declarations (R4, R5, R8, R9b): kernel/declare.py; exchange and flushes (R9): kernel/exchange.py
 
 
@@ -189,13 +179,13 @@ def _finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried,
     t = oi[L.O_T_DECL]
     miss = sc[L.SC_DEALT + L.MAX_PLAYERS]
     pot_start = of[L.F_POT_START]
-    penalty = loo_penalty(ri, rf, pot_start)
     defender, m = declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, single, mode, miss_dealt,
-                              indicator, t, pot_start, penalty, miss, first_i, forced_seat, forced_action, seat_keys,
-                              sc, oi)  # fmt: skip
+                              indicator, t, pot_start, miss, first_i, forced_seat, forced_action, seat_keys, sc,
+                              oi)  # fmt: skip
     if settle_uncontested(m, pot_start, sc, oi, of):
         return
     exchange(ri, pol, deck, single, miss_dealt, t, m, sc[L.SC_STOCK], seat_keys, sc)
+    penalty = loo_penalty(ri, rf, pot_start)
     if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
         return
     play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws)

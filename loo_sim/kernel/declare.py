@@ -18,6 +18,21 @@ from loo_sim.kernel.rule import rule_declaration
 
 
 @njit(cache=True, inline="always")
+def loo_penalty(ri, rf, pot_start):
+    """R3, R9c: what a loo costs: the whole pot (unlimited), the fixed amount (limited), or
+    the smaller of the two (capped). Here rather than in deal.py (which imports it from
+    here, so the drivers still find it there) because the calibrated declarations weigh it
+    first; computed where it is needed, not once per deal: a deal that nobody contests
+    never needs it."""
+    kind = ri[L.R_PENALTY]
+    if kind == L.PEN_UNLIMITED:
+        return pot_start
+    if kind == L.PEN_LIMITED:
+        return rf[L.RF_PENALTY]
+    return min(pot_start, rf[L.RF_PENALTY])
+
+
+@njit(cache=True, inline="always")
 def declaration_options(ri, i, seat, dealer, single, club_law, clean, defence, miss_on_offer, already_in, early_in,
                         last_in, last_decl):  # fmt: skip
     """R4, R5, R8: what the i-th seat from the dealer's left may declare, given how many
@@ -56,21 +71,22 @@ def declaration_options(ri, i, seat, dealer, single, club_law, clean, defence, m
 
 @njit(cache=True, inline="always")
 def choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, hand, t, allowed, may_pass, miss_on_offer,
-                       dealer_case, already_in, miss_taken, clean, pot_start, penalty, forced_seat, forced_action,
+                       dealer_case, already_in, miss_taken, clean, pot_start, forced_seat, forced_action,
                        seat_keys):  # fmt: skip
     """The seat's declaration: the forced one in a counterfactual replay (P4), else its
     policy's (P2, P3; a chart or table seat reads its declaration table, P6, one without
-    an answer falling back to basic; a rule seat runs its program, P3b). ``penalty``: what
-    a loo costs (``deal.loo_penalty``), which the calibrated families and rules weigh."""
+    an answer falling back to basic; a rule seat reads its table, P3b)."""
     n = ri[L.R_PLAYERS]
     family = pol[seat, L.P_DECLARE]
     action = -1
     if seat == forced_seat:
         action = forced_action
     elif family == L.D_RULE:
+        penalty = loo_penalty(ri, rf, pot_start)
         action = rule_declaration(pol, seat, hand, t, ri[L.R_PAM], ri[L.R_PAM_FLUSH], allowed, i + 1, n, already_in,
                                   miss_taken, dealer_case, clean, pot_start, penalty)  # fmt: skip
     elif L.D_THRESHOLD <= family <= L.D_TABLE:  # threshold, ev, chart, table: contiguous codes (abi.py)
+        penalty = loo_penalty(ri, rf, pot_start)
         if family >= L.D_CHART:
             cls = hand_class(hand, t, ri[L.R_PAM])
             index = infoset_index(cls, i + 1, already_in, allowed, pot_start, penalty)
@@ -91,7 +107,7 @@ def choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, hand, t, al
 
 @njit(cache=True, inline="always")
 def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, single, mode, miss_dealt, indicator, t,
-                pot_start, penalty, miss, first_i, forced_seat, forced_action, seat_keys, sc, oi):  # fmt: skip
+                pot_start, miss, first_i, forced_seat, forced_action, seat_keys, sc, oi):  # fmt: skip
     """R4, R5, R8, R9b: every seat declares in turn from the dealer's left; a seat that
     takes the miss (or defends) plays it. The seats before the ``first_i``-th keep the
     declarations already in ``oi`` (a replay from a decision, ``rewind_deal``). Returns
@@ -145,8 +161,7 @@ def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, sing
             else:
                 action = choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, sc[u(L.SC_HANDS + seat)], t,
                                             allowed, may_pass, miss_on_offer, dealer_case, already_in, miss_taken,
-                                            clean, pot_start, penalty, forced_seat, forced_action,
-                                            seat_keys)  # fmt: skip
+                                            clean, pot_start, forced_seat, forced_action, seat_keys)  # fmt: skip
             oi[u(L.O_DECL + seat)] = action
         # selects, not branches: what a seat declares is a coin toss to the processor
         is_in = action != L.DECL_PASS

@@ -29,44 +29,47 @@ def first_dealer(seed, session, n):
     return below(word(stream_key(seed, session, NO_DEAL, np.uint64(0)), 0) >> np.uint64(32), n)
 
 
-@njit(cache=True)
-def pot_bin(p):
-    """Bin of an amount: 0 below 1, then 16 per decade up to 1e16, then one per decade."""
-    if not p >= 1.0:  # also NaN
-        return 0
-    if p < 1e16:
-        return 1 + int(16.0 * np.log10(p))
-    if p == np.inf:
-        return L.NB_POT - 1
-    return min(L.NB_POT - 1, 257 + int(np.log10(p)) - 16)
+@njit(cache=True, inline="always")
+def _settle_seats(n, dealer, oi, of, balances, by_position, biggest):
+    """One deal's net chips (shares - antes - penalties) into each seat's running balance
+    and, when ``by_position`` has rows, into the position the seat held. Returns the deal's
+    looed players, antes, penalties and shares, and ``biggest`` raised to the largest
+    amount met (a balance, share, penalty or ante: R3's exactness check)."""
+    looed = 0
+    antes = 0.0
+    penalties = 0.0
+    shares = 0.0
+    for s in range(n):
+        net = of[L.F_SHARES + s] - of[L.F_ANTES + s] - of[L.F_PENALTIES + s]
+        balances[s] += net
+        if by_position.shape[0] > 0:
+            p = position_of(s, dealer, n)
+            by_position[s, p, 0] += net
+            by_position[s, p, 1] += 1.0
+        looed += oi[L.O_LOOED + s]
+        antes += of[L.F_ANTES + s]
+        penalties += of[L.F_PENALTIES + s]
+        shares += of[L.F_SHARES + s]
+        biggest = max(biggest, abs(balances[s]), of[L.F_SHARES + s], of[L.F_PENALTIES + s], of[L.F_ANTES + s])
+    return looed, antes, penalties, shares, biggest
 
 
-@njit(cache=True)
-def balance_bin(x):
-    """Signed bins: [0, NB_POT) for negative amounts (mirrored), [NB_POT, 2 NB_POT) for >= 0."""
-    if x < 0:
-        return L.NB_POT - 1 - pot_bin(-x)
-    return L.NB_POT + pot_bin(x)
-
-
-@njit(cache=True)
-def exact_index(x, bound):
-    """Where an exact count of ``x`` goes: x itself when x is integral and 0 <= x < bound, else -1
-    (the amount is binned)."""
-    if x >= 0.0 and x < bound and x == np.floor(x):
-        return int(x)
-    return -1
-
-
-@njit(cache=True)
-def grid_index(x, grid, bound):
-    """Where an exact count of a balance ``x`` goes: k + bound - 1 when x is k / grid for a
-    whole k with |k| < bound (to 1e-6 of a step, float64's rounding of such sums), else -1."""
-    y = x * grid
-    k = np.floor(y + 0.5)
-    if abs(y - k) <= 1e-6 and abs(k) < bound:
-        return int(k) + bound - 1
-    return -1
+@njit(cache=True, inline="always")
+def _add_deal_stats(row, oi, looed, antes, penalties, shares, growth):
+    """One deal added into its row of the per-deal aggregates (``DS_*``): one more session
+    running, its looed players, the kind of pot and outcome, the chips moved and the pot's
+    growth."""
+    row[L.DS_RUNNING] += 1.0
+    row[L.DS_LOOED] += looed
+    row[L.DS_LOOED_SQ] += looed * looed
+    row[L.DS_SINGLE] += oi[L.O_SINGLE]
+    row[L.DS_NOBODY] += oi[L.O_OUTCOME] == L.OUT_NOBODY
+    row[L.DS_LONE] += oi[L.O_OUTCOME] == L.OUT_LONE
+    row[L.DS_FLUSH] += oi[L.O_OUTCOME] == L.OUT_FLUSH
+    row[L.DS_ANTES] += antes
+    row[L.DS_PENALTIES] += penalties
+    row[L.DS_SHARES] += shares
+    row[L.DS_GROWTH] += growth
 
 
 def _play_one_session(ri, rf, pol, polf, strength, tables, ws, seed, session, deals, bankroll, share_final, deck, sc,
@@ -106,39 +109,14 @@ def _play_one_session(ri, rf, pol, polf, strength, tables, ws, seed, session, de
         pot_start = of[L.F_POT_START]
         pot_next = of[L.F_POT_NEXT]
         largest = max(largest, pot_start)
-        biggest = max(pot_start, pot_next)
-        looed = 0
-        antes = 0.0
-        penalties = 0.0
-        shares = 0.0
-        for s in range(n):
-            net = of[L.F_SHARES + s] - of[L.F_ANTES + s] - of[L.F_PENALTIES + s]
-            balances[s] += net
-            if by_position.shape[0] > 0:
-                p = position_of(s, dealer, n)
-                by_position[s, p, 0] += net
-                by_position[s, p, 1] += 1.0
-            looed += oi[L.O_LOOED + s]
-            antes += of[L.F_ANTES + s]
-            penalties += of[L.F_PENALTIES + s]
-            shares += of[L.F_SHARES + s]
-            biggest = max(biggest, abs(balances[s]), of[L.F_SHARES + s], of[L.F_PENALTIES + s], of[L.F_ANTES + s])
+        looed, antes, penalties, shares, biggest = _settle_seats(n, dealer, oi, of, balances, by_position,
+                                                                 max(pot_start, pot_next))  # fmt: skip
         looed_total += looed
         looed_hist[looed] += 1.0
         looed_by_deal[j] = looed
         pots[j] = pot_start
         row = deal_stats[j]
-        row[L.DS_RUNNING] += 1.0
-        row[L.DS_LOOED] += looed
-        row[L.DS_LOOED_SQ] += looed * looed
-        row[L.DS_SINGLE] += oi[L.O_SINGLE]
-        row[L.DS_NOBODY] += oi[L.O_OUTCOME] == L.OUT_NOBODY
-        row[L.DS_LONE] += oi[L.O_OUTCOME] == L.OUT_LONE
-        row[L.DS_FLUSH] += oi[L.O_OUTCOME] == L.OUT_FLUSH
-        row[L.DS_ANTES] += antes
-        row[L.DS_PENALTIES] += penalties
-        row[L.DS_SHARES] += shares
-        row[L.DS_GROWTH] += pot_next - carried
+        _add_deal_stats(row, oi, looed, antes, penalties, shares, pot_next - carried)
         if inexact < 0 and biggest > L.EXACT_LIMIT:  # R3: say so, with the deal where it happened
             inexact = j
             row[L.DS_INEXACT_FIRST] += 1.0
@@ -298,82 +276,6 @@ def pair_session(row, seats, bal_x, bal_y, maxlog_diff, ruin_diff, played_x, pla
         row[L.PR_LOOED_ONLY_X] += looed_x[j]
     for j in range(shared, played_y):
         row[L.PR_LOOED_ONLY_Y] += looed_y[j]
-
-
-# ---- the caller's histograms: exact counts of integral amounts, log bins for the rest -----------
-@njit(cache=True, inline="always")
-def count_amount(p, bound, exact, hist, sums):
-    """Count one pot: exactly below ``bound`` chips when whole (``exact``), else in its log bin."""
-    e = exact_index(p, bound)
-    if e >= 0:
-        exact[e] += 1.0
-    else:
-        bin_ = pot_bin(p)
-        hist[bin_] += 1.0
-        sums[bin_] += p
-
-
-@njit(cache=True)
-def count_pots(pots, exact, hist, sums):
-    """Count one block's pots [arm, k, deal] into exact [arm, deal, bound] (integral pots
-    below the bound) or hist/sums [arm, deal, NB_POT] (the others, by ``pot_bin``); NaN
-    (no deal) is skipped. Sessions in order, so the sums do not depend on threads."""
-    bound = exact.shape[2]
-    for a in range(pots.shape[0]):
-        for k in range(pots.shape[1]):
-            for j in range(pots.shape[2]):
-                p = pots[a, k, j]
-                if p != p:
-                    break  # the session ended
-                count_amount(p, bound, exact[a, j], hist[a, j], sums[a, j])
-
-
-@njit(cache=True)
-def count_largest(largest, exact, hist, sums):
-    """Count one block's largest pots [arm, k] into exact [arm, bound] or hist/sums [arm, NB_POT]."""
-    bound = exact.shape[1]
-    for a in range(largest.shape[0]):
-        for k in range(largest.shape[1]):
-            p = largest[a, k]
-            if p != p:
-                continue
-            count_amount(p, bound, exact[a], hist[a], sums[a])
-
-
-@njit(cache=True)
-def count_balances(finals, grid, exact, hist, sums):
-    """Count one block's final balances [arm, k, seat] into exact [arm, seat, 2 bound - 1]
-    (balances that are whole multiples of 1 / grid[arm], ``grid_index``) or hist/sums
-    [arm, seat, 2 NB_POT] (the others, by ``balance_bin``)."""
-    bound = (exact.shape[2] + 1) // 2
-    for a in range(finals.shape[0]):
-        for k in range(finals.shape[1]):
-            for s in range(finals.shape[2]):
-                x = finals[a, k, s]
-                if x != x:
-                    continue
-                e = grid_index(x, grid[a], bound)
-                if e >= 0:
-                    exact[a, s, e] += 1.0
-                else:
-                    bin_ = balance_bin(x)
-                    hist[a, s, bin_] += 1.0
-                    sums[a, s, bin_] += x
-
-
-@njit(cache=True)
-def fold_balances(exact, grid, hist, sums):
-    """Add exact balance counts [seat, 2 bound - 1] (steps of 1 / grid) into log bins
-    hist/sums [seat, 2 NB_POT]: the whole distribution in bins (balance_histogram.csv)."""
-    bound = (exact.shape[1] + 1) // 2
-    for s in range(exact.shape[0]):
-        for i in range(exact.shape[1]):
-            c = exact[s, i]
-            if c > 0:
-                x = (i - (bound - 1)) / grid
-                bin_ = balance_bin(x)
-                hist[s, bin_] += c
-                sums[s, bin_] += c * x
 
 
 @njit(cache=True)

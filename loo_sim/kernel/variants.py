@@ -11,18 +11,19 @@ session and row, the sums over the deals after the burn-in (``abi.VS_*``), reduc
 block to the first and second moments over sessions of all rows' sums together (so any
 rate per deal, and its paired difference from another row, is a ratio of means with the
 session as the unit), and the pots at the start of the measured deals, counted exactly
-where whole and below ``EXACT_CHIPS`` (else in the log bins of ``kernel.sessions.pot_bin``)."""
+where whole and below ``EXACT_CHIPS`` (else in the log bins of ``kernel.bins.pot_bin``)."""
 
 import numpy as np
 from numba import njit
 
 from loo_sim.game import abi as L
 from loo_sim.kernel.aggregate import COUNTS_LEN, add_deal, add_seat_counts
+from loo_sim.kernel.bins import exact_index, pot_bin
 from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.deal import play_deal, play_deal_inline
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.scratch import any_random, deal_scratch, deck_cards_needed, position_of, prepare_deal
-from loo_sim.kernel.sessions import exact_index, first_dealer, pot_bin
+from loo_sim.kernel.sessions import first_dealer
 
 
 @njit(cache=True)

@@ -6,7 +6,7 @@ study's, with the same rules and the table's own policies, session i on the deck
 stream (seed, i, j)); the carried pot at the start of each deal after a burn-in is
 counted as the pots study counts pots: whole chips below ``abi.EXACT_CHIPS`` exactly (one
 atom per value), the others (fractional, or past the bound) in the log bins of
-``kernel.sessions.pot_bin``, each read as the mean of what it holds. The probabilities are
+``kernel.bins.pot_bin``, each read as the mean of what it holds. The probabilities are
 ratios over sessions (the deals of one session are not independent) with the
 delta-method SE, the session as the unit.
 
@@ -67,7 +67,7 @@ def pot_buckets(rules: Rules, carried: np.ndarray) -> np.ndarray:
 
 
 def pot_bins(p: np.ndarray) -> np.ndarray:
-    """``kernel.sessions.pot_bin`` on an array (p >= 0)."""
+    """``kernel.bins.pot_bin`` on an array (p >= 0)."""
     out = np.zeros(p.shape, dtype=np.int64)
     with np.errstate(divide="ignore", invalid="ignore"):
         lg = np.log10(np.where(p >= 1.0, p, 1.0))

@@ -36,7 +36,7 @@ class PotsResult:
     """The streamed aggregates of a pots run. Amounts are counted in two parts: integral
     amounts below a bound exactly (``*_exact``, one count per chip value, so a quantile
     read there is a value that occurred), the others (fractional, or past the bound) in
-    log bins of ``kernel.sessions.pot_bin`` with the sum of what each bin holds (``*_sum``;
+    log bins of ``kernel.bins.pot_bin`` with the sum of what each bin holds (``*_sum``;
     a bin is read as its mean). The bound is ``abi.EXACT_CHIPS`` (4096) for the largest
     pot and the balances, and ``pot_bound`` for the pot by deal (4096 unless arms x deals
     is so large that ``abi.EXACT_BUDGET`` caps it, see :func:`pot_exact_bound`)."""
@@ -150,7 +150,7 @@ def run_pots(arms: Sequence[Arm], sessions: int, deals: int, seed: int, progress
     grid = np.array([balance_grid(arm.rules) for arm in arms], dtype=np.int64)
 
     def reduce(first: int, count: int, rows: dict[str, np.ndarray]) -> None:
-        from loo_sim.kernel.sessions import count_balances, count_largest, count_pots
+        from loo_sim.kernel.bins import count_balances, count_largest, count_pots
 
         for b in range(count):  # block order: the sums do not depend on threads or workers
             for k in ("scal", "deal_stats", "pair"):
@@ -173,7 +173,7 @@ def folded_balances(exact: np.ndarray, grid: np.ndarray, hist: np.ndarray,
     """The whole distribution of final balances in signed log bins [arm, seat, bin]: the
     binned counts and sums with the exact counts added to their bins (the kernel's
     ``fold_balances``), done here so that the tables above the run layer need no kernel."""
-    from loo_sim.kernel.sessions import fold_balances
+    from loo_sim.kernel.bins import fold_balances
 
     all_hist, all_sum = hist.copy(), sums.copy()
     for a in range(exact.shape[0]):
