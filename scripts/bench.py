@@ -17,10 +17,13 @@ until the three-card 5-player solve's NashConv is at 1% of the ante pool, and it
 memory at two deal counts; ``--solve`` runs only it), and the perfect-information solver
 (``solver_report``, P7: solves/s on one core of kernel/solver.py beside engine/solver.py,
 three-card and five-card, five seats in the deal, from the first lead, with each of the
-kernel's shortcuts turned off and its recursive twin; ``--solver`` runs only it). The
-start-up of the command line without the kernel (``--help``, ``rules``, usage errors: CPU
-seconds and ``-X importtime``, ``bench_startup.py``) comes first; ``--startup`` runs only it. Run:
-bash scripts/dev.sh bench [--quick] [--solve] [--solver] [--startup]
+kernel's shortcuts turned off and its recursive twin; ``--solver`` runs only it), and the
+``rule:`` family (scripts/bench_rule.py: simulate with the rule form of basic over basic,
+the parse time of a rule, the first compile of a run with a rule; ``--rule`` runs only it).
+The start-up of the command line without the kernel (``--help``, ``rules``, usage errors:
+CPU seconds and ``-X importtime``, ``bench_startup.py``) comes first; ``--startup`` runs
+only it. Run:
+bash scripts/dev.sh bench [--quick] [--solve] [--solver] [--rule] [--startup]
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ import json
 import subprocess
 import sys
 import time
+
+from bench_rule import rule_report  # scripts/bench_rule.py, beside this file
 
 CONFIGS = [("three-card", "basic"), ("five-card", "basic")]
 
@@ -546,12 +551,18 @@ def main() -> None:
     parser.add_argument("--solve", action="store_true", help="only the solve benchmark (three-card, 5 players)")
     parser.add_argument("--solver", action="store_true",
                         help="only the perfect-information solver (P7) and pimc (P8) benchmarks")  # fmt: skip
+    parser.add_argument("--rule", action="store_true", help="only the rule: family's benchmark (bench_rule.py)")
     parser.add_argument("--startup", action="store_true", help="only the command line's start-up without the kernel")
     args = parser.parse_args()
     from bench_startup import startup_report  # scripts/ is this script's folder, first on sys.path
 
     if args.startup:
         report = {"startup": startup_report()}
+        if args.json:
+            print(json.dumps(report, indent=2))
+        return
+    if args.rule:
+        report = {"rule": rule_report(args.deals // 2)}
         if args.json:
             print(json.dumps(report, indent=2))
         return
@@ -620,6 +631,7 @@ def main() -> None:
     report["solve"] = solve_report()
     report["solver"] = solver_report(0.25 if args.quick else 1.0)
     report["pimc"] = pimc_report()
+    report["rule"] = rule_report(args.deals // 2)
     if args.json:
         print(json.dumps(report, indent=2))
 

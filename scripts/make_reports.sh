@@ -4,7 +4,7 @@
 # pip install playwright).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for name in miss pots variants variants-sessions solve tournament risk cardplay; do
+for name in miss pots variants variants-sessions solve tournament risk cardplay rules; do
   bash scripts/dev.sh run report "reports/$name.toml" --out "reports/$name"
 done
 # the miss chart's verdicts with basic and with pimc:8 card play (reports/cardplay.toml), side by side

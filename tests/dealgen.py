@@ -103,7 +103,7 @@ def _accepts(preset: str, overrides: dict, key: str) -> bool:
 # random_policy adds chart and table; flush-aware comes in by with_flush_aware, from a
 # stream of its own, so the draws of the other families (and the rare paths they reach,
 # e.g. a calibrated dealer's defence) are those of the spread before it existed
-WRITTEN_FAMILIES = tuple(f for f in DECLARE_FAMILIES if f not in ("chart", "table", "flush-aware"))
+WRITTEN_FAMILIES = tuple(f for f in DECLARE_FAMILIES if f not in ("chart", "table", "flush-aware", "rule"))
 FLUSH_AWARE_SHARE = 0.5  # of the basic seats
 
 
@@ -286,6 +286,31 @@ def with_flush_aware(policy: list, seed: int) -> list:
         if parsed.declare == "basic" and sub.random() < FLUSH_AWARE_SHARE:
             p = str(Policy("flush-aware", parsed.play, parsed.exchange))
         out.append(p)
+    return out
+
+
+RULE_SHARE = 0.5  # of the seats of with_rule_seats' deals
+
+
+def with_rule_seats(deals: list[dict], seed: int, share: float = RULE_SHARE) -> list[dict]:
+    """The same deals with about ``share`` of the seats declaring by a rule (P3b; their play
+    and exchange families kept): the P3 families' rule forms and random rules
+    (tests/rulegen.py), drawn from a stream of their own."""
+    from tests.rulegen import random_rule
+
+    rng = random.Random(f"rules-{seed}")
+    families = ("play if trumps >= 1 or aces >= 1; defend; miss; pass; play",
+                "play if trumps >= 2 or highest_trump >= Q or (not trumps_known and aces >= 1); defend; pass; play",
+                "miss if trumps == 0 and aces == 0 and faces == 0 and dealer_case != 2; play")  # fmt: skip
+    out = []
+    for d in deals:
+        policy = []
+        for p in (Policy.parse(x) for x in d["policy"]):
+            if rng.random() < share:
+                text = rng.choice(families) if rng.random() < 0.3 else str(random_rule(rng))
+                p = Policy.parse(f"rule:{text}/{p.play_name}/{p.exchange}")
+            policy.append(p)
+        out.append(d | dict(policy=policy))
     return out
 
 

@@ -1,6 +1,7 @@
 """The backbone: the kernel and the reference engine agree on every field of every
 deal (docs/design.md property 1), over every preset with a spread of overrides, per-seat
-policy mixes (random play included: both engines read the same seat streams),
+policy mixes (random play included: both engines read the same seat streams; rule seats,
+P3b, with the P3 families' rule forms and random rules),
 dealers, carried pots, and decks arranged so that rare paths occur. Strength tables,
 charts and strategy tables (P6: pure, mixed and unknown rows) are synthetic (random but
 valid): the calibrated families must agree whatever their tables say. The test also
@@ -15,11 +16,12 @@ from loo_sim import Rules, play_deals
 from loo_sim.game.paths import RulePath
 from loo_sim.game.rules import PRESETS
 from tests.data import load_conformance
-from tests.dealgen import random_deals, with_table_seats
+from tests.dealgen import random_deals, with_rule_seats, with_table_seats
 from tests.engines import assert_engines_agree, assert_paths_reached, reference_paths
 
 DEALS_PER_PRESET = 2000
 TABLE_DEALS_PER_PRESET = 600
+RULE_DEALS_PER_PRESET = 600
 PATHS_SEEN: Counter = Counter()
 REQUIRED_PATHS = list(RulePath)  # every special path of R4-R9b and P3
 
@@ -34,6 +36,14 @@ def test_kernel_agrees_with_reference_at_strategy_table_seats_p6(preset):
     # table seats decide from pure, mixed (a draw from the seat's own stream) and unknown rows
     deals = with_table_seats(random_deals(2027, preset, TABLE_DEALS_PER_PRESET), seed=2027)
     PATHS_SEEN.update(assert_engines_agree(None, deals, label=f"{preset} with table seats"))
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_kernel_agrees_with_reference_at_rule_seats_p3b(preset):
+    # rule seats: the P3 families' rule forms and random rules (every feature, every kind of
+    # condition) beside the spread's own policies
+    deals = with_rule_seats(random_deals(2028, preset, RULE_DEALS_PER_PRESET), seed=2028)
+    PATHS_SEEN.update(assert_engines_agree(None, deals, label=f"{preset} with rule seats"))
 
 
 def test_kernel_agrees_on_conformance_deals():

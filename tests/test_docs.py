@@ -87,7 +87,7 @@ def span_tokens(text: str) -> set[str]:
 # ---- the section ids the documents define ------------------------------------------------
 _SECTION_ID = {
     RULES_MD: re.compile(r"^(R\d+[a-z]?)\.\s"),
-    POLICIES_MD: re.compile(r"^(P\d+)\.\s"),
+    POLICIES_MD: re.compile(r"^(P\d+[a-z]?)\.\s"),
     DESIGN_MD: re.compile(r"^Property (\d+)\.\s"),
 }
 

@@ -230,9 +230,16 @@ def test_the_heuristic_list_adds_flush_aware_only_with_flushes():
         Policy.parse(text)  # each one a policy the parser reads
 
 
-def test_the_miss_and_solve_studies_compare_the_same_heuristics():
-    # both runners read game.policy's list: a heuristic added there reaches both
+def test_the_miss_and_solve_studies_compare_the_same_heuristics(monkeypatch):
+    # both studies read game.policy's list (their runners take it from the studies'
+    # heuristic_policies and profiles, which add the user's own after it): a heuristic
+    # added there reaches both
     import loo_sim.game.policy as policy
-    from loo_sim.report import runners, solve
+    from loo_sim.report.kinds import MissStudy, SolveStudy
 
-    assert runners.heuristics_for is solve.heuristics_for is policy.heuristics_for
+    rules = Rules.preset("five-card")
+    assert MissStudy().heuristic_policies(rules)[0] == policy.heuristics_for(rules)
+    assert [name for name, _ in SolveStudy().profiles(rules)] == policy.heuristics_for(rules)
+    monkeypatch.setattr(policy, "heuristics_for", lambda rules: ["basic", "always"])
+    assert MissStudy(heuristics=["mine=cautious"]).heuristic_policies(rules)[0] == ["basic", "always", "mine"]
+    assert [name for name, _ in SolveStudy().profiles(rules)] == ["basic", "always"]

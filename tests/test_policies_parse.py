@@ -55,8 +55,8 @@ def test_parse_accepts_a_policy_and_spaces():
 def test_every_family_round_trips_through_its_written_form_chart_too():
     # C7: `chart` (a miss run's best actions) is a declaration family like the others,
     # so str() of any policy parses back to the same policy.
-    written = [f for f in DECLARE_FAMILIES if f not in ("threshold", "table")]
-    written += ["threshold:play=0.6,miss=0.25", "table:Some Dir/solve/strategy.csv"]
+    written = [f for f in DECLARE_FAMILIES if f not in ("threshold", "table", "rule")]
+    written += ["threshold:play=0.6,miss=0.25", "table:Some Dir/solve/strategy.csv", "rule:miss if aces == 0; play"]
     for declare in written:
         for play in PLAY_FAMILIES:
             play = "pimc:12" if play == "pimc" else play

@@ -34,7 +34,7 @@ def flag_keys() -> set[str]:
 
 # keys whose flag has another name: ``starts[0]`` is --start (repeatable), ``table_policy`` is --table,
 # ``rows[1]`` is --row (a variants row)
-FLAG_NAMES = {"starts": "start", "table_policy": "table", "rows": "row"}
+FLAG_NAMES = {"starts": "start", "table_policy": "table", "rows": "row", "heuristics": "heuristic"}
 _NAME = "VALUE"  # the name the checks get here; the flag takes its place in the message
 
 

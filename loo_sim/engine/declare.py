@@ -90,7 +90,8 @@ class Declarations:
         ctx = DeclareContext(position=i + 1, already_in=already_in, later=n - 1 - i, players=n,
                              pot=self.pot_start, hand_size=self.h, penalty=self.loo_penalty(),
                              strength=self.strength, chart=self.chart, table=self.tables.get(policy.table),
-                             uniform=getattr(stream, "declaration_uniform", None))  # fmt: skip
+                             uniform=getattr(stream, "declaration_uniform", None), miss_taken=self.miss_taken,
+                             clean=self.carried == 0)  # fmt: skip
         return declare(policy, self.hands[seat], self.ts, choice, ctx, self.rules)
 
     def refusal(self, i: int, seat: int, choice: DeclareChoice, action: str) -> str:

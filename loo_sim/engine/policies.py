@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from loo_sim.engine.rule import rule_declaration, rule_features
 from loo_sim.errors import LooError
 from loo_sim.game.cards import ACE, JACK, QUEEN, rank_of, suit_of
 from loo_sim.game.decl import DECL_NAMES, DEFEND, MISS, PASS, PLAY
@@ -18,6 +19,7 @@ from loo_sim.game.infosets import seat_infoset
 from loo_sim.game.legality import is_flush, pam_flush
 from loo_sim.game.policy import CALIBRATED, Policy
 from loo_sim.game.ranking import TrumpState
+from loo_sim.game.rule import parsed
 from loo_sim.game.rules import Rules
 
 
@@ -108,6 +110,8 @@ class DeclareContext:
     chart: object = None  # [class, position, miss on offer, earlier seats in (bin)] best declaration, -1 unknown
     table: object = None  # table family: [information set, action] probabilities (P6), NaN rows unknown
     uniform: Callable[[], float] | None = None  # table family: the seat's one uniform draw (a mixed row)
+    miss_taken: bool = False  # rule family (P3b): an earlier seat took the miss
+    clean: bool = False  # rule family: no chips were carried into the deal
 
 
 def seats_expected(ctx: DeclareContext, p_in: float) -> int:
@@ -195,8 +199,17 @@ def declare_calibrated(policy: Policy, hand: Sequence[int], ts: TrumpState, choi
 def declare(policy: Policy, hand: Sequence[int], ts: TrumpState, choice: DeclareChoice,
             ctx: DeclareContext | None = None, rules: Rules | None = None) -> str:  # fmt: skip
     """The declaration of one seat: play / pass / miss / defend. ``rules`` feeds
-    flush-aware (its flush clauses read ``flush``, ``exchange`` and ``pam_flush``)."""
+    flush-aware (its flush clauses read ``flush``, ``exchange`` and ``pam_flush``) and the
+    rule family's ``flush`` feature."""
     family = policy.declare
+    if family == "rule":
+        if ctx is None or rules is None:
+            raise LooError(f"policy {policy}: the rule family needs what the seat sees (its context and the rules)")
+        features = rule_features(hand, ts, rules, choice.allowed, dealer_case=choice.dealer_case,
+                                 position=ctx.position, players=ctx.players, earlier_in=ctx.already_in,
+                                 miss_taken=ctx.miss_taken, clean=ctx.clean, pot=ctx.pot,
+                                 penalty=ctx.penalty)  # fmt: skip
+        return rule_declaration(parsed(policy.rule), features, choice.allowed)
     if family in CALIBRATED:
         if ctx is None:
             raise LooError(f"policy {policy}: the {family} family needs its strength tables or chart")

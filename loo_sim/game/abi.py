@@ -66,13 +66,15 @@ VOID_MUST, VOID_TO_WIN = (VOID_CODES[m] for m in (Void.MUST_TRUMP, Void.TRUMP_TO
 P_DECLARE, P_PLAY, P_EXCHANGE = 0, 1, 2
 P_TABLE = 3  # chart and table seats: which of the run's declaration tables the seat reads
 P_SAMPLES = 4  # pimc seats: the deals sampled at each card decision (N of pimc:N)
-P_LEN = 5
+P_LEN = 5  # the fixed slots; a table with rule seats has wider rows:
+P_RULE = P_LEN  # rule seats (P3b): the rule's program from here (game/rule_code.py), the rows as wide as the longest
 DECLARE_CODES = {
     "always": 0, "basic": 1, "cautious": 2, "nothing-takes-miss": 3, "threshold": 4, "ev": 5, "chart": 6, "table": 7,
-    "flush-aware": 8,
+    "flush-aware": 8, "rule": 9,
 }  # fmt: skip
 D_ALWAYS, D_BASIC, D_CAUTIOUS, D_NOTHING, D_THRESHOLD, D_EV, D_CHART, D_TABLE = range(8)
 D_FLUSH_AWARE = 8  # after the calibrated codes: kernel/declare.py matches threshold..table by code, not by order
+D_RULE = 9  # rule:CLAUSES (P3b), a program in the seat's row from P_RULE
 PF_PLAY_AT, PF_MISS_BELOW = 0, 1  # policy floats [seat, slot] (threshold)
 PF_LEN = 2
 PLAY_CODES = {"basic": 0, "high": 1, "low": 2, "random": 3, "perfect": 4, "pimc": 5}

@@ -4,6 +4,7 @@ in ``engine/policies.py`` (readable) and ``kernel/`` (fast), which must agree.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -16,11 +17,15 @@ if TYPE_CHECKING:
 # ``chart`` plays a decision chart's best action (a miss run's ``analysis.miss.best_actions``);
 # a run with a chart seat must be given that chart. ``table:PATH`` plays a strategy table
 # (P6: a CSV of information set -> probability of each action, e.g. a solve's strategy.csv).
+# ``rule:CLAUSES`` (or ``rule:PATH.rule``) declares by a heuristic written as a sentence (P3b,
+# game/rule.py): the first clause whose condition holds and whose action is on offer.
 DECLARE_FAMILIES = (
-    "always", "basic", "cautious", "nothing-takes-miss", "flush-aware", "threshold", "ev", "chart", "table",
+    "always", "basic", "cautious", "nothing-takes-miss", "flush-aware", "threshold", "ev", "chart", "table", "rule",
 )  # fmt: skip
 CALIBRATED = ("threshold", "ev", "chart", "table")  # families that read strength tables, a chart or a table
 TABLE_PREFIX = "table:"
+RULE_PREFIX = "rule:"
+_RULE_FILE = re.compile(r"\.rule(?=\s*(/|$))", re.IGNORECASE)  # where a rule file's path ends
 PLAY_FAMILIES = ("basic", "high", "low", "random", "perfect", "pimc")
 # the play families that solve deals with the perfect-information solver (docs/policies.md P8):
 # ``perfect`` sees every card, ``pimc:N`` samples N deals of the cards it cannot see
@@ -53,6 +58,8 @@ class Policy:
     miss_below: float = 0.0  # threshold: take the miss when P(at least one trick) < miss_below
     table: str = ""  # table: the strategy table's path, as given
     samples: int = 0  # pimc: the deals sampled at each card decision (N of pimc:N)
+    rule: str = ""  # rule: the clauses, canonical (game.rule_syntax.Rule's str), also when read from a file
+    rule_path: str = ""  # rule: the .rule file's path as given ("" for clauses written inline)
 
     @property
     def needs_stream(self) -> bool:
@@ -72,6 +79,8 @@ class Policy:
         stripped = str(text).strip()
         if stripped.lower().startswith(TABLE_PREFIX):
             return cls._parse_table(text, stripped)
+        if stripped.lower().startswith(RULE_PREFIX):
+            return cls._parse_rule(text, stripped[len(RULE_PREFIX) :].strip())
         parts = [p.strip().lower() for p in stripped.split("/")]
         if len(parts) > 3 or not parts[0]:
             raise LooError(f"policy {text!r}: expected DECLARE[/PLAY[/EXCHANGE]], e.g. cautious/high/keep-trumps")
@@ -113,10 +122,39 @@ class Policy:
                 raise LooError(f"policy {text!r}: unknown {what} family {part!r}; allowed {', '.join(allowed)}")
         return cls("table", parts[0], parts[1], table=path, samples=samples)
 
+    @classmethod
+    def _parse_rule(cls, text: object, body: str) -> Policy:
+        """``rule:CLAUSES[/PLAY[/EXCHANGE]]`` (clauses never hold a slash) or
+        ``rule:PATH.rule[/PLAY[/EXCHANGE]]`` (the path, which may hold slashes, runs to its
+        ``.rule``; the file is read now). The rule is checked here (game/rule.py)."""
+        from loo_sim.game.rule import load_rule, parse_rule
+
+        end = _RULE_FILE.search(body)
+        if end is not None:
+            path, rest = body[: end.start() + len(".rule")].strip(), body[end.start() + len(".rule") :].strip()
+            if not path[: -len(".rule")].strip():
+                raise LooError(f"policy {text!r}: rule: needs clauses or the path of a .rule file, e.g. "
+                               "rule:play if trumps >= 1; pass; play")  # fmt: skip
+            rule = load_rule(path)
+        else:
+            clauses, slash, after = body.partition("/")
+            path, rest, rule = "", slash + after, parse_rule(clauses.strip())
+        parts = [p.strip().lower() for p in rest.split("/")[1:]]
+        if len(parts) > 2:
+            raise LooError(f"policy {text!r}: expected rule:CLAUSES[/PLAY[/EXCHANGE]]")
+        parts += ["basic"] * (2 - len(parts))
+        parts[0], samples = _play_part(text, parts[0])
+        for part, allowed, what in zip(parts, (PLAY_FAMILIES, EXCHANGE_FAMILIES), ("play", "exchange")):
+            if part not in allowed:
+                raise LooError(f"policy {text!r}: unknown {what} family {part!r}; allowed {', '.join(allowed)}")
+        return cls("rule", parts[0], parts[1], samples=samples, rule=str(rule), rule_path=path)
+
     def __str__(self) -> str:
         declare = self.declare
         if declare == "table":
             declare = f"table:{self.table}"
+        if declare == "rule":
+            declare = f"rule:{self.rule_path or self.rule}"
         if declare == "threshold":
             declare = f"threshold:play={self.play_at:g},miss={self.miss_below:g}"
         return f"{declare}/{self.play_name}/{self.exchange}"

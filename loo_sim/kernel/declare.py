@@ -14,6 +14,7 @@ from loo_sim.kernel.classes import declare_calibrated, hand_class
 from loo_sim.kernel.exchange import exchange_at_turn
 from loo_sim.kernel.infosets import infoset_index, table_declaration
 from loo_sim.kernel.policies import declare, declare_flush_aware, flush_clauses
+from loo_sim.kernel.rule import rule_declaration
 
 
 @njit(cache=True, inline="always")
@@ -70,15 +71,20 @@ def declaration_options(ri, i, seat, dealer, single, club_law, clean, defence, m
 
 @njit(cache=True, inline="always")
 def choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, hand, t, allowed, may_pass, miss_on_offer,
-                       dealer_case, already_in, pot_start, forced_seat, forced_action, seat_keys):  # fmt: skip
+                       dealer_case, already_in, miss_taken, clean, pot_start, forced_seat, forced_action,
+                       seat_keys):  # fmt: skip
     """The seat's declaration: the forced one in a counterfactual replay (P4), else its
-    policy's (P2, P3; a chart or table seat reads its declaration table, P6; one without
-    an answer falls back to basic)."""
+    policy's (P2, P3; a chart or table seat reads its declaration table, P6, one without
+    an answer falling back to basic; a rule seat reads its table, P3b)."""
     n = ri[L.R_PLAYERS]
     family = pol[seat, L.P_DECLARE]
     action = -1
     if seat == forced_seat:
         action = forced_action
+    elif family == L.D_RULE:
+        penalty = loo_penalty(ri, rf, pot_start)
+        action = rule_declaration(pol, seat, hand, t, ri[L.R_PAM], ri[L.R_PAM_FLUSH], allowed, i + 1, n, already_in,
+                                  miss_taken, dealer_case, clean, pot_start, penalty)  # fmt: skip
     elif L.D_THRESHOLD <= family <= L.D_TABLE:  # threshold, ev, chart, table: contiguous codes (abi.py)
         penalty = loo_penalty(ri, rf, pot_start)
         if family >= L.D_CHART:
@@ -154,8 +160,8 @@ def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, sing
                 action = L.DECL_PLAY if (sc[u(L.SC_HANDS + seat)] & strong_mask) != 0 else weak
             else:
                 action = choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, sc[u(L.SC_HANDS + seat)], t,
-                                            allowed, may_pass, miss_on_offer, dealer_case, already_in, pot_start,
-                                            forced_seat, forced_action, seat_keys)  # fmt: skip
+                                            allowed, may_pass, miss_on_offer, dealer_case, already_in, miss_taken,
+                                            clean, pot_start, forced_seat, forced_action, seat_keys)  # fmt: skip
             oi[u(L.O_DECL + seat)] = action
         # selects, not branches: what a seat declares is a coin toss to the processor
         is_in = action != L.DECL_PASS

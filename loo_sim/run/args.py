@@ -15,6 +15,8 @@ from loo_sim.game.classes import N_CLASSES
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.legality import pam_flush
 from loo_sim.game.policy import SOLVER_PLAY, Policy
+from loo_sim.game.rule import parsed
+from loo_sim.game.rule_code import rule_program
 from loo_sim.game.rules import AntePayer, ExchangeTiming, FlushTie, Rules
 from loo_sim.run.tables import resolve_tables
 
@@ -22,7 +24,7 @@ from loo_sim.run.tables import resolve_tables
 class KernelArgs(NamedTuple):
     ri: np.ndarray  # rules, int slots
     rf: np.ndarray  # rules, float slots (and the strength table's entry rate)
-    pol: np.ndarray  # [seat, declare/play/exchange] family codes
+    pol: np.ndarray  # [seat, P_*] family codes, then a rule seat's program (P3b, from P_RULE)
     polf: np.ndarray  # [seat, PF_*] threshold parameters
     strength: np.ndarray  # [class, seats in deal, tricks] probabilities
     tables: np.ndarray  # [table, information set, action] probabilities (P6), NaN rows unknown
@@ -148,8 +150,21 @@ def stack_tables(parts: Sequence[np.ndarray]) -> np.ndarray:
     return out
 
 
+def widened(pol: np.ndarray, width: int) -> np.ndarray:
+    """A policy matrix with rows ``width`` ints wide (rule programs end in OP_END, 0: the
+    columns added are never read)."""
+    if pol.shape[1] >= width:
+        return pol
+    out = np.zeros((pol.shape[0], width), dtype=np.int64)
+    out[:, : pol.shape[1]] = pol
+    return out
+
+
 def stack_args(args: Sequence[KernelArgs]) -> KernelArgs:
-    """Several runs' arrays stacked along a first axis, one run per arm (variants, sessions)."""
+    """Several runs' arrays stacked along a first axis, one run per arm (variants, sessions);
+    the policy rows as wide as the widest run's (rule programs, P3b)."""
+    width = max(a.pol.shape[1] for a in args)
+    args = [a._replace(pol=widened(a.pol, width)) for a in args]
     ri, rf, pol, polf, strength = (np.stack(part) for part in list(zip(*args))[:5])
     solver = next((a.solver for a in args if a.solver is not None), None)
     return KernelArgs(ri, rf, pol, polf, strength, stack_tables([a.tables for a in args]), solver)
@@ -164,8 +179,12 @@ def kernel_args(rules: Rules, table: Sequence[Policy], strength=None, chart: np.
     ri, rf = rules_arrays(rules)
     if tables is None and any(p.declare == "table" for p in table):
         tables = resolve_tables(rules, table)
-    pol = np.zeros((len(table), L.P_LEN), dtype=np.int64)
+    programs = {seat: rule_program(parsed(p.rule)) for seat, p in enumerate(table) if p.declare == "rule"}
+    width = L.P_RULE + max((len(code) for code in programs.values()), default=0)
+    pol = np.zeros((len(table), max(width, L.P_LEN)), dtype=np.int64)
     polf = np.zeros((len(table), L.PF_LEN), dtype=np.float64)
+    for seat, code in programs.items():  # P3b: the rule's program in the seat's row, one compiled kernel for all
+        pol[seat, L.P_RULE : L.P_RULE + len(code)] = code
     for seat, p in enumerate(table):
         pol[seat, L.P_DECLARE] = L.DECLARE_CODES[p.declare]
         pol[seat, L.P_PLAY] = L.PLAY_CODES[p.play]

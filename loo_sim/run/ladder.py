@@ -38,7 +38,7 @@ def with_play(table: Policy, text: str) -> Policy:
     text = str(text).strip()
     if not text:
         raise LooError("'' is not a policy; expected a PLAY family (basic, high, ...) or DECLARE/PLAY[/EXCHANGE]")
-    if "/" in text or text.lower().startswith("table:"):
+    if "/" in text or text.lower().startswith(("table:", "rule:")):
         return Policy.parse(text)
     declare, _, exchange = str(table).rsplit("/", 2)  # the declare part may hold slashes (table:PATH)
     try:

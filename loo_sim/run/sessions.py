@@ -107,7 +107,7 @@ def arm_args(arm: Arm) -> KernelArgs:
     """The kernel's arrays for one arm, the policy rows padded to MAX_PLAYERS seats (the
     session kernel takes every arm's policies as one [arm, seat] block)."""
     x = kernel_args(arm.rules, arm.policies, resolve_strength(arm.rules, arm.policies))
-    pol = np.zeros((L.MAX_PLAYERS, L.P_LEN), dtype=np.int64)
+    pol = np.zeros((L.MAX_PLAYERS, x.pol.shape[1]), dtype=np.int64)  # as wide as its rule programs (P3b)
     polf = np.zeros((L.MAX_PLAYERS, L.PF_LEN), dtype=np.float64)
     pol[: len(x.pol)], polf[: len(x.polf)] = x.pol, x.polf
     return x._replace(pol=pol, polf=polf)

@@ -9,7 +9,7 @@ import typer
 
 from loo_sim.checks import MAX_DEALS
 from loo_sim.cli.options import PlayersOpt, PresetOpt, SetOpt, ThreadsOpt, rules_with_players, shared
-from loo_sim.cli.params import WholeNumber
+from loo_sim.cli.params import WholeNumber, policy_text
 from loo_sim.cli.study import print_written, run_and_write
 from loo_sim.config import MIN_SOLVE_DEALS
 from loo_sim.report.kinds.solve import SolveStudy
@@ -49,6 +49,15 @@ def solve_cmd(
     averaging: Annotated[
         str, typer.Option(help="uniform (classic fictitious play), linear (iteration t weighted t) or discounted:G.")
     ] = "linear",
+    exploitability_of: Annotated[
+        list[str] | None,
+        typer.Option(
+            parser=policy_text,
+            help="Also the NashConv of this declaration policy at every seat, beside the shipped heuristics' "
+            "(repeatable): [NAME=]POLICY, e.g. 'no miss=rule:play if trumps >= 1 or aces >= 1; defend; pass; play' "
+            "(docs/policies.md P3b).",
+        ),
+    ] = None,
     seed: Annotated[int, shared("--seed", " of every iteration's deals and the fresh deals of the evaluation.")] = 0,
     threads: ThreadsOpt = None,
     out: Annotated[str, shared("--out", ": strategy.csv, the plots, CSVs and summary.md.")] = "out/solve",
@@ -58,9 +67,11 @@ def solve_cmd(
     heuristic. Read the table back with --policy table:OUT/strategy.csv in any command.
 
     Examples: `loo-sim solve --preset three-card --iterations 100 --deals 200000 --seed 1 --out out/solve`,
-    `loo-sim solve --preset classic-limited --carried 0 --carried 6 --start basic --start always --start cautious`.
+    `loo-sim solve --preset classic-limited --carried 0 --carried 6 --start basic --start always --start cautious`,
+    `loo-sim solve --iterations 20 --exploitability-of 'rule:play if trumps >= 1 or aces >= 1; defend; pass; play'`.
     """
     study = SolveStudy(preset=preset, rules=rules_with_players(sets, players), policy=policy, deals=deals, seed=seed,
                        iterations=iterations, starts=list(start) if start else ["basic"], averaging=averaging,
-                       carried=list(carried) if carried else [0.0], eval_deals=eval_deals)  # fmt: skip
+                       carried=list(carried) if carried else [0.0], eval_deals=eval_deals,
+                       exploitability_of=list(exploitability_of or []))  # fmt: skip
     print_written(*run_and_write(study, out, threads, "local", None, None))

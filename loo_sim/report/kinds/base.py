@@ -80,13 +80,14 @@ class Study:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def files_read(self) -> list[str]:
-        """The files the study reads: the strategy table of every ``table:PATH`` policy in any
-        of its fields (policy, seat_policy, policies, compare, entrants, ...), as written."""
+        """The files the study reads: the strategy table of every ``table:PATH.csv`` policy and
+        the rule of every ``rule:PATH.rule`` one, in any of its fields (policy, seat_policy,
+        policies, compare, entrants, heuristics, ...), as written."""
         found: set[str] = set()
 
         def walk(value: Any) -> None:
             if isinstance(value, str):
-                found.update(m.strip() for m in TABLE_PATH.findall(value))
+                found.update(path.strip() for pair in TABLE_PATH.findall(value) for path in pair if path)
             elif isinstance(value, dict):
                 for item in value.values():
                     walk(item)
@@ -241,7 +242,7 @@ class Study:
     def _table_problems(self, p: Collect, rules: Rules) -> None:
         """Each strategy table the study names is read now and checked against its rule sets,
         before anything runs (a table for other rules failed mid-run)."""
-        paths = self.files_read()
+        paths = [path for path in self.files_read() if path.lower().endswith(".csv")]
         if not paths:
             return
         from loo_sim.run.tables import read_table  # pandas: only when a table is named

@@ -68,7 +68,7 @@ def not_of(kind: str, value: Any) -> str:
     return f"{shown(value)} is {type_name(value)}; expected {kind}"
 
 
-TABLE_PATH = re.compile(r"table:(.+?\.csv)", re.IGNORECASE)  # as Policy.parse reads table:PATH.csv
+TABLE_PATH = re.compile(r"(?:table:(.+?\.csv)|rule:(.+?\.rule))", re.IGNORECASE)  # the files Policy.parse reads
 
 
 def content_hash(path: str) -> str:
@@ -128,3 +128,38 @@ def split_policies(text: str) -> list[str]:
         elif piece:
             out.append(piece)
     return out
+
+
+HEURISTIC_NAME = re.compile(r"[\w .+-]+")  # NAME of NAME=POLICY: no ':' or '/', so no policy reads as one
+
+
+def named_heuristic(text: str) -> tuple[str, str]:
+    """(label, policy text) of a heuristic given as ``NAME=POLICY`` or as ``POLICY`` (labelled
+    as written): ``tip 1=rule:miss if aces == 0; play``. A policy never reads as a name: the
+    only ones with '=' (threshold:, rule:) have ':' before it."""
+    name, sep, rest = str(text).partition("=")
+    if sep and HEURISTIC_NAME.fullmatch(name) and name.strip() and not rest.startswith("="):
+        return name.strip(), rest.strip()
+    return str(text).strip(), str(text).strip()
+
+
+def extra_heuristic_problems(p: Collect, name: str, texts: list[str], shipped: list[str]) -> None:
+    """Problems of heuristics given beside the ``shipped`` ones (``miss --heuristic``, ``solve
+    --exploitability-of``): each a policy, none a shipped one or given twice (as policies or
+    labels), none a chart (which needs a chart of its own)."""
+    seen = {str(Policy.parse(h)): h for h in shipped}
+    labels = set(shipped)
+    for i, text in enumerate(texts):
+        label, policy = named_heuristic(text)
+        parsed = p.attempt(f"{name}[{i}]", lambda t=policy: Policy.parse(t))
+        if parsed is None:
+            continue
+        if parsed.declare == "chart":
+            p.add(f"{name}[{i}]", f"{shown(text)}: the chart family needs a decision chart; give another policy")
+        elif str(parsed) in seen:
+            p.add(f"{name}[{i}]", f"{shown(text)} is compared already (as {seen[str(parsed)]!r}); give each once")
+        elif label in labels:
+            p.add(f"{name}[{i}]", f"{shown(text)}: the name {label!r} is taken; give another, NAME=POLICY")
+        else:
+            seen[str(parsed)] = text
+            labels.add(label)

@@ -16,7 +16,7 @@ from loo_sim.game.policy import Policy, heuristics_for
 from loo_sim.game.rules import Rules
 from loo_sim.report.command import command
 from loo_sim.report.kinds.base import Study
-from loo_sim.report.kinds.fields import CARRIED, WHOLE, Collect
+from loo_sim.report.kinds.fields import CARRIED, TEXT, WHOLE, Collect, extra_heuristic_problems, named_heuristic
 from loo_sim.report.running import StudyOutput, chip_warnings, progress_of, strength_table
 
 if TYPE_CHECKING:
@@ -29,8 +29,9 @@ class MissStudy(Study):
     the players and the pot carried in (the first of each is the main run)."""
 
     kind: ClassVar[str] = "miss"
-    ARRAYS: ClassVar[dict[str, str]] = {"players": WHOLE, "carried": CARRIED}
+    ARRAYS: ClassVar[dict[str, str]] = {"players": WHOLE, "carried": CARRIED, "heuristics": TEXT}
     SESSION_OPTIONS: ClassVar[tuple[str, ...]] = ("sessions", "session_deals", "burn_in")
+    UNSET_KEPT_OUT: ClassVar[tuple[str, ...]] = SESSION_OPTIONS + ("heuristics",)  # out of to_dict while unset
     deals: int = 200_000
     players: list[int] = field(default_factory=list)  # the sweep (default: the preset's)
     carried: list[float | str] = field(default_factory=lambda: [0.0])  # the sweep, or ["session"]
@@ -43,6 +44,7 @@ class MissStudy(Study):
     sessions: int | None = None  # sessions played for the distribution (default 2000)
     session_deals: int | None = None  # deals per session (default 50)
     burn_in: int | None = None  # the first deals of each session not counted (default 10)
+    heuristics: list[str] = field(default_factory=list)  # compared too, after the shipped ones (e.g. rule:...)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -51,9 +53,15 @@ class MissStudy(Study):
                             for c in self.carried]  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
-        """As every study's, without the session options left unset (so a study with a fixed
-        pot keeps the digest it had before they existed)."""
-        return {k: v for k, v in super().to_dict().items() if not (k in self.SESSION_OPTIONS and v is None)}
+        """As every study's, without the session options and the extra heuristics left unset
+        (so a study without them keeps the digest it had before they existed)."""
+        return {k: v for k, v in super().to_dict().items() if not (k in self.UNSET_KEPT_OUT and v in (None, []))}
+
+    def heuristic_policies(self, rules: Rules) -> tuple[list[str], list[Policy]]:
+        """(names, policies) of the heuristics compared: the shipped ones (heuristics_for),
+        then ``heuristics`` as written."""
+        named = [(h, h) for h in heuristics_for(rules)] + [named_heuristic(h) for h in self.heuristics]
+        return [label for label, _ in named], [Policy.parse(text) for _, text in named]
 
     @property
     def session_pots(self) -> bool:
@@ -96,6 +104,8 @@ class MissStudy(Study):
                 p.attempt("chart_seat", lambda: checks.seat("chart_seat", self.chart_seat, sizes[0]))
         if self.precision is not None and not (isinstance(self.precision, (int, float)) and self.precision > 0):
             p.add("precision", f"{self.precision!r} is not allowed; allowed a number of chips > 0")
+        if rules is not None:
+            extra_heuristic_problems(p, "heuristics", self.heuristics, heuristics_for(rules))
         scale = self.chart_scale
         if scale is not None and (isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0
                                   or scale == float("inf")):  # fmt: skip
@@ -114,7 +124,8 @@ class MissStudy(Study):
         args += ["--deals", str(self.deals), "--seed", str(self.seed), "--focal", str(self.focal)]
         args += ["--chart-seat", str(self.chart_seat)] if self.chart_seat is not None else []
         args += ["--precision", f"{self.precision:g}"] if self.precision is not None else []
-        return args + (["--chart-scale", f"{self.chart_scale:g}"] if self.chart_scale is not None else [])
+        args += ["--chart-scale", f"{self.chart_scale:g}"] if self.chart_scale is not None else []
+        return args + sum((["--heuristic", h] for h in self.heuristics), [])
 
     def deals_estimate(self) -> float:
         """The chart's deals at each player count and pot, the heuristics' (one run per
@@ -126,7 +137,8 @@ class MissStudy(Study):
         if self.session_pots:
             n, d, _ = self.session_settings()
             sessions = float(n) * d * counts
-        return float(self.deals) * (runs + len(heuristics_for(rules)) + 1) + sessions
+        heuristics = len(heuristics_for(rules)) + len(self.heuristics)
+        return float(self.deals) * (runs + heuristics + 1) + sessions
 
     def run(self, out: str | None, progress: Any, backend: Any) -> StudyOutput:
         return run_miss(self, out, progress, backend)
@@ -156,8 +168,8 @@ def run_miss(study: MissStudy, out: str | None, progress, backend) -> StudyOutpu
                           progress=progress_of(progress, "chart deals"), backend=backend, pots=main_dist)  # fmt: skip
     if chart_res.partial:  # Ctrl-C: stop here, the stages after it do not run
         return _partial_miss(study, {"chart": chart_table(chart_res)}, info, "chart deals", chart_res.deals)
-    names = [*heuristics_for(rules), "chart (best action of this chart)"]
-    candidates = [Policy.parse(h) for h in heuristics_for(rules)] + [Policy("chart")]
+    names, candidates = study.heuristic_policies(rules)
+    names, candidates = [*names, "chart (best action of this chart)"], [*candidates, Policy("chart")]
     try:
         heur = heuristics(rules, table, study.focal, candidates, names, study.deals, study.seed, main_pot,
                           chart=best_actions(chart_res), precision=study.precision,

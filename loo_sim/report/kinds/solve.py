@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from loo_sim import checks
 from loo_sim.errors import LooError
-from loo_sim.game.policy import Policy
+from loo_sim.game.policy import Policy, heuristics_for
 from loo_sim.game.rules import Rules
 from loo_sim.report.kinds.base import Study
-from loo_sim.report.kinds.fields import NUMBER, TEXT, Collect, shown
+from loo_sim.report.kinds.fields import NUMBER, TEXT, Collect, extra_heuristic_problems, named_heuristic, shown
 
 if TYPE_CHECKING:
     from loo_sim.report.running import StudyOutput
@@ -28,13 +28,25 @@ class SolveStudy(Study):
     ``policy`` is the table's card play: PLAY[/EXCHANGE] (its DECLARE part is solved)."""
 
     kind: ClassVar[str] = "solve"
-    ARRAYS: ClassVar[dict[str, str]] = {"carried": NUMBER, "starts": TEXT}
+    ARRAYS: ClassVar[dict[str, str]] = {"carried": NUMBER, "starts": TEXT, "exploitability_of": TEXT}
     deals: int = 200_000  # per iteration and carried pot
     iterations: int = 100
     starts: list[str] = field(default_factory=lambda: ["basic"])  # one solve per start
     averaging: str = "linear"
     carried: list[float] = field(default_factory=lambda: [0.0])
     eval_deals: int | None = None  # fresh deals per half of each NashConv (default: 2 x deals)
+    exploitability_of: list[str] = field(default_factory=list)  # more profiles' NashConv, e.g. rule:... at every seat
+
+    def to_dict(self) -> dict[str, Any]:
+        """As every study's, without ``exploitability_of`` while empty (a study without it
+        keeps the digest it had before it existed)."""
+        return {k: v for k, v in super().to_dict().items() if not (k == "exploitability_of" and v == [])}
+
+    def profiles(self, rules: Rules) -> list[tuple[str, Policy]]:
+        """(label, declaration policy) of every heuristic whose NashConv is reported: the
+        shipped ones (heuristics_for), then ``exploitability_of`` as written."""
+        named = [(h, h) for h in heuristics_for(rules)] + [named_heuristic(h) for h in self.exploitability_of]
+        return [(label, Policy.parse(text)) for label, text in named]
 
     def play_policy(self) -> Policy:
         """The table's card play and exchange (``policy``: PLAY[/EXCHANGE], default basic)."""
@@ -85,6 +97,8 @@ class SolveStudy(Study):
             p.add("carried", "at least one carried pot is needed, e.g. [0]")
         for i, c in enumerate(self.carried):
             p.attempt(f"carried[{i}]", lambda c=c: checks.chips("carried", c))
+        if rules is not None:
+            extra_heuristic_problems(p, "exploitability_of", self.exploitability_of, heuristics_for(rules))
 
     def cli_args(self) -> list[str]:
         args = self.rule_args() + (["--policy", self.policy] if self.policy else [])
@@ -92,12 +106,14 @@ class SolveStudy(Study):
         args += sum((["--carried", f"{c:g}"] for c in self.carried), [])
         args += ["--iterations", str(self.iterations), "--deals", str(self.deals), "--seed", str(self.seed)]
         args += ["--averaging", self.averaging] if self.averaging != "linear" else []
-        return args + (["--eval-deals", str(self.eval_deals)] if self.eval_deals is not None else [])
+        args += ["--eval-deals", str(self.eval_deals)] if self.eval_deals is not None else []
+        return args + sum((["--exploitability-of", h] for h in self.exploitability_of), [])
 
     def deals_estimate(self) -> float:
         """Each deal of a solve is replayed about twice per seat; so are the evaluation's."""
         per_start = (int(self.iterations) + 1) * self.deals * len(self.carried)
-        evaluation = 2 * self.evaluation_deals() * len(self.carried) * (len(self.starts) + 8)
+        profiles = len(self.starts) + 8 + len(self.exploitability_of)
+        evaluation = 2 * self.evaluation_deals() * len(self.carried) * profiles
         return 4.0 * (per_start * len(self.starts) + evaluation)
 
     def run(self, out: str | None, progress: Any, backend: Any) -> StudyOutput:

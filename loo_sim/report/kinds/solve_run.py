@@ -9,13 +9,14 @@ Ctrl-C in the evaluation keeps the solves and the profiles already measured."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from loo_sim.analysis.equilibrium_text import distance_sentences, table_distance, tip_sentences
-from loo_sim.game.policy import Policy, heuristics_for
+from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
 from loo_sim.game.strategy import rules_hash, table_frame
 from loo_sim.report.command import command
@@ -28,9 +29,9 @@ CHART_PROFILE = "chart (the miss study's best actions vs basic)"
 TARGET_SHARE = 0.01  # of the ante pool: the issue's bar for a solved table
 
 
-def _with_play(declare: str, play: Policy) -> Policy:
-    p = Policy.parse(declare)
-    return Policy(p.declare, play.play, play.exchange, p.play_at, p.miss_below, p.table)
+def _with_play(declare: str | Policy, play: Policy) -> Policy:
+    """The DECLARE part of ``declare`` with the table's card play and exchange."""
+    return replace(Policy.parse(declare), play=play.play, exchange=play.exchange, samples=play.samples)
 
 
 def strategy_frame(res: SolveResult, met: np.ndarray | None, values: np.ndarray | None, deals: int) -> pd.DataFrame:
@@ -131,7 +132,7 @@ def _evaluate(study: Any, rules: Rules, play: Policy, results: list[SolveResult]
     carried = [float(c) for c in study.carried]
     eval_deals = study.evaluation_deals()
     solved = [(f"equilibrium (from {r.start})", [r.table_policy()] * n, r.tables) for r in results]
-    heuristics = [(name, [_with_play(name, play)] * n, None) for name in heuristics_for(rules)]
+    heuristics = [(name, [_with_play(p, play)] * n, None) for name, p in study.profiles(rules)]
     heuristics.append((CHART_PROFILE, [_with_play("chart", play)] * n, None))
     chart = _miss_chart(rules, play, eval_deals, study, carried[0], backend)
     bar = progress("exploitability profiles") if progress else None
@@ -173,7 +174,7 @@ def _partial_output(study: Any, rules: Rules, results: list[SolveResult], exploi
         e = exploit[i] if i < len(exploit) else None
         deals = e.deals if e is not None else int(r.convergence[-1]["deals"])
         frames.append(strategy_frame(r, None if e is None else e.met, None if e is None else e.values, deals))
-    profiles = len(results) + len(heuristics_for(rules)) + 1
+    profiles = len(results) + len(study.profiles(rules)) + 1
     done, total, unit = ((len(exploit), profiles, "exploitability profiles") if stage == "evaluation" else
                          (sum(len(r.convergence) for r in results), len(study.starts) * (int(study.iterations) + 1),
                           "iterations"))  # fmt: skip
@@ -214,8 +215,9 @@ def _heuristic_frame(rules: Rules, main: SolveResult, play: Policy, deals: int, 
     from loo_sim.run.decisions import heuristics
 
     n = rules.players
-    names = [*heuristics_for(rules), "equilibrium table"]
-    candidates = [_with_play(h, play) for h in heuristics_for(rules)] + [main.table_policy()]
+    profiles = study.profiles(rules)
+    names = [name for name, _ in profiles] + ["equilibrium table"]
+    candidates = [_with_play(p, play) for _, p in profiles] + [main.table_policy()]
     frames = []
     for label, table in (
         ("equilibrium players", [main.table_policy()] * n),
