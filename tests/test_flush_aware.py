@@ -240,6 +240,10 @@ def test_the_miss_and_solve_studies_compare_the_same_heuristics(monkeypatch):
     rules = Rules.preset("five-card")
     assert MissStudy().heuristic_policies(rules)[0] == policy.heuristics_for(rules)
     assert [name for name, _ in SolveStudy().profiles(rules)] == policy.heuristics_for(rules)
-    monkeypatch.setattr(policy, "heuristics_for", lambda rules: ["basic", "always"])
+    import loo_sim.report.kinds.miss as miss
+    import loo_sim.report.kinds.solve as solve
+
+    for module in (policy, miss, solve):  # the name each study reads
+        monkeypatch.setattr(module, "heuristics_for", lambda rules: ["basic", "always"])
     assert MissStudy(heuristics=["mine=cautious"]).heuristic_policies(rules)[0] == ["basic", "always", "mine"]
     assert [name for name, _ in SolveStudy().profiles(rules)] == ["basic", "always"]

@@ -116,13 +116,13 @@ def test_a_rule_entrant_of_the_card_play_ladder():
 
 def test_tournament_risk_and_cardplay_take_rules(tmp_path, capsys):
     short = "rule:pass if aces == 0; play"  # a short name keeps the league's plot readable
-    assert main(["tournament", "--policies", f"basic,{short}", "--sessions", "60", "--deals", "10",
+    assert main(["tournament", "--policies", f"basic,{short}", "--sessions", "60", "--session-deals", "10",
                  "--out", str(tmp_path / "t")]) == 0  # fmt: skip
     league = pd.read_csv(tmp_path / "t" / "league.csv")
     assert any(short in str(x) for x in league.iloc[:, 0])
-    args = ["risk", "--focal-policy", BASIC, "--sessions", "60", "--deals", "10", "--out", str(tmp_path / "r")]
+    args = ["risk", "--focal-policy", BASIC, "--sessions", "60", "--session-deals", "10", "--out", str(tmp_path / "r")]
     assert main(args) == 0
-    assert main(["cardplay", "--focal", "basic,low", "--table", CAUTIOUS, "--deals", "600",
+    assert main(["cardplay", "--entrants", "basic,low", "--table", CAUTIOUS, "--deals", "600",
                  "--out", str(tmp_path / "c")]) == 0  # fmt: skip
     capsys.readouterr()
 
