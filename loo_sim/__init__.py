@@ -9,8 +9,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from loo_sim.errors import LooError
-from loo_sim.version import __version__
+from loo_sim.base.errors import LooError
+from loo_sim.base.version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
     from loo_sim.game.policy import Policy

@@ -56,9 +56,9 @@ def bare_rate(preset: str, deals: int, threads: int = 1) -> float:
     from numba import set_num_threads
 
     from loo_sim import Rules
+    from loo_sim.base.rng import MASK64, NO_SESSION
     from loo_sim.kernel.bench import bare_blocks
     from loo_sim.kernel.scratch import BLOCK
-    from loo_sim.rng import MASK64, NO_SESSION
     from loo_sim.run.args import rules_arrays
 
     ri, _ = rules_arrays(Rules.preset(preset))
@@ -90,9 +90,9 @@ def dask_rate(preset: str, policy: str, deals: int, workers: int = 2) -> tuple[f
 
 def reference_rate(preset: str, policy: str, seconds: float = 3.0) -> float:
     from loo_sim import Rules
+    from loo_sim.base.rng import shuffled_deck
     from loo_sim.engine.deal import play_deal_reference
     from loo_sim.game.policy import parse_table
-    from loo_sim.rng import shuffled_deck
 
     rules = Rules.preset(preset)
     table = parse_table(policy, rules.players)
@@ -160,9 +160,9 @@ def profile(preset: str, players: int = 5, deals: int = 2_000_000) -> dict[str, 
     from numba import set_num_threads
 
     from loo_sim import Rules
+    from loo_sim.base.rng import MASK64, NO_SESSION
     from loo_sim.game.policy import parse_table
     from loo_sim.kernel.bench import STAGES, staged_block
-    from loo_sim.rng import MASK64, NO_SESSION
     from loo_sim.run.args import kernel_args
 
     set_num_threads(1)
@@ -525,9 +525,9 @@ def pimc_report(deals: int = 2000, counted: int = 200, samples: int = 16) -> dic
         return real(pos, sight, options, *args, **kw)
 
     with mock.patch.object(tricks_module, "pimc_card", counting):
+        from loo_sim.base.rng import seat_streams
         from loo_sim.engine.deal import play_deal_reference
         from loo_sim.game.policy import parse_table
-        from loo_sim.rng import seat_streams
 
         policies = parse_table(table, 5)
         for i in range(counted):

@@ -12,7 +12,7 @@ import pytest
 
 from loo_sim.analysis._tables import numeric, require
 from loo_sim.analysis.text import chips_text, per_deal_ci, percent, prose_number
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 
 TABLE = pd.DataFrame({"reach": [0.0, 0.5, 1.0], "p_play": ["0.25", "1", "0"]})
 

@@ -13,8 +13,8 @@ import pytest
 from numba import get_num_threads, set_num_threads
 
 from loo_sim import LooError, Rules, play_deals, records_frame, shuffled_decks
+from loo_sim.base.rng import HEURISTIC_SESSION, shuffled_deck
 from loo_sim.game.cards import card_str
-from loo_sim.rng import HEURISTIC_SESSION, shuffled_deck
 from loo_sim.run.records import DealRecords
 
 API_PAGE = Path(__file__).resolve().parents[1] / "docs" / "python-api.md"

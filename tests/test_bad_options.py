@@ -69,7 +69,7 @@ def test_report_refuses_workers_with_the_local_backend(capsys, tmp_path):
 @pytest.mark.parametrize("text, number", [("9007199254740992.0", 2**53), ("1e6", 10**6), ("1_000", 1000),
                                           ("9007199254740993", 2**53 + 1)])  # fmt: skip
 def test_exact_numbers_are_still_accepted(text, number):
-    from loo_sim import checks
+    from loo_sim.base import checks
 
     assert checks.whole_number("seed", text, 0, checks.MAX_SEED) == number
 

@@ -15,13 +15,13 @@ import pytest
 
 from loo_sim.analysis.cardplay import compare_charts, judgement, ladder_sentences, ladder_table, read_chart
 from loo_sim.analysis.miss import chart_table
+from loo_sim.base.rng import seat_streams, shuffled_deck
 from loo_sim.cli import main
 from loo_sim.engine.deal import play_deal_reference
 from loo_sim.game import abi as L
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
 from loo_sim.report.outputs import write_csv
-from loo_sim.rng import seat_streams, shuffled_deck
 from loo_sim.run.decisions import decisions
 from loo_sim.run.ladder import run_ladder, with_play
 from loo_sim.run.simulate import simulate

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game.cards import (
     PAM,
     card_str,

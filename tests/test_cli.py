@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from loo_sim.base.rng import shuffled_deck
 from loo_sim.cli import main
 from loo_sim.game.cards import card_str, deck_str
-from loo_sim.rng import shuffled_deck
 
 PRESET_NAMES = [
     "three-card", "five-card", "irish", "irish-classic", "classic-limited",
@@ -489,7 +489,7 @@ def test_a_bad_value_is_said_with_its_flag(capsys, tmp_path, argv, message):
 
 
 def test_library_errors_name_the_option_not_the_flag(tmp_path):
-    from loo_sim.errors import LooError
+    from loo_sim.base.errors import LooError
     from loo_sim.game.policy import parse_seat_policies
     from loo_sim.game.rules import parse_set
     from loo_sim.report.kinds.pots import parse_compare

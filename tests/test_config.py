@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from loo_sim import config, rng
+from loo_sim.base import config, rng
 from loo_sim.run.backend import LocalBackend
 from loo_sim.run.rounds import run_rounds
 
@@ -19,7 +19,7 @@ def test_the_kernel_and_the_runs_read_one_block_size():
 
     from loo_sim.game import abi
 
-    package = Path(config.__file__).parent
+    package = Path(config.__file__).parent.parent  # loo_sim/ (config is in loo_sim/base/)
     for path in package.rglob("*.py"):
         if path.name == "config.py":
             continue
@@ -82,7 +82,7 @@ def test_the_cache_folder_hashes_every_module_the_kernel_imports():
 
     from loo_sim.kernel import cache_sources
 
-    package = Path(config.__file__).parent
+    package = Path(config.__file__).parent.parent  # loo_sim/ (config is in loo_sim/base/)
     hashed = {p.resolve() for p in cache_sources()}
 
     def file_of(module: str) -> Path | None:

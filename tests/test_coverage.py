@@ -61,11 +61,11 @@ from loo_sim import Rules
 from loo_sim.analysis.miss import heuristic_table
 from loo_sim.analysis.pots import paired
 from loo_sim.analysis.simulate import summary_table
+from loo_sim.base.stats import Z95, wilson
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.run.decisions import heuristics
 from loo_sim.run.sessions import Arm, run_pots
 from loo_sim.simulate import simulate
-from loo_sim.stats import Z95, wilson
 
 P_PLAY = 1 - comb(36, 3) / comb(51, 3)  # 2737/4165: a trump or an ace among 3 of the 51 cards
 RUNS = 2_000

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from loo_sim import Rules
+from loo_sim.base.errors import LooError
 from loo_sim.cli.backend import open_backend
-from loo_sim.errors import LooError
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.run.backend import LocalBackend, make_backend
 from loo_sim.run.decisions import decisions, heuristics

@@ -15,7 +15,7 @@ import re
 from enum import Enum
 from pathlib import Path
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game import policy as policy_mod
 from loo_sim.game.record import DealRecord
 from loo_sim.game.rules import OPTION_NAMES, PRESETS, Rules

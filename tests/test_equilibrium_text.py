@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from loo_sim.analysis.equilibrium_text import distance_sentences, table_distance, tip_sentences
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game.classes import class_label
 
 NO_TRUMP_LOW, NO_TRUMP_TJ, NO_TRUMP_Q = 6, 7, 8  # row "no trump" (1) x columns <=9, T-J, Q

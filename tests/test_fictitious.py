@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.solve.fictitious import (
     DEALS,
     INFOSETS,

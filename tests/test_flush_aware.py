@@ -147,7 +147,7 @@ def test_r8_case_2_acts_as_basic():
 
 
 def test_flush_aware_needs_the_rules():
-    from loo_sim.errors import LooError
+    from loo_sim.base.errors import LooError
 
     with pytest.raises(LooError, match="needs the rules"):
         declare(Policy("flush-aware"), parse_cards("2D 5D 7D 9D KD"), TrumpState(3, True), FREE)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from loo_sim.checks import MAX_CONFIG_BYTES, MAX_DEAL_FILE_BYTES, MAX_TABLE_BYTES
+from loo_sim.base.checks import MAX_CONFIG_BYTES, MAX_DEAL_FILE_BYTES, MAX_TABLE_BYTES
 from loo_sim.cli import main
 
 

@@ -6,9 +6,9 @@ import tracemalloc
 
 import pytest
 
-from loo_sim import checks
+from loo_sim.base import checks
+from loo_sim.base.errors import LooError
 from loo_sim.cli import main
-from loo_sim.errors import LooError
 from loo_sim.run.backend import chunk_ranges
 
 
@@ -145,7 +145,7 @@ def test_a_calibration_with_other_settings_does_not_change_a_later_run(tmp_path,
     import dataclasses
     import json
 
-    from loo_sim.config import DEFAULT_DEALS, DEFAULT_SEED
+    from loo_sim.base.config import DEFAULT_DEALS, DEFAULT_SEED
     from loo_sim.game.rules import Rules
     from loo_sim.run.strength import cache_dir, load, save, strength_for, table_key
 

@@ -9,14 +9,14 @@ import pytest
 from loo_sim import Rules
 from loo_sim.analysis.miss import best_actions, chart_table, heuristic_table
 from loo_sim.analysis.simulate import class_table
-from loo_sim.config import BLOCK, ROUND_BLOCKS
+from loo_sim.base.config import BLOCK, ROUND_BLOCKS
+from loo_sim.base.rng import HEURISTIC_SESSION, MISS_SESSION, seat_streams, shuffled_deck
 from loo_sim.engine.deal import play_deal_reference
 from loo_sim.game import abi as L
 from loo_sim.game.cards import suit_of
 from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS, ROW_NONE, ROW_ONE_LOW, ROW_TOP, class_label, hand_class
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.ranking import TrumpState
-from loo_sim.rng import HEURISTIC_SESSION, MISS_SESSION, seat_streams, shuffled_deck
 from loo_sim.run.args import empty_chart
 from loo_sim.run.decisions import decisions, heuristics
 from loo_sim.run.simulate import simulate

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from loo_sim import rng
+from loo_sim.base import rng
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.rules import Rules
 from loo_sim.run.session_pots import POT_BUCKET_NAMES, fixed_pots, pot_buckets, session_pots

@@ -12,8 +12,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import loo_sim.atomic as atomic
-from loo_sim.atomic import atomic_write_bytes, replace_folder, write_files
+import loo_sim.base.atomic as atomic
+from loo_sim.base.atomic import atomic_write_bytes, replace_folder, write_files
 from loo_sim.cli import main
 from loo_sim.report.running import StudyOutput, write_study
 
@@ -53,7 +53,7 @@ def _all(folder: Path) -> list[str]:
 @pytest.fixture
 def small_disk(tmp_path, monkeypatch):
     """A folder on a 64 KiB filesystem: a real tmpfs where this runs as root and may mount,
-    else a folder whose writes through ``loo_sim.atomic`` fail with ENOSPC once 64 KiB are
+    else a folder whose writes through ``loo_sim.base.atomic`` fail with ENOSPC once 64 KiB are
     written (so the test always runs, one way or the other)."""
     where = tmp_path / "small"
     where.mkdir()
@@ -116,7 +116,7 @@ def _output(tag: str) -> StudyOutput:
 
 
 def _fail_on_call(monkeypatch, n: int) -> None:
-    """Writes through loo_sim.atomic raise ENOSPC from the n-th file on."""
+    """Writes through loo_sim.base.atomic raise ENOSPC from the n-th file on."""
     calls = [0]
     real = atomic._write_fd
 
@@ -203,7 +203,7 @@ def test_pots_cli_files_honour_the_umask(tmp_path, capsys):
 KILLED_WRITER = """
 import resource, signal, sys
 from pathlib import Path
-from loo_sim.atomic import atomic_write_bytes, replace_folder
+from loo_sim.base.atomic import atomic_write_bytes, replace_folder
 signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # Python ignores it; its default action kills the process
 resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))  # SIGXFSZ kills this process at 1 MiB
 data = b"n" * (4 << 20)

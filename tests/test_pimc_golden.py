@@ -27,13 +27,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from loo_sim.base.rng import SeatStream
 from loo_sim.engine.cardplay import ATTEMPTS_PER_SAMPLE, Play, Sight, sample_deals
 from loo_sim.game import abi as L
 from loo_sim.game.cards import parse_card, parse_cards
 from loo_sim.game.rules import Rules
 from loo_sim.kernel import cardplay as KC
 from loo_sim.kernel.bits import CARD, POS
-from loo_sim.rng import SeatStream
 from loo_sim.run.args import rules_arrays
 
 C = parse_card

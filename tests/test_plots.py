@@ -10,7 +10,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from loo_sim.errors import LooError  # noqa: E402
+from loo_sim.base.errors import LooError  # noqa: E402
 from loo_sim.game.decl import Decl  # noqa: E402
 from loo_sim.plots import miss as miss_plots  # noqa: E402
 from loo_sim.plots import miss_chart as plots  # noqa: E402

@@ -14,7 +14,7 @@ from matplotlib.colors import to_rgb  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
-from loo_sim.errors import LooError  # noqa: E402
+from loo_sim.base.errors import LooError  # noqa: E402
 from loo_sim.game.classes import N_CLASSES, class_label  # noqa: E402
 from loo_sim.game.decl import Decl  # noqa: E402
 from loo_sim.plots import solve as solve_plots  # noqa: E402

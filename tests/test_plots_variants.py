@@ -11,7 +11,7 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from loo_sim.analysis.variants import metric_label, variant_rows  # noqa: E402
-from loo_sim.errors import LooError  # noqa: E402
+from loo_sim.base.errors import LooError  # noqa: E402
 from loo_sim.game.policy import parse_table  # noqa: E402
 from loo_sim.game.rules import Rules  # noqa: E402
 from loo_sim.plots import variants as plots  # noqa: E402

@@ -3,7 +3,7 @@ basic; one policy for all seats or one per seat; --seat-policy SEAT=POLICY)."""
 
 import pytest
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game.policy import (
     CALIBRATED,
     DECLARE_FAMILIES,

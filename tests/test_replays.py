@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 from numba import njit
 
+from loo_sim.base.rng import MASK64, MISS_SESSION
 from loo_sim.game import abi as L
 from loo_sim.game.policy import parse_table
 from loo_sim.game.rules import PRESETS, Rules
 from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.deal import begin_deal, finish_deal, play_deal, rewind_deal
 from loo_sim.kernel.scratch import deal_scratch, deck_cards_needed, position_of, prepare_deal
-from loo_sim.rng import MASK64, MISS_SESSION
 from loo_sim.run.args import kernel_args
 
 

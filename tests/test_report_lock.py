@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.report.lock import LOCK_NAME, report_lock
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="flock")

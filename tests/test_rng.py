@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from loo_sim.rng import NO_SESSION, below, seat_draws, shuffled_deck
+from loo_sim.base.rng import NO_SESSION, below, seat_draws, shuffled_deck
 
 
 @pytest.mark.parametrize("seed, deal, session", [(0, 0, NO_SESSION), (1, 0, NO_SESSION), (7, 3, 0), (2**63 - 1, 99, 5)])

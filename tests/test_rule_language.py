@@ -10,7 +10,7 @@ import re
 import pytest
 from hypothesis import given, settings
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game.policy import Policy
 from loo_sim.game.rule import load_rule, parse_rule
 from loo_sim.game.rule_code import MAX_TESTS, RC_ACTIONS, RC_CLAUSES, RC_OFFER, RC_TESTS, rule_program, rule_tests

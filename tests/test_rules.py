@@ -3,7 +3,7 @@ of R1 and R11 (messages that name the option and the allowed values)."""
 
 import pytest
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game.rules import (
     PRESETS,
     VARIANT_DEFAULTS,

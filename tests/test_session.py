@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
+from loo_sim.base.rng import shuffled_deck
 from loo_sim.game.rules import PRESETS, Rules
-from loo_sim.rng import shuffled_deck
 from loo_sim.run.api import play_session
 
 ALL_PRESETS = sorted(PRESETS)

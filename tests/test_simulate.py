@@ -11,12 +11,12 @@ from scipy.stats import chi2
 
 from loo_sim import Rules
 from loo_sim.analysis.simulate import summary_table
+from loo_sim.base.rng import NO_SESSION, seat_streams, shuffled_deck
 from loo_sim.cli import main
 from loo_sim.engine.deal import play_deal_reference
 from loo_sim.game import abi as L
 from loo_sim.game.policy import parse_table
 from loo_sim.kernel.krng import shuffle_prefix, stream_key
-from loo_sim.rng import NO_SESSION, seat_streams, shuffled_deck
 from loo_sim.run.simulate import simulate
 
 
@@ -156,7 +156,7 @@ def test_ctrl_c_stops_cleanly_and_marks_partial():
 
 
 def test_batches_interleave_the_blocks_and_add_up_to_the_totals():
-    from loo_sim.config import BLOCK
+    from loo_sim.base.config import BLOCK
 
     res = simulate(Rules.preset("three-card"), "basic", 7 * BLOCK + 5, seed=2, batches=3, by_class=True)
     assert res.by_class and res.batches is not None and res.batches.shape == (3, L.A_LEN)
@@ -168,7 +168,7 @@ def test_batches_interleave_the_blocks_and_add_up_to_the_totals():
 
 
 def test_a_chart_seat_needs_a_chart():
-    from loo_sim.errors import LooError
+    from loo_sim.base.errors import LooError
 
     with pytest.raises(LooError, match="chart family needs a decision chart"):
         simulate(Rules.preset("three-card"), ["basic", "chart", "basic", "basic", "basic"], 1000)

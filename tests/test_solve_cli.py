@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from loo_sim.base.errors import LooError
 from loo_sim.cli import main
-from loo_sim.errors import LooError
 from loo_sim.game.rules import Rules
 from loo_sim.run.tables import read_table
 

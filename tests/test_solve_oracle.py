@@ -10,6 +10,7 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
+from loo_sim.base.rng import seat_streams, shuffled_deck
 from loo_sim.engine.deal import play_deal_reference
 from loo_sim.game import abi as L
 from loo_sim.game.cards import suit_of
@@ -20,7 +21,6 @@ from loo_sim.game.policy import Policy
 from loo_sim.game.ranking import TrumpState
 from loo_sim.game.rules import Penalty, Rules, Trump
 from loo_sim.kernel.equilibrium import E_DEALS, E_GAIN, E_GAIN_SQ, E_VALUE
-from loo_sim.rng import seat_streams, shuffled_deck
 from loo_sim.run.equilibrium import E_TABLE, infoset_cells, response_gains
 from tests.dealgen import SYNTHETIC_TABLE, TABLES
 

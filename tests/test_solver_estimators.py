@@ -21,13 +21,13 @@ import math
 import numpy as np
 import pytest
 
-from loo_sim.config import BLOCK
+from loo_sim.base.config import BLOCK
+from loo_sim.base.stats import Z95
 from loo_sim.game import abi as L
 from loo_sim.game.infosets import N_INFOSETS, SITUATION_LABELS, infoset_index, infoset_parts
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
 from loo_sim.solve.declarations import MIN_DEALS, _convergence_row, cell_gains, nash_conv, solve
-from loo_sim.stats import Z95
 from tests.test_strategy_table import basic_action
 
 PASS, PLAY, MISS = 0, 1, 2

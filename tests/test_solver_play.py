@@ -17,10 +17,11 @@ from dataclasses import replace
 
 import pytest
 
-from loo_sim import play_deals, rng
+from loo_sim import play_deals
+from loo_sim.base import rng
+from loo_sim.base.errors import IllegalAction
 from loo_sim.engine.cardplay import Sight, legal_then, sample_deals
 from loo_sim.engine.deal import _Deal, play_out
-from loo_sim.errors import IllegalAction
 from loo_sim.game.decl import DEFEND, MISS
 from loo_sim.game.policy import Policy
 from loo_sim.game.ranking import TrumpState

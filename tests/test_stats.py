@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from loo_sim.stats import Z95, estimate, mean_se, normal_ci, ratio_se, wilson
+from loo_sim.base.stats import Z95, estimate, mean_se, normal_ci, ratio_se, wilson
 
 
 def test_z95_is_the_normal_975_quantile():

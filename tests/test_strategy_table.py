@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from loo_sim import play_deals
+from loo_sim.base.errors import LooError
 from loo_sim.cli import main
-from loo_sim.errors import LooError
 from loo_sim.game.classes import N_CLASSES, N_COLS, ROW_NONE, ROW_UNKNOWN
 from loo_sim.game.decl import Decl
 from loo_sim.game.infosets import (

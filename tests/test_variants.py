@@ -13,10 +13,10 @@ import pytest
 import loo_sim
 from loo_sim.analysis.variants import metrics, variant_rows
 from loo_sim.analysis.variants_text import variants_summary
-from loo_sim.config import VARIANT_BATCHES
+from loo_sim.base.config import VARIANT_BATCHES
+from loo_sim.base.rng import shuffled_deck
 from loo_sim.game.policy import parse_table
 from loo_sim.game.rules import Rules
-from loo_sim.rng import shuffled_deck
 from loo_sim.run.simulate import simulate
 from loo_sim.run.variants import VariantRow, run_variants
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from loo_sim.base.errors import LooError
 from loo_sim.cli import main
-from loo_sim.errors import LooError
 from loo_sim.report.kinds.variants import parse_row, row_text
 
 CLEAN = """

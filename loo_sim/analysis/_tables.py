@@ -1,6 +1,6 @@
 """Checks of a table handed to the analysis and plotting layers (a CSV read back, or a
 frame from a run): the columns it must have, and columns that must hold numbers. Each
-failure is one :class:`~loo_sim.errors.LooError` naming the table and the column."""
+failure is one :class:`~loo_sim.base.errors.LooError` naming the table and the column."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 
 
 def require(df: pd.DataFrame, columns: Iterable[str], what: str, doing: str) -> None:

@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
+from loo_sim.base.stats import mean_se, normal_ci, ratio_se
 from loo_sim.game import abi as L
 from loo_sim.run.ladder import LadderResult
-from loo_sim.stats import mean_se, normal_ci, ratio_se
 
 ALL = "all"
 LADDER_COLUMNS = ["ladder", "table", "entrant", "policy", "position", "deals", "chips_per_deal", "chips_se",

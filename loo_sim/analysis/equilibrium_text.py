@@ -18,7 +18,7 @@ import pandas as pd
 
 from loo_sim.analysis._tables import numeric, require
 from loo_sim.analysis.text import percent
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game.classes import N_COLS, ROW_NONE, ROW_UNKNOWN, class_label
 
 ACTIONS: tuple[str, ...] = ("pass", "play", "miss", "defend")

@@ -18,12 +18,12 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from loo_sim.config import MIN_HANDS
+from loo_sim.base.config import MIN_HANDS
+from loo_sim.base.stats import mean_se, normal_ci, wilson
 from loo_sim.game import abi as L
 from loo_sim.game.classes import EARLIER_IN_BINS, N_CLASSES, class_label, earlier_in_label
 from loo_sim.run.decisions import DecisionResult, HeuristicResult
 from loo_sim.run.session_pots import POT_BUCKET_NAMES
-from loo_sim.stats import mean_se, normal_ci, wilson
 
 ACTION_NAMES = L.DECL_NAMES  # pass, play, miss, defend
 

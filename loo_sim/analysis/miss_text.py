@@ -12,9 +12,9 @@ import pandas as pd
 
 from loo_sim.analysis.miss import ALL, Share, decision_shares, default_slice, paired_difference, pooled
 from loo_sim.analysis.text import chips_text, per_deal_ci
+from loo_sim.base.rng import HEURISTIC_CARRIED_SESSION, MISS_CARRIED_SESSION
 from loo_sim.game import abi as L
 from loo_sim.game.classes import grid_text
-from loo_sim.rng import HEURISTIC_CARRIED_SESSION, MISS_CARRIED_SESSION
 from loo_sim.run.decisions import DecisionResult, HeuristicResult
 from loo_sim.run.session_pots import POT_BUCKET_NAMES, antes_total
 

@@ -10,9 +10,9 @@ import math
 import numpy as np
 import pandas as pd
 
+from loo_sim.base.stats import estimate, mean_se, normal_ci, ratio_se, wilson
 from loo_sim.game import abi as L
 from loo_sim.run.sessions import PotsResult
-from loo_sim.stats import estimate, mean_se, normal_ci, ratio_se, wilson
 
 
 # ---- bins -> values ---------------------------------------------------------------------------

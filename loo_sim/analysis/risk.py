@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from loo_sim.base.stats import mean_se, normal_ci, wilson
 from loo_sim.run.risk import RiskResult
-from loo_sim.stats import mean_se, normal_ci, wilson
 
 ARMS = ("policy", "basic")
 RISKS = (0.01, 0.05)

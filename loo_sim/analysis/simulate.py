@@ -10,9 +10,9 @@ import math
 import numpy as np
 import pandas as pd
 
+from loo_sim.base.stats import estimate, mean_se, normal_ci, ratio_se, wilson
 from loo_sim.game import abi as L
 from loo_sim.run.simulate import SimResult
-from loo_sim.stats import estimate, mean_se, normal_ci, ratio_se, wilson
 
 
 def _row(seat, metric, value, se=math.nan, lo=math.nan, hi=math.nan, n=math.nan, method="") -> dict:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from loo_sim.stats import normal_ci
+from loo_sim.base.stats import normal_ci
 
 
 def per_deal_ci(mean: float, se: float) -> str:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from loo_sim.base.stats import mean_se, normal_ci
 from loo_sim.run.tournament import TournamentResult
-from loo_sim.stats import mean_se, normal_ci
 
 
 def _row(total: float, square: float, count: float) -> dict:

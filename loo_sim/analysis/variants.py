@@ -15,10 +15,10 @@ import math
 import numpy as np
 import pandas as pd
 
+from loo_sim.base.stats import estimate, mean_se, normal_ci, wilson
 from loo_sim.game import abi as L
 from loo_sim.run.simulate import SimResult
 from loo_sim.run.variants import VariantsResult
-from loo_sim.stats import estimate, mean_se, normal_ci, wilson
 
 COLUMNS = [
     "row",
@@ -356,7 +356,7 @@ def session_pots(res) -> pd.DataFrame:
     by exact value (``exact`` true, pot_low = pot_high = pot), the others by log bin
     (pot: the bin's mean, pot_low/pot_high its bounds), each with its share of the measured
     deals and an SE with the session as the unit (a ratio of sums over sessions)."""
-    from loo_sim.stats import ratio_se
+    from loo_sim.base.stats import ratio_se
 
     n = float(res.s1[L.VS_ONE])
     out = []

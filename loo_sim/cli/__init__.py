@@ -18,6 +18,7 @@ from pathlib import Path
 
 import typer
 
+from loo_sim.base.errors import Interrupted, LooError
 from loo_sim.cli.app import app
 from loo_sim.cli.commands import (
     calibrate,
@@ -36,7 +37,6 @@ from loo_sim.cli.commands import (
 )
 from loo_sim.cli.ctrl_c import ctrl_c_after_compiling
 from loo_sim.cli.params import flag_message
-from loo_sim.errors import Interrupted, LooError
 
 for name, fn in [
     ("rules", rules.rules_cmd),
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e.format_message()}", file=sys.stderr)
         return e.exit_code
     except OSError as e:  # a full disk or an unwritable place: one line naming the file, exit 1
-        from loo_sim.atomic import describe_write_error
+        from loo_sim.base.atomic import describe_write_error
 
         if describe_write_error(e) is None:
             raise

@@ -9,7 +9,7 @@ import sys
 
 import typer
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game.rules import Rules, profile_warnings
 
 app = typer.Typer(

@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.run.backend import make_backend
 
 DASK_MISSING = (

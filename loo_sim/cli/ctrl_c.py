@@ -11,7 +11,7 @@ terminal is told so; a second Ctrl-C acts at once). A compile takes seconds, so 
 is short; the interrupted driver is kept in memory but not written to numba's cache.
 
 numba is not imported for this: the guard listens to its compile events from the moment
-``loo_sim.kernel`` is imported (``loo_sim.hooks``), so ``--help`` stays instant."""
+``loo_sim.kernel`` is imported (``loo_sim.base.hooks``), so ``--help`` stays instant."""
 
 import _thread
 import signal
@@ -67,7 +67,7 @@ def ctrl_c_after_compiling() -> Iterator[None]:
     if not main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         yield
         return
-    from loo_sim.hooks import forget, when_kernel_imported
+    from loo_sim.base.hooks import forget, when_kernel_imported
 
     registered = []
 

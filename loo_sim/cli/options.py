@@ -15,9 +15,9 @@ from typing import Annotated, Any
 
 import typer
 
-from loo_sim.checks import MAX_DEALS, MAX_SEED, MAX_SESSION_DEALS, MAX_SESSIONS
+from loo_sim.base.checks import MAX_DEALS, MAX_SEED, MAX_SESSION_DEALS, MAX_SESSIONS
+from loo_sim.base.errors import LooError
 from loo_sim.cli.params import Chips, OneOf, Seat, WholeNumber, policy_text, threads
-from loo_sim.errors import LooError
 from loo_sim.game.rules import parse_set
 from loo_sim.run.backend import BACKENDS
 

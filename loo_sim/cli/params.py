@@ -2,7 +2,7 @@
 with its flag.
 
 The types are parsers (typer's ``parser=``; typer vendors click since 0.26 and takes no
-click ``ParamType`` any more): each checks a value with ``loo_sim.checks`` and raises a
+click ``ParamType`` any more): each checks a value with ``loo_sim.base.checks`` and raises a
 :class:`FlagError`, a ``typer.BadParameter`` that typer ties to its option, so a bad value
 is one line naming the flag and what is allowed (``--deals: 0 is not allowed; allowed
 1 or more``), exit status 2.
@@ -15,8 +15,8 @@ from typing import Any
 
 import typer
 
-from loo_sim import checks
-from loo_sim.errors import LooError
+from loo_sim.base import checks
+from loo_sim.base.errors import LooError
 from loo_sim.game.policy import split_seat_policy
 
 # The keys of library errors (LooError.key) that are options of the CLI under the same

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from loo_sim import checks
+from loo_sim.base import checks
+from loo_sim.base.errors import Interrupted
 from loo_sim.cli.app import warn_profile
 from loo_sim.cli.backend import open_backend
 from loo_sim.cli.progress import TerminalProgress, compile_notice
-from loo_sim.errors import Interrupted
 
 if TYPE_CHECKING:  # the runners import the kernel: loaded when a study runs, not for --help
     from loo_sim.report.kinds import Study

@@ -8,8 +8,8 @@ A mixin of ``engine/deal.py``'s ``_Deal``, whose state it reads and writes; the 
 
 from __future__ import annotations
 
+from loo_sim.base.errors import IllegalAction
 from loo_sim.engine.policies import DeclareChoice, DeclareContext, declare, flush_clause
-from loo_sim.errors import IllegalAction
 from loo_sim.game.cards import CLUBS, suit_of
 from loo_sim.game.decl import DEFEND, MISS, PASS, PLAY
 from loo_sim.game.paths import RulePath, calibrated_path, dealer_case_path, flush_aware_path

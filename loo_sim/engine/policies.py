@@ -11,8 +11,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from loo_sim.base.errors import LooError
 from loo_sim.engine.rule import rule_declaration, rule_features
-from loo_sim.errors import LooError
 from loo_sim.game.cards import ACE, JACK, QUEEN, rank_of, suit_of
 from loo_sim.game.decl import DECL_NAMES, DEFEND, MISS, PASS, PLAY
 from loo_sim.game.infosets import seat_infoset

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from loo_sim.base.errors import IllegalAction
 from loo_sim.engine.solver import Position
-from loo_sim.errors import IllegalAction
 from loo_sim.game.cards import PAM, card_str
 from loo_sim.game.deal_input import Play
 from loo_sim.game.explain import card_refusal, why_line

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from loo_sim.base.errors import LooError
+from loo_sim.base.rng import PURPOSE_DECK, below, seat_streams, shuffled_deck, stream_key, word
 from loo_sim.engine.deal import play_deal_reference
-from loo_sim.errors import LooError
 from loo_sim.game.policy import parse_table
 from loo_sim.game.record import EXACT_LIMIT, OVERFLOW_LIMIT, DealRecord
 from loo_sim.game.rules import FinalPot, Rules
-from loo_sim.rng import PURPOSE_DECK, below, seat_streams, shuffled_deck, stream_key, word
 
 
 @dataclass

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from loo_sim.base.errors import LooError
 from loo_sim.engine.cardplay import Play, Sight, perfect_card, pimc_card
 from loo_sim.engine.policies import choose_card
-from loo_sim.errors import LooError
 from loo_sim.game.cards import ACE, PAM, make_card, suit_of
 from loo_sim.game.decl import DEFEND, MISS
 from loo_sim.game.legality import follow_options, lead_options

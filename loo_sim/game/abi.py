@@ -13,7 +13,7 @@ imports it); the kernel's cache key hashes ``game/`` as well as ``kernel/``.
 
 from enum import Enum
 
-from loo_sim.config import SESSION_BLOCK  # noqa: F401 (sessions per kernel block)
+from loo_sim.base.config import SESSION_BLOCK  # noqa: F401 (sessions per kernel block)
 from loo_sim.game.classes import EARLIER_IN_BINS, N_CLASSES
 from loo_sim.game.decl import DECL_NAMES, OUTCOME_NAMES, Decl, Outcome  # noqa: F401 (codes and their names)
 from loo_sim.game.record import EXACT_LIMIT, OVERFLOW_LIMIT  # noqa: F401 (R3, for the kernel)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game.cards import N_CARDS, card_str, parse_card
 from loo_sim.game.decl import DECL_NAMES
 from loo_sim.game.rules import Rules, Trump

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 
 if TYPE_CHECKING:
     from loo_sim.game.rules import Rules

@@ -23,7 +23,7 @@ import difflib
 from functools import lru_cache
 from pathlib import Path
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game.rule_syntax import (
     ACTIONS,
     CASE,

@@ -32,7 +32,7 @@ The reference engine does not use this form: it walks the tree (``engine/rule.py
 
 from __future__ import annotations
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game.decl import DECL_NAMES
 from loo_sim.game.rule_syntax import (
     FEATURES,

@@ -8,8 +8,8 @@ from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
 
-from loo_sim.checks import MAX_CHIPS
-from loo_sim.errors import LooError
+from loo_sim.base.checks import MAX_CHIPS
+from loo_sim.base.errors import LooError
 from loo_sim.game.options import (  # noqa: F401 (the option enums are part of game.rules' interface)
     OPTION_ENUMS,
     AntePayer,

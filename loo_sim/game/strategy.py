@@ -21,7 +21,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game.classes import EARLIER_IN_BINS, N_CLASSES, class_label
 from loo_sim.game.decl import DECL_NAMES, Decl
 from loo_sim.game.infosets import (

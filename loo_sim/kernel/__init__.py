@@ -1,7 +1,7 @@
 """The numba kernel: arrays and ints only (docs/design.md properties 2-5).
 
 - ``bits``: hands as 52-bit masks; trumps, Pam, heading and card power (R1, R7, P1)
-- ``krng``: the counter-based generator of ``loo_sim.rng`` in numba
+- ``krng``: the counter-based generator of ``loo_sim.base.rng`` in numba
 - ``deal``: one deal, one step function per step of ``engine/deal.py`` (deal, antes,
   declare, exchange, flush, tricks, score), written into a record vector (slots in ``game/abi.py``);
   ``begin_deal``/``finish_deal``/``rewind_deal`` split it at a declaration for the
@@ -87,18 +87,18 @@ MORE_KIND_SECONDS = 3
 def cache_sources() -> list[Path]:
     """The source files the numba cache folder's name hashes: every kernel and game module,
     and the foundations they import (``config`` and ``rng``: BLOCK, SESSION_BLOCK, the
-    stream keys; ``checks`` and ``errors``, which the game layer imports): every module the
+    stream keys; ``checks`` and ``errors``, which the game layer imports; ``hooks``): every module the
     kernel reaches (tests/test_config.py walks its imports)."""
     here = Path(__file__).resolve().parent
     package = here.parent
     sources = sorted(here.glob("*.py")) + sorted((package / "game").glob("*.py"))
-    return sources + [package / name for name in ("config.py", "rng.py", "checks.py", "errors.py")]
+    return sources + [package / "base" / name for name in ("config.py", "rng.py", "checks.py", "errors.py", "hooks.py")]
 
 
 def _configure_cache() -> None:
     from numba.core import config
 
-    from loo_sim.config import cache_dir
+    from loo_sim.base.config import cache_dir
     from loo_sim.kernel.codegen import OPTIONS  # before anything compiles
 
     options = " ".join(OPTIONS).encode()  # machine code built with and without them is kept apart
@@ -133,6 +133,6 @@ def kernel_cache_is_warm(*kinds: str) -> bool:
 
 
 KERNEL_READY = True  # numba is configured; what waits for it (the CLI's Ctrl-C guard) may start
-from loo_sim.hooks import kernel_imported  # noqa: E402
+from loo_sim.base.hooks import kernel_imported  # noqa: E402
 
 kernel_imported()

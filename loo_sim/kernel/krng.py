@@ -1,4 +1,4 @@
-"""``loo_sim.rng`` in numba: the same SplitMix64 arithmetic on uint64, bit for bit."""
+"""``loo_sim.base.rng`` in numba: the same SplitMix64 arithmetic on uint64, bit for bit."""
 
 import numpy as np
 from numba import njit

@@ -5,7 +5,7 @@ uses, each deal's streams (the deck's and the seats' own), and positions from th
 import numpy as np
 from numba import njit
 
-from loo_sim.config import BLOCK  # noqa: F401 (deals per block of simulate, the counterfactual runs and calibration)
+from loo_sim.base.config import BLOCK  # noqa: F401 (deals per block of simulate, the counterfactual runs and calibration)
 from loo_sim.game import abi as L
 from loo_sim.kernel.bits import POS
 from loo_sim.kernel.krng import shuffle_prefix, stream_key

@@ -5,7 +5,7 @@ aggregates that do not grow with the number of sessions."""
 import numpy as np
 from numba import njit
 
-from loo_sim import rng
+from loo_sim.base import rng
 from loo_sim.game import abi as L
 from loo_sim.kernel.cardplay import workspace_for
 from loo_sim.kernel.deal import play_deal_inline

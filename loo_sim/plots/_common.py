@@ -18,7 +18,7 @@ from matplotlib.figure import Figure, SubFigure
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.legend import Legend
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game.decl import DECL_NAMES, Decl
 
 DECL_COLOURS: dict[Decl, str] = {

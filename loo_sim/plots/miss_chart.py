@@ -12,7 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 from matplotlib.patches import Rectangle
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.plots._common import as_bool, decl_order, require
 
 GID_BEST_SIGNIFICANT = "best-significant"

@@ -12,7 +12,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.plots._common import arm_colours, arm_order, arm_table, chips_text, figure_legend
 
 GID_POT_MEDIAN = "pot-median"

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.plots._common import numeric, require
 
 _CONVERGENCE_COLUMNS = ("iteration", "deals", "nashconv", "nashconv_lo", "nashconv_hi")

@@ -14,7 +14,7 @@ from matplotlib import colormaps
 from matplotlib.axes import Axes
 from matplotlib.colors import Normalize
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.plots._common import number_text, require
 
 HEADLINE_METRICS: tuple[str, ...] = (

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from loo_sim.errors import Interrupted, LooError
+from loo_sim.base.errors import Interrupted, LooError
 from loo_sim.report.command import shown_path
 from loo_sim.report.config import Config
 from loo_sim.report.outputs import atomic_write_text, write_json
@@ -77,7 +77,7 @@ def _files_match(folder: Path, sha256: Any) -> bool:
 def clean_stale_temps(out: Path) -> list[Path]:
     """Remove what a write killed midway left in OUT and its experiment folders: hidden temp
     files (``.NAME.XXXX.tmp``) and the staging and old folders of an experiment being
-    swapped into place (``.NAME.partial-XXXX/``, ``.NAME.old-XXXX/``; ``loo_sim.atomic``).
+    swapped into place (``.NAME.partial-XXXX/``, ``.NAME.old-XXXX/``; ``loo_sim.base.atomic``).
     The caller holds OUT's lock, so no write of ours is in flight."""
     import shutil
 
@@ -104,7 +104,7 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
     ``progress`` makes each long loop's progress callback; ``backend``: where the kernel runs. Ctrl-C
     writes what the running experiment finished (PARTIAL), records it in the manifest and
     raises :class:`Interrupted`; the experiments after it do not run."""
-    from loo_sim.version import __version__
+    from loo_sim.base.version import __version__
 
     alert = alert or echo
     names = [e.name for e in config.experiments]
@@ -146,7 +146,7 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
             entry = dict(status="interrupted", partial=True, digest=digest)
             interrupted = f"interrupted: nothing written for {exp.name}; finished experiments are in {out}"
         except Exception as e:  # one failing experiment must not lose the others
-            from loo_sim.atomic import describe_write_error
+            from loo_sim.base.atomic import describe_write_error
 
             if isinstance(e, OSError) and describe_write_error(e) is not None:
                 raise  # but a full disk or an unwritable --out stops the report: the CLI says it in one line

@@ -66,7 +66,7 @@ def command(study: Any, out: str | None = None) -> str:
 def run_info(study: Any, out: str | None, partial: bool, details: dict[str, Any]) -> dict[str, Any]:
     """Everything needed to repeat a run exactly (``run.json``): the version, the command,
     the resolved study and its digest, then what the kind's runner adds (``details``)."""
-    from loo_sim.version import __version__
+    from loo_sim.base.version import __version__
 
     return {
         "loo_sim_version": __version__,

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from loo_sim import checks
-from loo_sim.errors import LooError
+from loo_sim.base import checks
+from loo_sim.base.errors import LooError
 from loo_sim.report.kinds import KINDS, STUDIES, Study, study_fields
 from loo_sim.report.kinds.fields import FIELD_TYPES, WHOLE
 

@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 
 LOCK_NAME = ".loo-sim-report.lock"
 ATTEMPTS = 20  # a lock file removed by its finishing holder, then made anew: tries before giving up

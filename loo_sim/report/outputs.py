@@ -1,4 +1,4 @@
-"""Output files of a run (CSV, JSON, PNG), each written atomically (``loo_sim.atomic``)."""
+"""Output files of a run (CSV, JSON, PNG), each written atomically (``loo_sim.base.atomic``)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 
 import pandas as pd
 
-from loo_sim.atomic import atomic_write_bytes, atomic_write_text  # noqa: F401 (atomic_write_text: re-exported)
-from loo_sim.errors import LooError
+from loo_sim.base.atomic import atomic_write_bytes, atomic_write_text  # noqa: F401 (atomic_write_text: re-exported)
+from loo_sim.base.errors import LooError
 
 
 def prepare_out_dir(path: str | os.PathLike) -> Path:

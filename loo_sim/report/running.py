@@ -81,12 +81,12 @@ def write_study(out_dir: Path, output: StudyOutput, folder: bool = False) -> lis
     rendered first, then written all-or-nothing: into ``out_dir`` under temp names renamed
     at the end, or with ``folder`` as the whole folder ``out_dir`` (a staging folder
     renamed into place, replacing an older one: a report's experiment is complete on disk
-    or absent). A full disk halfway leaves what was there before (``loo_sim.atomic``).
+    or absent). A full disk halfway leaves what was there before (``loo_sim.base.atomic``).
 
     A folder that holds another run (its ``run.json``) keeps none of that run's files: those
     this run does not write again are removed once the new ones are in place, so a folder
     never mixes two runs. Files no run of loo-sim wrote are left alone."""
-    from loo_sim.atomic import replace_folder, write_files
+    from loo_sim.base.atomic import replace_folder, write_files
     from loo_sim.report.outputs import csv_bytes, json_bytes, png_bytes
 
     files = [(f"{name}.csv", csv_bytes(df)) for name, df in output.tables.items()]
@@ -146,7 +146,7 @@ def figure(size: tuple[float, float]) -> Any:
 def chip_warnings(rules: Rules, carried: list[float]) -> list[str]:
     """A warning when a deal's pot (carried plus the antes) or a penalty may pass 2**53 chips,
     where float64 chips are no longer exact (R3)."""
-    from loo_sim.checks import inexact_chips
+    from loo_sim.base.checks import inexact_chips
 
     antes = rules.ante * (rules.players if rules.ante_payer == "each" else 1)
     if not inexact_chips(max(carried, default=0.0) + antes, rules.penalty_amount):

@@ -6,14 +6,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from loo_sim.base.errors import LooError
+from loo_sim.base.rng import NO_SESSION, seat_streams
 from loo_sim.engine.deal import play_deal_reference
 from loo_sim.engine.session import SessionResult
 from loo_sim.engine.session import play_session as engine_session
-from loo_sim.errors import LooError
 from loo_sim.game.policy import SOLVER_PLAY, Policy, parse_table
 from loo_sim.game.record import DealRecord
 from loo_sim.game.rules import Rules
-from loo_sim.rng import NO_SESSION, seat_streams
 from loo_sim.run.args import check_chart
 from loo_sim.run.records import (
     DealRecords,

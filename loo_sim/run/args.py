@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game import abi as L
 from loo_sim.game.classes import N_CLASSES
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts

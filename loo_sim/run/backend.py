@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 
 BACKENDS = ("local", "dask")
 

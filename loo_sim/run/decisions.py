@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from loo_sim.config import BLOCK, ROUND_BLOCKS
-from loo_sim.errors import LooError
+from loo_sim.base.config import BLOCK, ROUND_BLOCKS
+from loo_sim.base.errors import LooError
+from loo_sim.base.stats import Z95, mean_se
 from loo_sim.game import abi as L
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
@@ -22,7 +23,6 @@ from loo_sim.run.args import kernel_args
 from loo_sim.run.rounds import ProgressFn, run_rounds
 from loo_sim.run.session_pots import N_BUCKETS, SessionPots
 from loo_sim.run.strength import resolve_strength
-from loo_sim.stats import Z95, mean_se
 
 
 @dataclass

@@ -40,7 +40,7 @@ class Cells(NamedTuple):
 
     def half_deals(self, half: int) -> int:
         """Deals in a half: blocks 0, 2, 4, ... (even lanes) or 1, 3, ... (odd lanes)."""
-        from loo_sim.config import BLOCK
+        from loo_sim.base.config import BLOCK
 
         blocks = np.arange((self.deals + BLOCK - 1) // BLOCK)
         sizes = np.minimum(BLOCK, self.deals - blocks * BLOCK)

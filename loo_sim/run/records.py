@@ -13,13 +13,13 @@ from typing import Any, overload
 
 import numpy as np
 
-from loo_sim import checks
+from loo_sim.base import checks
+from loo_sim.base.rng import MASK64
 from loo_sim.game import abi as L
 from loo_sim.game.cards import N_CARDS, SUITS, card_str, parse_deck
 from loo_sim.game.policy import Policy
 from loo_sim.game.record import DealRecord, Trick
 from loo_sim.game.rules import Rules
-from loo_sim.rng import MASK64
 from loo_sim.run.args import kernel_args
 
 CARD_NAMES = np.array([card_str(c) for c in range(N_CARDS)] + [None], dtype=object)  # index -1: none
@@ -96,7 +96,7 @@ def play_deals_kernel(
     """Play checked decks [N, 52] with the kernel (all numba threads); the records, built
     when read. Seat s's own stream in deal i is keyed (seed, session, first_index + i).
     ``tables``: the strategy tables of table seats (path -> probabilities; read when None)."""
-    from loo_sim.config import BLOCK
+    from loo_sim.base.config import BLOCK
     from loo_sim.kernel.chunks import play_rows  # numba compiles on first use
     from loo_sim.run.tasks import each_block
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from loo_sim.config import SESSION_BLOCK
-from loo_sim.errors import LooError
+from loo_sim.base.config import SESSION_BLOCK
+from loo_sim.base.errors import LooError
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import FinalPot, Rules
 from loo_sim.run.args import stack_args
@@ -46,7 +46,7 @@ class RiskResult:
 
 def run_risk(rules: Rules, table: Sequence[Policy], focal: int, policy: Policy, sessions: int, deals: int,
              seed: int, progress: ProgressFn | None = None, backend=None) -> RiskResult:  # fmt: skip
-    from loo_sim import checks
+    from loo_sim.base import checks
     from loo_sim.run.tasks import risk_task
 
     sessions, deals = checks.sessions(sessions), checks.session_deals(deals)

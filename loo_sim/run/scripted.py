@@ -9,15 +9,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from loo_sim import checks
+from loo_sim.base import checks
+from loo_sim.base.errors import IllegalAction, LooError
+from loo_sim.base.rng import shuffled_deck
 from loo_sim.engine.script import ScriptedPlay
-from loo_sim.errors import IllegalAction, LooError
 from loo_sim.game.cards import parse_deck
 from loo_sim.game.deal_input import BuiltDeck, DealInput, Play, build_deck
 from loo_sim.game.policy import Policy
 from loo_sim.game.record import DealRecord
 from loo_sim.game.rules import Rules
-from loo_sim.rng import shuffled_deck
 
 
 def entered_deck(rules: Rules, dealer: int, carried: float, inp: DealInput, seed: int, deal: int) -> BuiltDeck:

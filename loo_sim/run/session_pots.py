@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from loo_sim import checks, rng
-from loo_sim.config import SESSION_BLOCK, SESSION_POTS_BURN_IN, SESSION_POTS_DEALS, SESSION_POTS_SESSIONS
+from loo_sim.base import checks, rng
+from loo_sim.base.config import SESSION_BLOCK, SESSION_POTS_BURN_IN, SESSION_POTS_DEALS, SESSION_POTS_SESSIONS
 from loo_sim.game import abi as L
 from loo_sim.game.infosets import POT_EDGES
 from loo_sim.game.policy import Policy

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from loo_sim.config import SESSION_BLOCK
+from loo_sim.base.config import SESSION_BLOCK
 from loo_sim.game import abi as L
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.rules import FinalPot, Rules
@@ -122,7 +122,7 @@ def run_pots(arms: Sequence[Arm], sessions: int, deals: int, seed: int, progress
              backend=None) -> PotsResult:  # fmt: skip
     """Play ``sessions`` sessions of ``deals`` deals for every arm, session i of every arm
     on the same decks; stream the aggregates (Ctrl-C keeps what finished: partial)."""
-    from loo_sim import checks
+    from loo_sim.base import checks
     from loo_sim.run.tasks import pots_task
 
     sessions, deals = checks.sessions(sessions), checks.session_deals(deals)

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from loo_sim import checks
-from loo_sim.config import BLOCK
+from loo_sim.base import checks
+from loo_sim.base.config import BLOCK
 from loo_sim.game import abi as L
 from loo_sim.game.policy import Policy, parse_table
 from loo_sim.game.rules import Rules

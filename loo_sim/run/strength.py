@@ -38,12 +38,12 @@ from pathlib import Path
 
 import numpy as np
 
-from loo_sim import config
-from loo_sim.config import BLOCK, DEFAULT_DEALS, DEFAULT_SEED, MIN_OBS
+from loo_sim.base import config
+from loo_sim.base.config import BLOCK, DEFAULT_DEALS, DEFAULT_SEED, MIN_OBS
+from loo_sim.base.rng import CALIBRATION_SESSION
 from loo_sim.game import abi as L
 from loo_sim.game.classes import MISS_ROW, N_CLASSES, N_COLS
 from loo_sim.game.rules import Rules
-from loo_sim.rng import CALIBRATION_SESSION
 from loo_sim.run.args import kernel_args
 
 SCHEME = 1  # bump when the grid or the calibration method changes: old tables stop matching
@@ -153,7 +153,7 @@ def calibrate(
 ) -> StrengthTable:  # fmt: skip
     """Estimate the strength table of ``rules`` (``counts`` from an earlier
     ``calibrate_counts`` of the same rules at any player count may be reused)."""
-    from loo_sim import checks
+    from loo_sim.base import checks
 
     deals, seed = checks.deals(deals), checks.seed(seed)
     if threads is not None:  # otherwise the caller's setting stands (the caller owns numba's threads)
@@ -169,7 +169,7 @@ def calibrate(
 def save(table: StrengthTable, path: Path) -> None:
     import io
 
-    from loo_sim.atomic import atomic_write_bytes
+    from loo_sim.base.atomic import atomic_write_bytes
 
     buf = io.BytesIO()
     np.savez_compressed(buf, counts=table.counts, p_in=table.p_in, deals=table.deals, seed=table.seed)

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from loo_sim import checks
-from loo_sim.errors import LooError
+from loo_sim.base import checks
+from loo_sim.base.errors import LooError
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
 from loo_sim.game.strategy import check_header, header_line, parse_header, table_from_frame

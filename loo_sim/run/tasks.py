@@ -22,9 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from loo_sim.config import BLOCK
-from loo_sim.game import abi as L
-from loo_sim.rng import (
+from loo_sim.base.config import BLOCK
+from loo_sim.base.rng import (
     HEURISTIC_CARRIED_SESSION,
     HEURISTIC_SESSION,
     MASK64,
@@ -32,6 +31,7 @@ from loo_sim.rng import (
     MISS_SESSION,
     NO_SESSION,
 )
+from loo_sim.game import abi as L
 
 _gc_lock = threading.Lock()
 _gc_users = 0  # callers inside first_call: the first one raises the threshold, the last one restores it

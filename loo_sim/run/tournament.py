@@ -18,8 +18,8 @@ from itertools import combinations
 
 import numpy as np
 
-from loo_sim.config import SESSION_BLOCK
-from loo_sim.errors import LooError
+from loo_sim.base.config import SESSION_BLOCK
+from loo_sim.base.errors import LooError
 from loo_sim.game import abi as L
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import FinalPot, Rules
@@ -59,7 +59,7 @@ class TournamentResult:
 def run_tournament(rules: Rules, policies: Sequence[Policy], names: Sequence[str], sessions: int, deals: int,
                    seed: int, progress: ProgressFn | None = None, backend=None) -> TournamentResult:  # fmt: skip
     """Play ``sessions`` sessions of at most ``deals`` deals for every lineup of ``policies``."""
-    from loo_sim import checks
+    from loo_sim.base import checks
     from loo_sim.run.tasks import tournament_task
 
     if len(policies) < 2:

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from loo_sim import checks
-from loo_sim.config import BLOCK, VARIANT_BATCHES
-from loo_sim.errors import LooError
+from loo_sim.base import checks
+from loo_sim.base.config import BLOCK, VARIANT_BATCHES
+from loo_sim.base.errors import LooError
 from loo_sim.game import abi as L
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
@@ -185,7 +185,7 @@ def run_variant_sessions(
     (default: :func:`default_burn_in`). Ctrl-C stops after the current round, marked ``partial``."""
     from numba import set_num_threads
 
-    from loo_sim.config import SESSION_BLOCK
+    from loo_sim.base.config import SESSION_BLOCK
     from loo_sim.run.tasks import variant_sessions_shapes, variant_sessions_task
 
     names, baseline = _check_rows(rows, baseline)

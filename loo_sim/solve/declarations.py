@@ -48,8 +48,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from loo_sim.config import BLOCK, MIN_SOLVE_DEALS
-from loo_sim.errors import LooError
+from loo_sim.base.config import BLOCK, MIN_SOLVE_DEALS
+from loo_sim.base.errors import LooError
+from loo_sim.base.stats import Z95
 from loo_sim.game import abi as L
 from loo_sim.game.infosets import ACTIONS, N_INFOSETS, SITUATION_MASKS, infoset_parts
 from loo_sim.game.policy import SOLVE_STARTS, Policy
@@ -63,7 +64,6 @@ from loo_sim.run.equilibrium import (
     response_gains,
 )
 from loo_sim.solve.fictitious import averaging_weight, best_response, update_average
-from loo_sim.stats import Z95
 
 SOLVED = "<solve>"  # the name the average strategy goes by in the kernel's tables
 EXPLORING = "<explore>"  # and the exploring table

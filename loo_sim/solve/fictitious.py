@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 
 SCHEMES = ("uniform", "linear", "discounted:G")
 

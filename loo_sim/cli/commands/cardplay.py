@@ -74,7 +74,7 @@ def cardplay_cmd(
 
 
 def _compare(a: str, b: str, out: str | None) -> None:
-    from loo_sim.atomic import write_files
+    from loo_sim.base.atomic import write_files
     from loo_sim.report.kinds.cardplay_run import chart_comparison
     from loo_sim.report.outputs import csv_bytes, prepare_out_dir
 

@@ -11,10 +11,10 @@ from typing import Annotated, Any
 
 import typer
 
-from loo_sim import checks
+from loo_sim.base import checks
+from loo_sim.base.errors import LooError
 from loo_sim.cli.options import shared
 from loo_sim.engine.trace import chips, next_antes, render_deal
-from loo_sim.errors import LooError
 from loo_sim.game.deal_input import DealInput, Play, parse_card_list, parse_declarations, parse_hands, parse_play
 from loo_sim.game.policy import Policy, parse_seat_policies
 from loo_sim.game.rules import Rules

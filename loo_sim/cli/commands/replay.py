@@ -8,11 +8,11 @@ from typing import Annotated
 
 import typer
 
+from loo_sim.base.errors import LooError
 from loo_sim.cli.app import build_rules
 from loo_sim.cli.options import PlayersOpt, PolicyOpt, PresetOpt, SeatPolicyOpt, SetOpt, shared
 from loo_sim.cli.params import WholeNumber
 from loo_sim.engine.trace import entered_header, render_deal
-from loo_sim.errors import LooError
 from loo_sim.game.cards import deck_str
 from loo_sim.game.deal_input import DealInput, parse_card_list, parse_declarations, parse_hands, parse_play
 from loo_sim.game.policy import parse_seat_policies

@@ -8,12 +8,12 @@ from typing import Annotated
 
 import typer
 
+from loo_sim.base.errors import LooError
 from loo_sim.cli.app import check_workers
 from loo_sim.cli.backend import open_backend
 from loo_sim.cli.options import SchedulerOpt, ThreadsOpt, WorkersOpt, shared
 from loo_sim.cli.progress import TerminalProgress, compile_notice
 from loo_sim.cli.study import set_threads
-from loo_sim.errors import LooError
 
 
 def report_cmd(

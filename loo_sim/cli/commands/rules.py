@@ -6,9 +6,9 @@ from typing import Annotated
 
 import typer
 
+from loo_sim.base.errors import LooError
 from loo_sim.cli.app import build_rules
 from loo_sim.cli.options import SetOpt
-from loo_sim.errors import LooError
 from loo_sim.game.rules import PRESETS
 
 

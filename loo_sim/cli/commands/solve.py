@@ -7,11 +7,11 @@ from typing import Annotated
 
 import typer
 
-from loo_sim.checks import MAX_DEALS
+from loo_sim.base.checks import MAX_DEALS
+from loo_sim.base.config import MIN_SOLVE_DEALS
 from loo_sim.cli.options import PlayersOpt, PresetOpt, SetOpt, ThreadsOpt, rules_with_players, shared
 from loo_sim.cli.params import WholeNumber, policy_text
 from loo_sim.cli.study import print_written, run_and_write
-from loo_sim.config import MIN_SOLVE_DEALS
 from loo_sim.report.kinds.solve import SolveStudy
 
 

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from loo_sim.base.errors import LooError
 from loo_sim.cli.app import check_workers
 from loo_sim.cli.options import (
     BackendOpt,
@@ -25,7 +26,6 @@ from loo_sim.cli.options import (
 )
 from loo_sim.cli.params import seat_map
 from loo_sim.cli.study import print_written, run_and_write
-from loo_sim.errors import LooError
 from loo_sim.game.rules import Rules
 from loo_sim.report.kinds.fields import preset_name
 from loo_sim.report.kinds.variants import ROW_EXAMPLE, ROW_FORM, VariantsStudy, parse_row

@@ -17,8 +17,8 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from loo_sim import checks
-from loo_sim.errors import LooError
+from loo_sim.base import checks
+from loo_sim.base.errors import LooError
 from loo_sim.game.policy import Policy, parse_seat_policies
 from loo_sim.game.rules import OPTION_NAMES, PRESETS, Rules
 from loo_sim.report.command import overrides
@@ -73,7 +73,7 @@ class Study:
         """A hash of the resolved study, the content of every file it reads (``files_read``)
         and the loo_sim version: reports resume on it, so a changed strategy table is a changed
         experiment."""
-        from loo_sim.version import __version__
+        from loo_sim.base.version import __version__
 
         files = {path: content_hash(path) for path in self.files_read()}
         text = json.dumps({"study": self.to_dict(), "files": files, "version": __version__}, sort_keys=True)

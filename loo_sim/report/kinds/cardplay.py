@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from loo_sim import checks
+from loo_sim.base import checks
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
 from loo_sim.report.kinds.base import Study

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import PRESETS
 

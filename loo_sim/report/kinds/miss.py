@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from loo_sim import checks
-from loo_sim.config import SESSION_POTS_BURN_IN, SESSION_POTS_DEALS, SESSION_POTS_SESSIONS
+from loo_sim.base import checks
+from loo_sim.base.config import SESSION_POTS_BURN_IN, SESSION_POTS_DEALS, SESSION_POTS_SESSIONS
 from loo_sim.game.policy import Policy, heuristics_for
 from loo_sim.game.rules import Rules
 from loo_sim.report.command import command

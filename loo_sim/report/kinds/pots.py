@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from loo_sim import checks
-from loo_sim.errors import LooError
+from loo_sim.base import checks
+from loo_sim.base.errors import LooError
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules, split_option
 from loo_sim.report.command import command

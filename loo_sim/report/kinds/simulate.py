@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from loo_sim import checks
+from loo_sim.base import checks
 from loo_sim.game.rules import Rules
 from loo_sim.report.command import command, describe_policies, overrides
 from loo_sim.report.kinds.base import Study

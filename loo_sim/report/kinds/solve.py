@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from loo_sim import checks
-from loo_sim.errors import LooError
+from loo_sim.base import checks
+from loo_sim.base.errors import LooError
 from loo_sim.game.policy import Policy, heuristics_for
 from loo_sim.game.rules import Rules
 from loo_sim.report.kinds.base import Study
@@ -72,7 +72,7 @@ class SolveStudy(Study):
                 raise LooError(f"{self.averaging!r} gives iteration {t} the weight {w}; allowed weights in 0..1")
 
     def _more_problems(self, p: Collect, rules: Rules | None) -> None:
-        from loo_sim.config import MIN_SOLVE_DEALS as MIN_DEALS
+        from loo_sim.base.config import MIN_SOLVE_DEALS as MIN_DEALS
         from loo_sim.game.policy import SOLVE_STARTS as STARTS
         from loo_sim.solve.fictitious import averaging_weight
 

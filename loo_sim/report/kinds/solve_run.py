@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from loo_sim.analysis.equilibrium_text import distance_sentences, table_distance, tip_sentences
+from loo_sim.base.stats import Z95
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
 from loo_sim.game.strategy import rules_hash, table_frame
@@ -23,7 +24,6 @@ from loo_sim.report.command import command
 from loo_sim.report.running import StudyOutput, figure
 from loo_sim.run.tables import table_text
 from loo_sim.solve.declarations import SolveResult, nash_conv, solve
-from loo_sim.stats import Z95
 
 CHART_PROFILE = "chart (the miss study's best actions vs basic)"
 TARGET_SHARE = 0.01  # of the ante pool: the bar for a solved table

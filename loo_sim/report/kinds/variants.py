@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from loo_sim import checks
-from loo_sim.config import VARIANT_BATCHES
-from loo_sim.errors import LooError
+from loo_sim.base import checks
+from loo_sim.base.config import VARIANT_BATCHES
+from loo_sim.base.errors import LooError
 from loo_sim.game.rules import PRESETS, Rules, split_option
 from loo_sim.report.command import command, describe_policies
 from loo_sim.report.kinds.base import Study

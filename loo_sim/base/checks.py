@@ -6,7 +6,7 @@ import math
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from loo_sim.errors import LooError
+from loo_sim.base.errors import LooError
 
 
 def whole_number(name: str, value: Any, low: int, high: int | None = None) -> int:
