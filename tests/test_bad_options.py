@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 
 import pytest
@@ -85,7 +86,8 @@ def test_the_command_recorded_is_shell_quoted(capsys, tmp_path):
     capsys.readouterr()
     command = json.loads((out / "run.json").read_text())["command"]
     words = shlex.split(command)
-    assert words[:2] == ["loo-sim", "simulate"] and words[-2:] == ["--out", str(out)], command
+    shown = os.path.relpath(out)  # never absolute (report/command.py shown_path)
+    assert words[:2] == ["loo-sim", "simulate"] and words[-2:] == ["--out", shown], command
     assert shlex.join(words) in (out / "summary.md").read_text()
 
 

@@ -381,9 +381,9 @@ def test_table_policy_from_the_cli(tmp_path, capsys):
     four.write_text(text_of(random_table(3, share=0.05, players=4), Rules.preset("three-card", players=4)))
     rc, out, err = cli(capsys, "simulate", "--preset", "three-card", "--deals", "20000", "--policy", f"table:{four}")
     assert rc == 2 and out == ""
-    assert err == f"error: table:{four}: a strategy table for 4 players; these rules have 5\n"
+    assert err == f"error: --policy: table:{four}: a strategy table for 4 players; these rules have 5\n"
     rc, out, err = cli(capsys, "simulate", "--deals", "20000", "--set", "players=4", "--policy", f"table:{four}")
     assert rc == 0, err  # the same table on 4 players runs
     gone = tmp_path / "gone.csv"
     rc, out, err = cli(capsys, "simulate", "--deals", "1000", "--policy", f"table:{gone}")
-    assert rc == 2 and err == f"error: table:{gone}: no such file\n"
+    assert rc == 2 and err == f"error: --policy: table:{gone}: no such file\n"
