@@ -55,7 +55,7 @@ DRIVERS = {
     "calibrate": [("calibrate", "calibrate_block")],
     "play_deals": [("chunks", "play_rows")],
     "tournament": [("tournament", "tournament_block")],
-    "risk": [("tournament", "risk_block")],
+    "risk": [("risk", "risk_block")],
     "cardplay": [("ladder", "ladder_block")],
     "solve": [
         ("equilibrium", "infoset_lane"),

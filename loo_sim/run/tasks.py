@@ -263,7 +263,7 @@ def tournament_task(ri, rf, pol, polf, strength, tables, solver, bankroll, share
 
 
 def risk_task(ri, rf, pol, polf, strength, tables, solver, share, seed, total, deals, focal, levels, first, count):
-    from loo_sim.kernel.tournament import risk_block
+    from loo_sim.kernel.risk import risk_block
 
     out = np.zeros((count, ri.shape[0], L.SESSION_BLOCK, 3 + levels.shape[0]), dtype=np.float64)
     seed = np.uint64(seed)
