@@ -10,9 +10,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from loo_sim.base.errors import LooError
-from loo_sim.base.version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
+    from loo_sim.base.version import __version__
     from loo_sim.game.policy import Policy
     from loo_sim.game.record import DealRecord
     from loo_sim.game.rules import Rules
@@ -28,6 +28,7 @@ _LAZY = {
     "play_session": "loo_sim.run.api",
     "records_frame": "loo_sim.run.api",
     "shuffled_decks": "loo_sim.run.api",
+    "__version__": "loo_sim.base.version",  # read from the package metadata: not for --help
 }
 
 
