@@ -87,3 +87,40 @@ def test_a_tiny_run_writes_its_summary_and_a_run_json_naming_every_file(kind, tm
     assert info["kind"] == kind and info["files"] == names
     assert sorted(p.name for p in (tmp_path / kind).iterdir()) == sorted(names)
     assert info["command"].split(" --out ")[0] == shlex.join(["loo-sim", kind, *study.cli_args()])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_folder_holding_another_run_keeps_none_of_its_files(kind, tmp_path):
+    """Issue #31 item 2: a command writing into a folder that holds another run's outputs
+    leaves none of them beside its own (they were mixed: a solve with one start kept a
+    former solve's strategy-always.csv); a file no run of loo-sim wrote stays."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    other = "risk" if kind == "simulate" else "simulate"
+    earlier = write_study(folder, run_study(example(other), str(folder)))
+    (folder / "notes.txt").write_text("mine")
+    names = write_study(folder, run_study(example(kind), str(folder)))
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*names, "notes.txt"]), earlier
+    assert (folder / "notes.txt").read_text() == "mine"
+
+
+def test_a_solve_with_fewer_starts_removes_the_tables_of_the_others(tmp_path):
+    """The issue's case, through the command line: three starts, then one, into one folder."""
+    out = tmp_path / "solve"
+    small = ["--iterations", "1", "--deals", "8192", "--eval-deals", "8192", "--seed", "1"]
+    assert main(["solve", *small, "--start", "basic", "--start", "always", "--out", str(out)]) == 0
+    assert (out / "strategy-always.csv").exists() and (out / "distances.csv").exists()
+    assert main(["solve", *small, "--start", "basic", "--seed", "3", "--out", str(out)]) == 0
+    assert not (out / "strategy-always.csv").exists() and not (out / "distances.csv").exists()
+    assert sorted(p.name for p in out.iterdir()) == sorted(json.loads((out / "run.json").read_text())["files"])
+
+
+@pytest.mark.parametrize("argv, written", [
+    (["calibrate", "--preset", "three-card", "--players", "4"], ["strength.csv", "run.json"]),
+])  # fmt: skip
+def test_commands_outside_the_kinds_also_replace_an_earlier_run(argv, written, tmp_path):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    write_study(folder, run_study(example("simulate"), str(folder)))
+    assert main([*argv, "--out", str(folder)]) == 0
+    assert sorted(p.name for p in folder.iterdir()) == sorted(written)

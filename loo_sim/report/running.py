@@ -86,7 +86,7 @@ def write_study(out_dir: Path, output: StudyOutput, folder: bool = False) -> lis
     A folder that holds another run (its ``run.json``) keeps none of that run's files: those
     this run does not write again are removed once the new ones are in place, so a folder
     never mixes two runs. Files no run of loo-sim wrote are left alone."""
-    from loo_sim.base.atomic import replace_folder, write_files
+    from loo_sim.base.atomic import replace_folder
     from loo_sim.report.outputs import csv_bytes, json_bytes, png_bytes
 
     files = [(f"{name}.csv", csv_bytes(df)) for name, df in output.tables.items()]
@@ -96,6 +96,18 @@ def write_study(out_dir: Path, output: StudyOutput, folder: bool = False) -> lis
     if folder:
         replace_folder(out_dir, files)
         return [name for name, _ in files]
+    return write_run_files(out_dir, files)
+
+
+def write_run_files(out_dir: Path, files: list[tuple[str, bytes]], info: dict[str, Any] | None = None) -> list[str]:
+    """Write ``files`` into ``out_dir`` all or nothing (with a run.json of ``info`` and the
+    file list when ``info`` is given; a study's is among ``files``), then remove the files
+    of the run that was there before that this one did not write again."""
+    from loo_sim.base.atomic import write_files
+    from loo_sim.report.outputs import json_bytes
+
+    if info is not None:
+        files = [*files, (RUN_FILE, json_bytes({**info, "files": [n for n, _ in files] + [RUN_FILE]}))]
     stale = earlier_run_files(out_dir)
     write_files(out_dir, files)
     for name in stale - {n for n, _ in files}:
@@ -175,4 +187,3 @@ def session_study_output(study: Any, tables: dict, figures: dict, lines: list[st
     info["inexact_sessions"] = res.inexact
     return StudyOutput(study, tables, figures, "\n".join(lines) + "\n", info, warnings, partial=res.partial,
                        done=res.sessions, total=study.sessions, unit="sessions")  # fmt: skip
-

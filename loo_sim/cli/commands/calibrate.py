@@ -28,7 +28,7 @@ def calibrate_cmd(
     three-card --players 6`, `loo-sim calibrate --preset limited --set lead=classic --force`.
     """
     from loo_sim.game.classes import grid_text
-    from loo_sim.report.outputs import prepare_out_dir, write_csv
+    from loo_sim.report.outputs import prepare_out_dir
     from loo_sim.run.strength import cache_dir, strength_for
 
     rules = build_rules(preset, sets, players)
@@ -49,8 +49,18 @@ def calibrate_cmd(
     if out_dir is not None:
         import pandas as pd
 
-        write_csv(out_dir / "strength.csv", pd.DataFrame(rows))
-        typer.echo(f"wrote {out_dir / 'strength.csv'}")
+        from loo_sim.report.outputs import csv_bytes
+        from loo_sim.report.running import write_run_files
+
+        info = {
+            "kind": "calibrate",
+            "rules": rules.to_dict(),
+            "key": table.key,
+            "deals": table.deals,
+            "seed": table.seed,
+        }
+        names = write_run_files(out_dir, [("strength.csv", csv_bytes(pd.DataFrame(rows)))], info)
+        typer.echo(f"wrote {', '.join(names)} in {out_dir}")
 
 
 def _show_table(table, n: int, hand_size: int) -> list[dict]:

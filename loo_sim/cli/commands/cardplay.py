@@ -74,9 +74,9 @@ def cardplay_cmd(
 
 
 def _compare(a: str, b: str, out: str | None) -> None:
-    from loo_sim.base.atomic import write_files
     from loo_sim.report.kinds.cardplay_run import chart_comparison
     from loo_sim.report.outputs import csv_bytes, prepare_out_dir
+    from loo_sim.report.running import write_run_files
 
     changes, text = chart_comparison(a, b)
     out_dir = prepare_out_dir(out) if out is not None else None
@@ -84,5 +84,5 @@ def _compare(a: str, b: str, out: str | None) -> None:
     if out_dir is not None:
         files = [("verdict_changes.csv", csv_bytes(changes, "verdict_changes.csv")),
                  ("verdict_changes.md", text.encode("utf-8"))]  # fmt: skip
-        write_files(out_dir, files)
-        typer.echo(f"wrote {', '.join(name for name, _ in files)} in {out_dir}")
+        names = write_run_files(out_dir, files, {"kind": "cardplay --compare-charts", "charts": [a, b]})
+        typer.echo(f"wrote {', '.join(names)} in {out_dir}")
