@@ -55,22 +55,6 @@ def as_bool(values: pd.Series) -> np.ndarray:
     return text.isin(("true", "1", "1.0", "yes")).to_numpy()
 
 
-def numeric(df: pd.DataFrame, column: str, what: str, *, nonnegative: bool = False, unit: bool = False) -> np.ndarray:
-    """Column ``column`` as finite floats (else :class:`LooError` naming it); optionally >= 0
-    or within [0, 1] (with a little slack for rounding)."""
-    try:
-        values = pd.to_numeric(df[column]).to_numpy(dtype=float)
-    except (TypeError, ValueError) as err:
-        raise LooError(f"{what} table column {column} is not numeric ({err})") from None
-    if not np.isfinite(values).all():
-        raise LooError(f"{what} table column {column} has missing or infinite values")
-    if (nonnegative or unit) and (values < 0).any():
-        raise LooError(f"{what} table column {column} has negative values (min {values.min():g})")
-    if unit and (values > 1 + 1e-9).any():
-        raise LooError(f"{what} table column {column} has values above 1 (max {values.max():g})")
-    return values
-
-
 def arm_table(df: pd.DataFrame, columns: Iterable[str], what: str, key: str | None = None) -> pd.DataFrame:
     """A session study's table with its ``arm`` column as text and every other column of
     ``columns`` as floats (a value that is not a number: :class:`LooError`; a missing one

@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
+from loo_sim.analysis._tables import numeric
 from loo_sim.base.errors import LooError
-from loo_sim.plots._common import numeric, require
+from loo_sim.plots._common import require
 
 _CONVERGENCE_COLUMNS = ("iteration", "deals", "nashconv", "nashconv_lo", "nashconv_hi")
 _EXPLOIT_COLUMNS = ("profile", "seat", "nashconv", "lo", "hi", "share_of_ante_pool")

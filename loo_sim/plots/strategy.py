@@ -17,9 +17,10 @@ from matplotlib.figure import Figure, SubFigure
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.patches import Patch, Rectangle
 
+from loo_sim.analysis._tables import numeric
 from loo_sim.game.classes import class_label, earlier_in_label
 from loo_sim.game.decl import Decl
-from loo_sim.plots._common import DECL_COLOURS, as_bool, figure_legend, numeric, require
+from loo_sim.plots._common import DECL_COLOURS, as_bool, figure_legend, require
 
 ACTIONS: tuple[str, ...] = ("pass", "play", "miss", "defend")
 """The declarations in :class:`Decl` order; column ``p_{action}`` of a strategy table."""
