@@ -1,0 +1,59 @@
+"""What ``loo-sim advise`` answers with, for a declaration and for a card: each action's
+payoff on every accepted sample (paired: the same sampled deal for every action, P4), and
+the stopping rule both questions share.
+
+A sample is one deal of the cards the seat cannot see, drawn consistently with what it
+knows; it is *accepted* when it also agrees with what the seat saw the others do (their
+declarations, their cards). ``pay[i, a]`` is the seat's net chips for the deal (P4's
+payoff, ``shares - antes - penalties``) on accepted sample ``i`` with action ``a``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from loo_sim.base.stats import Z95
+
+MIN_SAMPLES = 100  # the stopping rule waits for this many accepted samples
+
+
+@dataclass
+class Advice:
+    """The answer to one question: the actions on offer and their paired payoffs."""
+
+    actions: list[str]  # "play", "pass", "miss", "defend"; or cards ("KH")
+    pay: np.ndarray  # float64 [accepted samples, actions]
+    attempts: int  # samples drawn, accepted or not
+    precision: float  # the 95% half-width asked for
+    stopped: str  # "precision" (reached), "cap" (--deals reached first), "interrupted" (Ctrl-C)
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)  # how the samples were drawn, what was assumed
+
+    @property
+    def accepted(self) -> int:
+        return int(self.pay.shape[0])
+
+
+def best_index(pay: np.ndarray) -> int:
+    """The action with the highest mean payoff (the first of equals)."""
+    return int(np.argmax(pay.mean(axis=0)))
+
+
+def half_widths(pay: np.ndarray) -> np.ndarray:
+    """The 95% half-width of each action's paired difference from the best action (0 for
+    the best itself); infinite with fewer than two samples."""
+    n = pay.shape[0]
+    if n < 2:
+        return np.full(pay.shape[1], np.inf)
+    diff = pay - pay[:, [best_index(pay)]]
+    return Z95 * diff.std(axis=0, ddof=1) / np.sqrt(n)
+
+
+def precise_enough(pay: np.ndarray, precision: float) -> bool:
+    """The stopping rule: at least MIN_SAMPLES accepted samples (or a single action, which
+    needs no comparison), and every paired difference from the best within ``precision``."""
+    if pay.shape[1] == 1:
+        return pay.shape[0] >= 1
+    return pay.shape[0] >= MIN_SAMPLES and bool(np.all(half_widths(pay) < precision))
