@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from loo_sim.base.errors import LooError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from loo_sim.analysis.advise_api import advise
     from loo_sim.base.version import __version__
     from loo_sim.game.policy import Policy
     from loo_sim.game.record import DealRecord
@@ -20,6 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # public name -> the module that defines it
 _LAZY = {
+    "advise": "loo_sim.analysis.advise_api",
     "Policy": "loo_sim.game.policy",
     "DealRecord": "loo_sim.game.record",
     "Rules": "loo_sim.game.rules",
@@ -46,6 +48,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "advise",
     "DealRecord",
     "LooError",
     "Policy",

@@ -15,9 +15,12 @@ from loo_sim.cli import app, main
 from loo_sim.cli.options import HELP, PARSERS
 
 # commands that play deals (all but rules, check and report, which read deals or configs)
-PLAYING = ("replay", "simulate", "calibrate", "miss", "pots", "variants", "solve", "tournament", "risk", "cardplay")
+PLAYING = ("replay", "advise", "simulate", "calibrate", "miss", "pots", "variants", "solve", "tournament", "risk", "cardplay")
 # options shared by two commands or more that are NOT one idea, and why
-DIFFERENT = {"--json": "what is printed as JSON differs (a deal record in replay, a summary in simulate)"}
+DIFFERENT = {
+    "--json": "what is printed as JSON differs (a deal record in replay, a summary in simulate, an answer in advise)",
+    "--hand": "replay enters any seat's hand as dealt (SEAT=CARDS, repeatable); advise takes the one hand you hold",
+}
 # (command, flag): where one command's option departs from the catalogue, and why
 OWN = {
     ("solve", "--policy"): "the table's card play, PLAY[/EXCHANGE]: its declarations are what solve solves",
@@ -107,6 +110,8 @@ def test_players_and_set_players_that_disagree_are_refused(command, capsys):
     argv = [command, "--players", "4", "--set", "players=6"]
     if command == "variants":
         argv += ["--row", "limited"]
+    if command == "advise":
+        argv += ["--position", "1", "--hand", "KH 7S 3D"]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert err == "error: --players 4 and --set players=6 disagree; give one of them"

@@ -29,6 +29,7 @@ HEURISTIC_SESSION = MISS_SESSION + 1  # heuristic comparisons: other deals, so a
 # heuristic deal k from (s, HEURISTIC_CARRIED_SESSION, k) (rng.carried_uniform)
 MISS_CARRIED_SESSION = MISS_SESSION + 2
 HEURISTIC_CARRIED_SESSION = MISS_SESSION + 3
+ADVISE_SESSION = MISS_SESSION + 4  # loo-sim advise: deal k drawn around the seat's hand is (s, ADVISE_SESSION, k)
 CALIBRATION_SESSION = 2**62  # strength-table calibration at m seats: (s, CALIBRATION_SESSION + m, k)
 NO_DEAL = MASK64  # sessions (R10): the deal part of the first dealer's key (s, i, NO_DEAL), i.e. -1
 PURPOSE_DECK = 0  # stream purposes; seat s's own choices use PURPOSE_SEAT + s

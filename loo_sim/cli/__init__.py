@@ -21,6 +21,7 @@ import typer
 from loo_sim.base.errors import Interrupted, LooError
 from loo_sim.cli.app import app
 from loo_sim.cli.commands import (
+    advise,
     calibrate,
     cardplay,
     check,
@@ -42,6 +43,7 @@ for name, fn in [
     ("rules", rules.rules_cmd),
     ("replay", replay.replay_cmd),
     ("check", check.check_cmd),
+    ("advise", advise.advise_cmd),
     ("simulate", simulate.simulate_cmd),
     ("calibrate", calibrate.calibrate_cmd),
     ("miss", miss.miss_cmd),

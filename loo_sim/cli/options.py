@@ -38,6 +38,9 @@ HELP = {
     "--dealer": "Dealer seat",
     "--focal": "The seat",
     "--why": "At every card decision, the legal cards and why the others are not",
+    "--table": "The policy of the other seats, DECLARE[/PLAY[/EXCHANGE]].",
+    "--precision": "Stop when every paired difference's 95% half-width is below this many chips",
+    "--indicator": "The indicator (turn-up), e.g. 4H (R6).",
     "--out": "Folder to write",
     "--threads": "Worker threads (default: all cores). Results do not depend on it.",
     "--backend": "Where the kernel runs: local (this process) or dask.",
@@ -58,6 +61,8 @@ PARSERS: dict[str, Any] = {
     "--focal": Seat(),
     "--threads": threads,
     "--policy": policy_text,
+    "--table": policy_text,
+    "--precision": Chips(positive=True, what="chips (a 95% half-width)"),
     "--backend": OneOf(BACKENDS),
     "--workers": WholeNumber(1, 512),
 }

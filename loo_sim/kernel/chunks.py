@@ -63,22 +63,23 @@ def run_block(ri, rf, pol, polf, strength, tables, solver, seed, session, first,
 
 
 @njit(cache=True, nogil=True)
-def play_rows(ri, rf, pol, polf, strength, tables, solver, decks, dealers, carried, seed, session, first_index, lo, hi,
-              oi_out, of_out):  # fmt: skip
+def play_rows(ri, rf, pol, polf, strength, tables, solver, decks, dealers, carried, seed, session, deal_ids, lo, hi,
+              forced_seat, forced_action, oi_out, of_out):  # fmt: skip
     """Deals lo..hi-1 of ``decks``: deal i's record into row i of ``oi_out``/``of_out``, the
-    seats' own streams keyed (seed, session, first_index + i)."""
+    seats' own streams keyed (seed, session, deal_ids[i]); ``forced_seat`` declares
+    ``forced_action`` in every deal (``L.NO_FORCING``: nobody is forced; advise's replays, P4)."""
     n = ri[L.R_PLAYERS]
     deck, sc, seat_keys, oi, of = deal_scratch()
     ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     random_seats = any_random(pol, n)
     for i in range(lo, hi):
         if random_seats:
-            set_seat_keys(seed, session, first_index + np.uint64(i), n, seat_keys)
+            set_seat_keys(seed, session, deal_ids[i], n, seat_keys)
         for c in range(52):  # card numbers to the bit positions play_deal reads
             deck[c] = POS[decks[i, c]]
         sc[L.SC_SHUFFLED] = 52  # a given deck is final throughout
         play_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealers[i], carried[i], seat_keys, sc, oi, of,
-                  L.NO_FORCING, 0)  # fmt: skip
+                  forced_seat, forced_action)  # fmt: skip
         for j in range(oi.shape[0]):  # loops, not row copies: those compile their shape check's message
             oi_out[i, j] = oi[j]
         for j in range(of.shape[0]):

@@ -106,11 +106,12 @@ def play_deals_kernel(
     of = np.empty((count, L.F_LEN), dtype=np.float64)
     u64 = np.uint64
     decks = np.ascontiguousarray(decks, dtype=np.int64)
-    keys = (u64(seed & MASK64), u64(session & MASK64), u64(first_index & MASK64))
+    keys = (u64(seed & MASK64), u64(session & MASK64))
+    deal_ids = np.arange(count, dtype=np.uint64) + u64(first_index & MASK64)  # wraps past 2**64, as the kernel's
 
     def block(b: int) -> None:  # deals b*BLOCK.. of the batch, each row depending on its deal alone
         lo = b * BLOCK
-        play_rows(*args, decks, dealers, carried, *keys, lo, min(lo + BLOCK, count), oi, of)
+        play_rows(*args, decks, dealers, carried, *keys, deal_ids, lo, min(lo + BLOCK, count), L.NO_FORCING, 0, oi, of)
 
     each_block(block, (count + BLOCK - 1) // BLOCK, play_rows)
     return DealRecords(oi, of, rules.players, dealers, np.arange(count, dtype=np.int64) + first_index)

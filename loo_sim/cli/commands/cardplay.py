@@ -26,9 +26,7 @@ def cardplay_cmd(
         ),
     ] = "basic,high,low,random",
     focal: Annotated[str | None, typer.Option("--focal", hidden=True, help="Old name of --entrants.")] = None,
-    table: Annotated[
-        str, typer.Option(parser=policy_text, help="The policy of the other seats, DECLARE[/PLAY[/EXCHANGE]].")
-    ] = "basic",
+    table: Annotated[str, shared("--table")] = "basic",
     whole_table: Annotated[
         str | None,
         typer.Option(

@@ -32,11 +32,7 @@ PlayersSweepOpt = Annotated[
     typer.Option("--players", parser=PARSERS["--players"], metavar="N",
                  help=HELP["--players"] + " Repeat for a sweep over table sizes."),
 ]  # fmt: skip
-PrecisionOpt = Annotated[
-    float | None,
-    typer.Option("--precision", parser=Chips(positive=True, what="chips (a 95% half-width)"),
-                 help="Stop the heuristic comparison when every paired difference's 95% half-width is below this."),
-]  # fmt: skip
+PrecisionOpt = Annotated[float | None, shared("--precision", " (the heuristic comparison).")]
 HeuristicOpt = Annotated[
     list[str] | None,
     typer.Option("--heuristic", parser=policy_text,

@@ -30,7 +30,7 @@ HandOpt = Annotated[
                  "from --seed (default 0)."),
 ]  # fmt: skip
 MissOpt = Annotated[str | None, typer.Option("--miss", help='The miss as dealt (R5), e.g. "2S 5D QC".')]
-IndicatorOpt = Annotated[str | None, typer.Option("--indicator", help="The indicator (turn-up), e.g. 4H (R6).")]
+IndicatorOpt = Annotated[str | None, shared("--indicator")]
 StockOpt = Annotated[str | None, typer.Option("--stock", help="The front of the stock, in draw order (R9).")]
 DeclareOpt = Annotated[
     str | None,

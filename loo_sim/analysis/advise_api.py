@@ -1,0 +1,130 @@
+"""``loo_sim.advise``: the one entry point behind ``loo-sim advise`` and the Python API.
+It reads the question as a player writes it (cards as ``replay`` takes them, positions
+from the dealer's left, declarations as words), asks the library, and returns the answer
+as a table with its verdict."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from loo_sim.analysis.advise import advice_frame, verdict
+from loo_sim.analysis.advise_canned import Canned, canned_answers
+from loo_sim.base import checks
+from loo_sim.base.errors import LooError
+from loo_sim.game.deal_input import parse_card_list
+from loo_sim.game.policy import Policy, parse_table
+from loo_sim.game.rules import Rules
+from loo_sim.run.advice import Advice
+from loo_sim.run.advise import DeclarationQuestion, Offer, check_question, declaration_advice
+from loo_sim.run.rounds import ProgressFn
+
+
+@dataclass
+class Answer:
+    """A question and its answer: the actions' table, the verdict, what the run did and
+    what the shipped results say."""
+
+    question: DeclarationQuestion
+    advice: Advice
+    frame: pd.DataFrame
+    verdict: str
+    offer: Offer | None = None
+    canned: list[Canned] = field(default_factory=list)
+    kind: str = "declaration"  # or "card"
+
+
+def parse_earlier(earlier: str | Sequence[str] | None) -> tuple[str, ...]:
+    """``"play,pass,miss"`` or a list of words, as the declarations of positions 1, 2, ..."""
+    if earlier is None:
+        return ()
+    items = earlier.replace(";", ",").split(",") if isinstance(earlier, str) else list(earlier)
+    words = tuple(str(w).strip().lower() for w in items)
+    if any(not w for w in words) and words != ("",):
+        raise LooError("--earlier: an empty declaration; give one word per earlier seat, e.g. play,pass,miss")
+    return () if words == ("",) else words
+
+
+def one_card(text: str | None, what: str) -> int | None:
+    if text is None:
+        return None
+    cards = parse_card_list(text, what)
+    if len(cards) != 1:
+        raise LooError(f"{what}: one card, got {len(cards)}")
+    return cards[0]
+
+
+def build_question(rules: Rules, position: int, hand: str | Sequence[str], *, indicator: str | None = None,
+                   earlier: str | Sequence[str] | None = None, carried: float = 0.0,
+                   table: str | Policy | Sequence[str | Policy] = "basic") -> DeclarationQuestion:  # fmt: skip
+    """The question, read and checked field by field (each error names its flag)."""
+    n = rules.players
+    position = checks.whole_number("position", position, 1, n)
+    try:
+        policies = parse_table(table, n)
+    except LooError as e:
+        raise LooError(f"--table: {e}") from None
+    return DeclarationQuestion(rules, position, parse_card_list(hand, "--hand"), policies,
+                               one_card(indicator, "--indicator"), parse_earlier(earlier),
+                               checks.chips("carried", carried))  # fmt: skip
+
+
+def ask(q: DeclarationQuestion, *, precision: float = 0.05, deals: int = 1_000_000, seed: int = 0,
+        progress: ProgressFn | None = None) -> Answer:  # fmt: skip
+    """Answer a declaration question: the run, its table, its verdict and the canned answers."""
+    precision = checks.chips("precision", precision)
+    if precision <= 0:
+        raise LooError("precision: must be > 0 chips (a 95% half-width)")
+    deals = checks.whole_number("deals", deals, 1, checks.MAX_DEALS)
+    seed = checks.seed(seed)
+    offer = check_question(q)
+    advice = declaration_advice(q, precision=precision, max_deals=deals, seed=seed, progress=progress, offer=offer)
+    frame = advice_frame(advice)
+    return Answer(q, advice, frame, verdict(frame), offer, canned_answers(q, offer))
+
+
+def advise(preset: str = "three-card", *, position: int, hand: str | Sequence[str], rules: Rules | None = None,
+           players: int | None = None, indicator: str | None = None, earlier: str | Sequence[str] | None = None,
+           carried: float = 0.0, table: str | Policy | Sequence[str | Policy] = "basic", precision: float = 0.05,
+           deals: int = 1_000_000, seed: int = 0, progress: ProgressFn | None = None) -> pd.DataFrame:  # fmt: skip
+    """The expected net chips of each declaration on offer to the hand you hold.
+
+    Parameters
+    ----------
+    preset, rules, players : the rules (``rules`` wins over ``preset``; ``players`` sets
+        the table size).
+    position : your position from the dealer's left: 1 = the eldest hand, players = the dealer.
+    hand : your cards, e.g. ``"KH 7S 3D"`` (any form ``loo-sim replay`` takes).
+    indicator : the turned-up card, e.g. ``"4H"`` (drawn at random when not given).
+    earlier : what positions 1 .. position-1 declared, e.g. ``"play,pass"``.
+    carried : chips carried into the pot.
+    table : the policy of every seat (the later seats' declarations, everyone's card play).
+    precision : stop when every paired difference's 95% half-width is below this (chips).
+    deals : at most this many deals kept.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per declaration on offer, best first: ``action``, ``ev`` (net chips for
+        the deal), ``se``, ``ci_low``, ``ci_high``, ``diff_vs_best`` (paired) with
+        ``diff_se``, ``diff_low``, ``diff_high``, and ``best``. ``frame.attrs`` holds the
+        ``verdict``, the ``deals`` kept, how the run ``stopped`` and its ``notes``.
+
+    Example
+    -------
+    >>> import loo_sim
+    >>> loo_sim.advise("three-card", players=5, position=2, hand="KH 7S 3D", indicator="4H",
+    ...                earlier="play").attrs["verdict"]  # doctest: +SKIP
+    """
+    if rules is None:
+        rules = Rules.preset(preset, **({} if players is None else {"players": players}))
+    elif players is not None:
+        rules = rules.replace(players=players)
+    q = build_question(rules, position, hand, indicator=indicator, earlier=earlier, carried=carried, table=table)
+    answer = ask(q, precision=precision, deals=deals, seed=seed, progress=progress)
+    frame = answer.frame
+    frame.attrs.update(verdict=answer.verdict, deals=answer.advice.accepted, stopped=answer.advice.stopped,
+                       notes=list(answer.advice.notes))  # fmt: skip
+    return frame
