@@ -45,8 +45,8 @@ def write_gz(path: Path, text: str) -> None:
         f.write(text.encode())
 
 
-def main() -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
+def main(out: Path = OUT) -> None:
+    out.mkdir(parents=True, exist_ok=True)
     index = []
     for source in CHARTS:
         folder = ROOT / "reports" / source
@@ -54,7 +54,7 @@ def main() -> None:
         chart = pd.read_csv(folder / "chart.csv")
         cells = chart[(chart.position != "all") & (chart.earlier_in != "all")].loc[:, list(CHART_COLUMNS)]
         name = f"chart-{Path(source).name}.csv.gz"
-        write_gz(OUT / name, cells.to_csv(index=False))
+        write_gz(out / name, cells.to_csv(index=False))
         index.append({"file": name, "kind": "chart", "rules_hash": rules_hash(rules), "players": rules.players,
                       "carried": float(run["study"]["carried"][0]), "source": f"reports/{source}",
                       "command": run["command"]})  # fmt: skip
@@ -62,11 +62,11 @@ def main() -> None:
         folder = ROOT / "reports" / source
         rules, run = run_rules(folder)
         name = f"table-{Path(source).name}.csv.gz"
-        write_gz(OUT / name, (folder / "strategy.csv").read_text())
+        write_gz(out / name, (folder / "strategy.csv").read_text())
         index.append({"file": name, "kind": "table", "rules_hash": rules_hash(rules), "players": rules.players,
                       "carried": None, "source": f"reports/{source}", "command": run["command"]})  # fmt: skip
-    (OUT / "index.json").write_text(json.dumps(index, indent=1) + "\n")
-    print(f"wrote {len(index)} files to {OUT.relative_to(ROOT)}")
+    (out / "index.json").write_text(json.dumps(index, indent=1) + "\n")
+    print(f"wrote {len(index)} files to {out}")
 
 
 if __name__ == "__main__":

@@ -51,7 +51,6 @@ CASES = [
 ]
 
 
-
 def question(preset, players, position, hand, indicator, earlier, carried, table="basic") -> DeclarationQuestion:
     rules = Rules.preset(preset, players=players)
     ind = None if indicator is None else parse_card_list(indicator, "indicator")[0]

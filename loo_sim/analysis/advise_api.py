@@ -61,7 +61,7 @@ def build_question(rules: Rules, position: int, hand: str | Sequence[str], *, in
                    table: str | Policy | Sequence[str | Policy] = "basic") -> DeclarationQuestion:  # fmt: skip
     """The question, read and checked field by field (each error names its flag)."""
     n = rules.players
-    position = checks.whole_number("position", position, 1, n)
+    position = checks.whole_number("--position", position, 1)  # beyond the table: check_question says so
     try:
         policies = parse_table(table, n)
     except LooError as e:

@@ -25,7 +25,6 @@ from loo_sim.game.ranking import TrumpState
 from loo_sim.game.strategy import PROB_COLUMNS, rules_hash
 from loo_sim.run.advise import DeclarationQuestion, Offer, indicator_seen
 
-
 CANNED = resources.files("loo_sim").joinpath("data", "canned")  # scripts/package_canned.py writes it
 
 

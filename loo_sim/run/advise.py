@@ -40,7 +40,7 @@ from loo_sim.run.strength import resolve_strength
 
 FIRST_BATCH = 8192  # deals drawn in the first batch; later batches aim at the precision asked for
 MAX_BATCH = 1 << 20
-MAX_ATTEMPTS_PER_DEAL = 1000  # give up when fewer than one deal in this many matches the earlier declarations
+NEVER_AFTER = 1_000_000  # deals drawn without one that matches the earlier declarations: they (almost) never happen
 EARLIER_WORDS = ("play", "pass", "miss")
 
 
@@ -261,7 +261,7 @@ def declaration_advice(
             attempts += count
             if progress is not None:
                 progress(pay.shape[0], max_deals)
-            if pay.shape[0] == 0 and attempts >= MAX_ATTEMPTS_PER_DEAL * FIRST_BATCH:
+            if pay.shape[0] == 0 and attempts >= NEVER_AFTER:
                 raise LooError(f"--earlier: none of {attempts:,} deals drawn around this hand has the earlier seats "
                                f"declare {','.join(q.earlier)} under this table's policies; those declarations "
                                "(almost) never happen there")  # fmt: skip
