@@ -55,8 +55,8 @@ def question(preset, players, position, hand, indicator, earlier, carried, table
     rules = Rules.preset(preset, players=players)
     ind = None if indicator is None else parse_card_list(indicator, "indicator")[0]
     words = tuple(w for w in earlier.split(",") if w)
-    return DeclarationQuestion(rules, position, parse_card_list(hand, "hand"), [Policy.parse(table)] * players, ind, words,
-                               float(carried))  # fmt: skip
+    seats = [Policy.parse(table)] * players
+    return DeclarationQuestion(rules, position, parse_card_list(hand, "hand"), seats, ind, words, float(carried))
 
 
 def brute_force(q: DeclarationQuestion, options: list[str], kept: int, seed: int = 7) -> np.ndarray:

@@ -15,7 +15,8 @@ from loo_sim.cli import app, main
 from loo_sim.cli.options import HELP, PARSERS
 
 # commands that play deals (all but rules, check and report, which read deals or configs)
-PLAYING = ("replay", "advise", "simulate", "calibrate", "miss", "pots", "variants", "solve", "tournament", "risk", "cardplay")
+PLAYING = ("replay", "advise", "simulate", "calibrate", "miss", "pots", "variants", "solve", "tournament", "risk",
+           "cardplay")  # fmt: skip
 # options shared by two commands or more that are NOT one idea, and why
 DIFFERENT = {
     "--json": "what is printed as JSON differs (a deal record in replay, a summary in simulate, an answer in advise)",

@@ -20,8 +20,6 @@ if TYPE_CHECKING:  # rich loads when a bar is first drawn, not for --help
 
 ProgressFn = Callable[[int, int], None]
 COMPILE_NOTICE = "compiling the kernel once, about {seconds} s (numba caches it for later runs) ..."
-
-
 def compile_seconds(kinds: Sequence[str]) -> int:
     """About how long compiling the drivers of these (cold) kinds of run takes
     (``loo_sim.kernel.COMPILE_SECONDS``, beside the drivers)."""

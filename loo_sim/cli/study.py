@@ -20,7 +20,6 @@ if TYPE_CHECKING:  # the runners import the kernel: loaded when a study runs, no
     from loo_sim.report.kinds import Study
     from loo_sim.report.running import StudyOutput
 
-
 def set_threads(threads: int | None) -> int:
     """Numba's worker threads for this process (None: all cores); the count."""
     from numba import set_num_threads

@@ -52,6 +52,7 @@ NODE, ROOT, ROOT_ALL = 0, 1, 2  # ROOT: note the chosen card; ROOT_ALL: every ca
 _K = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 
 
+
 @njit(cache=True, inline="always")
 def count_of(packed, i):
     """Seat index ``i``'s tricks in packed counts (4 bits a seat)."""
@@ -325,3 +326,5 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
         _enter(fr, fb, d + 1, hands, cards, st, cap, winner, 0, tix + 1, won, t, turned, False, False, 0, 0, False,
                NODE, slot, meta)  # fmt: skip
         d += 1
+
+

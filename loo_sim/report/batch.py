@@ -126,9 +126,8 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
             continue
         echo(f"[{i}/{len(chosen)}] {exp.name} ({exp.study.kind}) ...")
         start = time.perf_counter()
-        command = shlex.join(
-            ["loo-sim", "report", shown_path(config.path, out), "--only", exp.name, "--out", shown_path(out, out)]
-        )
+        command = shlex.join(["loo-sim", "report", shown_path(config.path, out), "--only", exp.name, "--out",
+                              shown_path(out, out)])
         interrupted = None
         try:
             output = run_study(exp.study, str(target), progress=progress, backend=backend, checked=True)

@@ -267,6 +267,9 @@ def _partial_miss(study: MissStudy, tables: dict[str, pd.DataFrame], info: dict[
                        total=total, unit=stage)  # fmt: skip
 
 
+
 def _strength_tables(base: Rules, player_counts: list[int], study, candidates) -> dict[str, dict | None]:
     """The strength table of each player count of a miss run (its chart and heuristics)."""
     return {str(n): strength_table(base.replace(players=n), [*study.table(n), *candidates]) for n in player_counts}
+
+

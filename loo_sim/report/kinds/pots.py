@@ -105,15 +105,8 @@ class PotsStudy(Study):
         figures = pots_figures(self.preset, len(arms), max(a.rules.players for a in arms), tables)
         text = pots_summary(res, tables, self.preset, command(self, out))
         info = {
-            "arms": [
-                {
-                    "name": a.name,
-                    "rules": a.rules.to_dict(),
-                    "policies": [str(p) for p in a.policies],
-                    "strength_table": strength_table(a.rules, a.policies),
-                }
-                for a in arms
-            ],  # fmt: skip
+            "arms": [{"name": a.name, "rules": a.rules.to_dict(), "policies": [str(p) for p in a.policies],
+                      "strength_table": strength_table(a.rules, a.policies)} for a in arms],  # fmt: skip
             "sessions": res.sessions,
         }
         return StudyOutput(self, tables, figures, text, info, _inexact_warnings(res, tables["arms"]), res.partial,

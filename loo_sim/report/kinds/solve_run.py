@@ -185,12 +185,8 @@ def _partial_output(study: Any, rules: Rules, results: list[SolveResult], exploi
              "its reach column is the decisions met per deal played)"
              + (", the NashConv of the profiles measured (exploitability.csv)" if exploit else "")
              + ". The evaluation that did not run is missing: run the solve again for it."]  # fmt: skip
-    info = {
-        "rules": rules.to_dict(),
-        "rules_hash": rules_hash(rules),
-        "stage_interrupted": stage,
-        "solves": [_solve_info(r, exploit[i] if i < len(exploit) else None) for i, r in enumerate(results)],
-    }
+    info = {"rules": rules.to_dict(), "rules_hash": rules_hash(rules), "stage_interrupted": stage,
+            "solves": [_solve_info(r, exploit[i] if i < len(exploit) else None) for i, r in enumerate(results)]}
     return StudyOutput(study, tables, {}, "\n".join(lines) + "\n", info, partial=True,
                        files=_strategy_files(results, frames, rules), done=done, total=total, unit=unit)  # fmt: skip
 

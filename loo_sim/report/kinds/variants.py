@@ -145,9 +145,8 @@ class VariantsStudy(Study):
         table = variant_rows(res)
         text = variants_summary(table, baseline, self.seed, self.carried)
         info = {
-            "rows": [
-                {"name": r.name, "rules": r.rules.to_dict(), "policies": [str(p) for p in r.policies]} for r in rows
-            ],  # fmt: skip
+            "rows": [{"name": r.name, "rules": r.rules.to_dict(), "policies": [str(p) for p in r.policies]}
+                     for r in rows],  # fmt: skip
             "baseline": baseline,
             "deals_done": res.deals_done,
             "pairing": "every row plays the same deals: deal k on the deck shuffled from (seed, k), dealt by seat k "
