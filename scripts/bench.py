@@ -22,8 +22,9 @@ kernel's shortcuts turned off and its recursive twin; ``--solver`` runs only it)
 the parse time of a rule, the first compile of a run with a rule; ``--rule`` runs only it).
 The start-up of the command line without the kernel (``--help``, ``rules``, usage errors:
 CPU seconds and ``-X importtime``, ``bench_startup.py``) comes first; ``--startup`` runs
-only it. Run:
-bash scripts/dev.sh bench [--quick] [--solve] [--solver] [--rule] [--startup]
+only it. Last, ``loo-sim advise``'s time to answer a question (bench_advise.py; ``--advise``
+runs only it). Run:
+bash scripts/dev.sh bench [--quick] [--solve] [--solver] [--rule] [--startup] [--advise]
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import subprocess
 import sys
 import time
 
+from bench_advise import advise_report  # scripts/bench_advise.py, beside this file
 from bench_rule import rule_report  # scripts/bench_rule.py, beside this file
 
 CONFIGS = [("three-card", "basic"), ("five-card", "basic")]
@@ -553,11 +555,17 @@ def main() -> None:
                         help="only the perfect-information solver (P7) and pimc (P8) benchmarks")  # fmt: skip
     parser.add_argument("--rule", action="store_true", help="only the rule: family's benchmark (bench_rule.py)")
     parser.add_argument("--startup", action="store_true", help="only the command line's start-up without the kernel")
+    parser.add_argument("--advise", action="store_true", help="only loo-sim advise's time to answer (bench_advise.py)")
     args = parser.parse_args()
     from bench_startup import startup_report  # scripts/ is this script's folder, first on sys.path
 
     if args.startup:
         report = {"startup": startup_report()}
+        if args.json:
+            print(json.dumps(report, indent=2))
+        return
+    if args.advise:
+        report = {"advise": advise_report()}
         if args.json:
             print(json.dumps(report, indent=2))
         return
@@ -632,6 +640,7 @@ def main() -> None:
     report["solver"] = solver_report(0.25 if args.quick else 1.0)
     report["pimc"] = pimc_report()
     report["rule"] = rule_report(args.deals // 2)
+    report["advise"] = advise_report()
     if args.json:
         print(json.dumps(report, indent=2))
 
