@@ -54,7 +54,7 @@ class _Facts:
 
     def __init__(self, rules: Rules, me: int, hand: Sequence[int], indicator: int | None,
                  declarations: Mapping[int, str], play: Play, known: Mapping[int, Sequence[int]],
-                 miss: Sequence[int] | None, carried: float) -> None:  # fmt: skip
+                 miss: Sequence[int] | None, carried: float, table: Sequence[Policy]) -> None:  # fmt: skip
         n = rules.players
         self.rules, self.me, self.carried = rules, me, carried
         self.single = rules.is_single_pot(carried)
@@ -88,6 +88,7 @@ class _Facts:
         if indicator is not None:
             self.take(indicator, "--indicator")
             self.fixed[self.indicator_place] = indicator
+        self.check_declarations(table)
         self.playing = {s: ("miss" if s in takers else s) for s in self.in_deal}  # where its cards come from
         self.hand_now = list(miss if me in takers else hand)
         self.walked = walk_script(rules, self.single, self.in_deal, me, self.hand_now, play, indicator)
@@ -115,6 +116,21 @@ class _Facts:
             self.take(card, what)
             self.fixed[place] = card
 
+    def check_declarations(self, table: Sequence[Policy]) -> None:
+        """The declarations seen must be on offer (R4, R5, R8, R9b): the engine's refusal, in
+        positions. What is on offer follows from the earlier declarations and the indicator
+        alone, so any deck with the cards given in place will do."""
+        rest = iter(c for c in range(52) if c not in self.fixed.values())
+        deck = [self.fixed[i] if i in self.fixed else next(rest) for i in range(52)]
+        deal = _Deal(self.rules, deck, DEALER, self.carried, table, [None] * self.rules.players)
+        deal.forced = dict(enumerate(self.declarations))
+        deal.deal_cards(deck)
+        deal.collect_antes()
+        try:
+            deal.declare_all()
+        except IllegalAction as e:
+            raise IllegalAction(in_positions(str(e), self.rules.players)) from None
+
     def played_by(self, seat: int) -> int:
         return sum(1 for p in self.walked.plays if p.seat == seat)
 
@@ -129,9 +145,9 @@ class _Facts:
                 continue  # walk_script checked them against the hand
             if given is not None:
                 if p.card not in given:
-                    raise IllegalAction(f"trick {p.trick + 1}, {card_str(p.card)}: position "
-                                        f"{position_of(p.seat, n)} plays from {whose}, which does not hold it")
-                continue  # fmt: skip
+                    where = f"trick {p.trick + 1}, {card_str(p.card)}: position {position_of(p.seat, n)}"
+                    raise IllegalAction(f"{where} plays from {whose}, which does not hold it")
+                continue
             self.take(p.card, f"--play trick {p.trick + 1}")
             place = next(i for i in self.places[source] if i not in self.fixed)
             self.fixed[place] = p.card
@@ -220,9 +236,8 @@ def card_advice(rules: Rules, position: int, hand: Sequence[int], *, indicator: 
         raise LooError(f"table: {len(table)} policies for {n} seats")
     then_policy = Policy.parse(f"basic/{then}")
     me = seat_of(position, n)
-    facts = _Facts(rules, me, hand, indicator, declarations, play, known or {}, miss, carried)
+    facts = _Facts(rules, me, hand, indicator, declarations, play, known or {}, miss, carried, table)
     options = legal_now(facts)
-    check_forced(facts, table, seed)
     strength, tables = declaration_data(rules, table)
     notes = sample_notes(facts, then_policy)
     rows: list[list[float]] = []
@@ -261,19 +276,6 @@ def legal_now(facts: _Facts) -> list[int]:
     mine = {p.card for p in facts.walked.plays if p.seat == facts.me}
     held = {facts.me: [c for c in facts.hand_now if c not in mine]}
     return decision(question_position(facts, held, facts.indicator, 0.0, 0.0)).options
-
-
-def check_forced(facts: _Facts, table: Sequence[Policy], seed: int) -> None:
-    """The declarations seen must be on offer (R4, R5, R8, R9b): the engine's refusal, in positions."""
-    deck = facts.draw_decks(0, 1, seed)[0].tolist()
-    deal = _Deal(facts.rules, deck, DEALER, facts.carried, table, [None] * facts.rules.players)
-    deal.forced = dict(enumerate(facts.declarations))
-    deal.deal_cards(deck)
-    deal.collect_antes()
-    try:
-        deal.declare_all()
-    except IllegalAction as e:
-        raise IllegalAction(in_positions(str(e), facts.rules.players)) from None
 
 
 def declaration_data(rules: Rules, table: Sequence[Policy]):
