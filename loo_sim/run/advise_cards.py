@@ -44,7 +44,8 @@ from loo_sim.run.advise_playout import FAST_FAMILIES, net_chips, perfect_values,
 from loo_sim.run.advise_sight import DEALER, in_positions, position_of, seat_of, walk_script
 
 ADVISE_SESSION = 2**61 + 16  # the session part of advise's keys: no other run reads these streams
-BATCH = 64  # attempts between two looks at the stopping rule
+BATCH = 64  # the first batch of attempts; each later one is a quarter of those made (the look at the
+# stopping rule costs a pass over the samples, so the looks thin out as they grow)
 GIVE_UP = 20_000  # attempts without a single accepted sample: nothing seen is that unlikely
 
 
@@ -152,11 +153,11 @@ class _Facts:
             place = next(i for i in self.places[source] if i not in self.fixed)
             self.fixed[place] = p.card
 
-    def draw_decks(self, batch: int, count: int, seed: int) -> np.ndarray:
-        """Samples ``batch * count`` .. ``batch * count + count - 1``: decks [count, 52] with the
-        unseen cards in the places left, each a uniform permutation (numpy's generator keyed
-        by (seed, ADVISE_SESSION, batch))."""
-        gen = np.random.default_rng([seed & MASK64, ADVISE_SESSION, batch])
+    def draw_decks(self, first: int, count: int, seed: int) -> np.ndarray:
+        """Samples ``first`` .. ``first + count - 1``: decks [count, 52] with the unseen cards
+        in the places left, each a uniform permutation (numpy's generator keyed by
+        (seed, ADVISE_SESSION, first))."""
+        gen = np.random.default_rng([seed & MASK64, ADVISE_SESSION, first])
         perms = gen.random((count, len(self.free_cards))).argsort(axis=1)
         decks = np.zeros((count, 52), dtype=np.int64)
         decks[:, list(self.fixed)] = list(self.fixed.values())
@@ -245,7 +246,7 @@ def card_advice(rules: Rules, position: int, hand: Sequence[int], *, indicator: 
     stopped = "cap"
     try:
         while len(rows) < max_samples and attempts < GIVE_UP + 50 * max_samples:
-            for deck in facts.draw_decks(attempts // BATCH, BATCH, seed).tolist():
+            for deck in facts.draw_decks(attempts, max(BATCH, attempts // 4), seed).tolist():
                 attempts += 1
                 row = sample_row(facts, table, options, then_policy, seed, attempts - 1, deck, strength, tables)
                 if row is not None:
