@@ -241,6 +241,16 @@ def card_advice(rules: Rules, position: int, hand: Sequence[int], *, indicator: 
     options = legal_now(facts)
     strength, tables = declaration_data(rules, table)
     notes = sample_notes(facts, then_policy)
+    rows, attempts, stopped = collect(facts, table, options, then_policy, seed, (strength, tables), precision,
+                                      max_samples, progress)  # fmt: skip
+    pay = np.array(rows, dtype=np.float64).reshape(len(rows), len(options))
+    return Advice([card_str(c) for c in options], pay, attempts, precision, stopped,
+                  time.perf_counter() - began, notes)  # fmt: skip
+
+
+def collect(facts: _Facts, table: Sequence[Policy], options: Sequence[int], then: Policy, seed: int, data: tuple,
+            precision: float, max_samples: int, progress) -> tuple[list[list[float]], int, str]:  # fmt: skip
+    """Accepted rows, batch by batch, until precise enough, the cap, or Ctrl-C (after one row)."""
     rows: list[list[float]] = []
     attempts = 0
     stopped = "cap"
@@ -248,7 +258,7 @@ def card_advice(rules: Rules, position: int, hand: Sequence[int], *, indicator: 
         while len(rows) < max_samples and attempts < GIVE_UP + 50 * max_samples:
             for deck in facts.draw_decks(attempts, max(BATCH, attempts // 4), seed).tolist():
                 attempts += 1
-                row = sample_row(facts, table, options, then_policy, seed, attempts - 1, deck, strength, tables)
+                row = sample_row(facts, table, options, then, seed, attempts - 1, deck, *data)
                 if row is not None:
                     rows.append(row)
                     if len(rows) >= max_samples:
@@ -265,9 +275,7 @@ def card_advice(rules: Rules, position: int, hand: Sequence[int], *, indicator: 
         if not rows:
             raise
         stopped = "interrupted"
-    pay = np.array(rows, dtype=np.float64).reshape(len(rows), len(options))
-    return Advice([card_str(c) for c in options], pay, attempts, precision, stopped,
-                  time.perf_counter() - began, notes)  # fmt: skip
+    return rows, attempts, stopped
 
 
 def legal_now(facts: _Facts) -> list[int]:
