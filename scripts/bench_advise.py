@@ -52,10 +52,35 @@ def declaration_report() -> list[dict]:
     return out
 
 
+# (name, hand, declarations, the cards so far, then, target seconds): three-card, 5 players,
+# indicator 5H, position 4 to play
+CARDS = [
+    ("three-card, 5 players, trick 1, position 4 to play", "KH 7H 2S", "1=play,2=miss,3=pass,4=play,5=play",
+     "1:AH 2:9H", "basic", 2.0),
+    ("three-card, 5 players, trick 1 after a club lead", "KH 7H 2S", "1=play,2=miss,3=pass,4=play,5=play",
+     "1:2C 2:TD", "basic", 2.0),
+]  # fmt: skip
+
+
+def card_report() -> list[dict]:
+    from loo_sim.analysis.advise_api import ask_card, build_card_question
+
+    out = []
+    for name, hand, declare, play, then, target in CARDS:
+        q = build_card_question(Rules.preset("three-card", players=5), 4, hand, declare=declare, play=play,
+                                indicator="5H", then=then)  # fmt: skip
+        ask_card(q, precision=1.0)  # warm
+        best, median, answer = _timed(lambda seed, q=q: ask_card(q, precision=PRECISION, seed=seed))
+        out.append({"question": name, "best_s": best, "median_s": median, "target_s": target,
+                    "deals_kept": answer.advice.accepted, "deals_drawn": answer.advice.attempts,
+                    "stopped": answer.advice.stopped})  # fmt: skip
+    return out
+
+
 def advise_report() -> dict:
-    report = {"declarations": declaration_report()}
+    report = {"declarations": declaration_report(), "cards": card_report()}
     print(f"advise, to a 95% half-width of {PRECISION} chips (warm; best and median of 3):")
-    for r in report["declarations"]:
+    for r in report["declarations"] + report["cards"]:
         print(f"  {r['question']:55s} {r['best_s']:5.2f} s / {r['median_s']:5.2f} s  (target {r['target_s']:.0f} s; "
               f"{r['deals_kept']:,} deals kept of {r['deals_drawn']:,})")  # fmt: skip
     return report

@@ -103,11 +103,33 @@ def test_open_hands_basic_equals_the_reference_engine():
 def test_fast_play_out_equals_the_engine_replay(monkeypatch):
     """The position play-out (advise_playout.play_on) and a replay of the whole deal by the
     reference engine give the same chips on the same samples, hidden hands and all."""
-    kw = dict(then="basic", max_samples=60, seed=3)
+    kw = dict(then="basic", max_samples=60, seed=3, engine="reference")
     fast = advise(OPEN[4], "1:AH 2:9H", **kw)
     monkeypatch.setattr(ac, "FAST_FAMILIES", ())
     slow = advise(OPEN[4], "1:AH 2:9H", **kw)
     assert fast.accepted == slow.accepted == 60
+    assert np.array_equal(fast.pay, slow.pay)
+
+
+@pytest.mark.parametrize("hand, play, position, then", [
+    (OPEN[4], "1:AH 2:9H", 4, "basic"),
+    (OPEN[4], "1:AH 2:9H", 4, "high"),
+    (OPEN[4], "1:AH 2:9H", 4, "perfect"),
+    (OPEN[4], "1:AH 2:9H 4:7H 5:QH | 1:KS 2:TD", 4, "basic"),
+    (OPEN[4], "1:AH 2:9H", 4, "low"),
+    (OPEN[0], "1:AH 2:9H 4:KH", 5, "basic"),
+    (OPEN[4], "1:2C 2:TD", 4, "basic"),  # position 2 shows it holds no club and no trump (R7): P8's test rejects
+])  # fmt: skip
+def test_the_kernel_draws_the_same_samples_as_the_reference_and_pays_the_same(hand, play, position, then):
+    """The kernel path (the deals played by kernel.chunks.play_rows, the script checked there)
+    and the reference path (the reference engine's declarations, P8's consistency test and a
+    Python play-out) accept the same decks of the same batches and pay the same chips."""
+    kw = dict(then=then, max_samples=150 if then == "perfect" else 400, seed=5, position=position,
+              indicator=parse_card("5H"))  # fmt: skip
+    fast = advise(hand, play, **kw)
+    slow = advise(hand, play, engine="reference", **kw)
+    assert fast.actions == slow.actions
+    assert fast.accepted == slow.accepted == kw["max_samples"]
     assert np.array_equal(fast.pay, slow.pay)
 
 
@@ -128,7 +150,7 @@ def accepted_decks(monkeypatch) -> list[list[int]]:
 
 def test_a_passed_seat_holds_no_trump_and_no_ace(monkeypatch):
     kept = accepted_decks(monkeypatch)
-    adv = advise(OPEN[4], "1:AH 2:9H", max_samples=300)
+    adv = advise(OPEN[4], "1:AH 2:9H", max_samples=300, engine="reference")
     assert adv.accepted == len(kept) == 300
     slots = deal_slots(RULES, 0, 0.0)
     for deck in kept:
@@ -167,7 +189,7 @@ def test_sampled_hands_match_a_brute_force(monkeypatch):
                 hits += any(suit_of(deck[i]) == HEARTS for i in dealer)
     kept = accepted_decks(monkeypatch)
     adv = ac.card_advice(RULES, 2, hand, indicator=ind, declarations=seen, play=parse_positions_play("1:AS", N),
-                         table=TABLE, max_samples=1500, precision=0.0)  # fmt: skip
+                         table=TABLE, max_samples=1500, precision=0.0, engine="reference")  # fmt: skip
     assert adv.accepted == len(kept) == 1500
     ours = np.mean([any(suit_of(deck[i]) == HEARTS for i in dealer) for deck in kept])
     brute = hits / total
@@ -194,7 +216,7 @@ def test_ctrl_c_before_any_sample_propagates(monkeypatch):
 
     monkeypatch.setattr(ac, "sample_row", stop)
     with pytest.raises(KeyboardInterrupt):
-        advise(OPEN[4], "1:AH 2:9H")
+        advise(OPEN[4], "1:AH 2:9H", engine="reference")
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,8 @@ PLAYING = ("replay", "advise", "simulate", "calibrate", "miss", "pots", "variant
 DIFFERENT = {
     "--json": "what is printed as JSON differs (a deal record in replay, a summary in simulate, an answer in advise)",
     "--hand": "replay enters any seat's hand as dealt (SEAT=CARDS, repeatable); advise takes the one hand you hold",
+    "--declare": "replay scripts some seats' declarations (seats 0..N-1); advise is told every position's (1..N)",
+    "--play": "replay scripts cards by seat (0..N-1); advise is told the cards so far by position (1..N)",
 }
 # (command, flag): where one command's option departs from the catalogue, and why
 OWN = {

@@ -53,7 +53,7 @@ def verdict(frame: pd.DataFrame) -> str:
     if lo > 0:
         worst = frame.iloc[-1]
         more = "" if len(frame) == 2 else f", and by {-worst.diff_vs_best:.2f} over {worst.action}"
-        return (f"{best.action.capitalize()}: it beats {runner.action} by {margin:.2f} chips a deal "
+        return (f"{best.action[:1].upper()}{best.action[1:]}: it beats {runner.action} by {margin:.2f} chips a deal "
                 f"({interval}){more}.")  # fmt: skip
     return (f"Too close to call between {best.action} and {runner.action} at this precision: {best.action} leads "
             f"by {margin:.2f} chips a deal, {interval}, which includes 0; either costs little.")  # fmt: skip

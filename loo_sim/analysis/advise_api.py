@@ -23,11 +23,28 @@ from loo_sim.run.rounds import ProgressFn
 
 
 @dataclass
+class CardQuestion:
+    """What the seat at ``position`` knows when it is to play a card."""
+
+    rules: Rules
+    position: int
+    hand: list[int]  # as dealt
+    table: list[Policy]
+    declarations: dict[int, str]  # seat -> declaration, every seat
+    play: list  # game.deal_input.Play, by seat
+    indicator: int | None = None
+    then: str = "basic"
+    carried: float = 0.0
+    known: dict[int, list[int]] = field(default_factory=dict)  # other hands as dealt, where known
+    miss: list[int] | None = None
+
+
+@dataclass
 class Answer:
     """A question and its answer: the actions' table, the verdict, what the run did and
     what the shipped results say."""
 
-    question: DeclarationQuestion
+    question: DeclarationQuestion | CardQuestion
     advice: Advice
     frame: pd.DataFrame
     verdict: str
@@ -85,11 +102,54 @@ def ask(q: DeclarationQuestion, *, precision: float = 0.05, deals: int = 1_000_0
     return Answer(q, advice, frame, verdict(frame), offer, canned_answers(q, offer))
 
 
+def build_card_question(rules: Rules, position: int, hand: str | Sequence[str], *, declare: str,
+                        play: str | Sequence[str], indicator: str | None = None, carried: float = 0.0,
+                        table: str | Policy | Sequence[str | Policy] = "basic", then: str = "basic",
+                        known: Sequence[str] | None = None, miss: str | None = None) -> CardQuestion:  # fmt: skip
+    """A card question, read field by field (positions, not seats, in --declare, --play and --known)."""
+    from loo_sim.run.advise_sight import parse_position, parse_positions_declare, parse_positions_play
+
+    n = rules.players
+    q = build_question(rules, position, hand, indicator=indicator, carried=carried, table=table)
+    if q.position > n:
+        raise LooError(f"--position {q.position}: there is no position {q.position} at a table of {n} "
+                       f"(1 = the eldest hand ... {n} = the dealer)")  # fmt: skip
+    then_policy = Policy.parse(f"basic/{then}")  # a PLAY family: basic, high, low, random, perfect, pimc:N
+    others: dict[int, list[int]] = {}
+    for item in known or []:
+        where, eq, cards = str(item).partition("=")
+        if not eq:
+            raise LooError(f'--known {item!r}: expected POSITION=CARDS, e.g. 3="AH 7H KC"')
+        others[parse_position(where, n, "--known")] = parse_card_list(cards, f"--known {where.strip()}")
+    return CardQuestion(rules, q.position, q.hand, q.table, parse_positions_declare(declare, n),
+                        parse_positions_play(play, n), q.indicator, then_policy.play_name, q.carried, others,
+                        None if miss is None else parse_card_list(miss, "--miss"))  # fmt: skip
+
+
+def ask_card(q: CardQuestion, *, precision: float = 0.05, deals: int = 1_000_000, seed: int = 0,
+             progress: ProgressFn | None = None) -> Answer:  # fmt: skip
+    """Answer a card question: each legal card's net chips, paired, and the verdict."""
+    from loo_sim.run.advise_cards import card_advice
+
+    precision = checks.chips("precision", precision)
+    if precision <= 0:
+        raise LooError("precision: must be > 0 chips (a 95% half-width)")
+    advice = card_advice(q.rules, q.position, q.hand, indicator=q.indicator, declarations=q.declarations,
+                         play=q.play, table=q.table, then=q.then, carried=q.carried, known=q.known, miss=q.miss,
+                         precision=precision, max_samples=checks.whole_number("deals", deals, 1, checks.MAX_DEALS),
+                         seed=checks.seed(seed), progress=progress)  # fmt: skip
+    frame = advice_frame(advice)
+    return Answer(q, advice, frame, verdict(frame), kind="card")
+
+
 def advise(preset: str = "three-card", *, position: int, hand: str | Sequence[str], rules: Rules | None = None,
            players: int | None = None, indicator: str | None = None, earlier: str | Sequence[str] | None = None,
            carried: float = 0.0, table: str | Policy | Sequence[str | Policy] = "basic", precision: float = 0.05,
-           deals: int = 1_000_000, seed: int = 0, progress: ProgressFn | None = None) -> pd.DataFrame:  # fmt: skip
-    """The expected net chips of each declaration on offer to the hand you hold.
+           deals: int = 1_000_000, seed: int = 0, progress: ProgressFn | None = None, declare: str | None = None,
+           play: str | Sequence[str] | None = None, then: str = "basic", known: Sequence[str] | None = None,
+           miss: str | None = None) -> pd.DataFrame:  # fmt: skip
+    """The expected net chips of each declaration on offer to the hand you hold, or, with
+    ``play``, of each card you may play now.
 
     Parameters
     ----------
@@ -103,11 +163,15 @@ def advise(preset: str = "three-card", *, position: int, hand: str | Sequence[st
     table : the policy of every seat (the later seats' declarations, everyone's card play).
     precision : stop when every paired difference's 95% half-width is below this (chips).
     deals : at most this many deals kept.
+    declare, play : for a card question: every position's declaration (``"1=play,2=pass"``)
+        and the cards played so far (``"1:AH 2:9H | 1:7H"``), positions as above.
+    then : the card play of every seat after your card: basic, high, low, perfect, pimc:N.
+    known, miss : other hands as dealt that you know (``["3=AH 7H KC"]``), and the miss if you took it.
 
     Returns
     -------
     pandas.DataFrame
-        One row per declaration on offer, best first: ``action``, ``ev`` (net chips for
+        One row per declaration on offer (or legal card), best first: ``action``, ``ev`` (net chips for
         the deal), ``se``, ``ci_low``, ``ci_high``, ``diff_vs_best`` (paired) with
         ``diff_se``, ``diff_low``, ``diff_high``, and ``best``. ``frame.attrs`` holds the
         ``verdict``, the ``deals`` kept, how the run ``stopped`` and its ``notes``.
@@ -122,8 +186,15 @@ def advise(preset: str = "three-card", *, position: int, hand: str | Sequence[st
         rules = Rules.preset(preset, **({} if players is None else {"players": players}))
     elif players is not None:
         rules = rules.replace(players=players)
-    q = build_question(rules, position, hand, indicator=indicator, earlier=earlier, carried=carried, table=table)
-    answer = ask(q, precision=precision, deals=deals, seed=seed, progress=progress)
+    if play is not None:
+        if declare is None:
+            raise LooError("--play needs --declare: every position's declaration")
+        cq = build_card_question(rules, position, hand, declare=declare, play=play, indicator=indicator,
+                                 carried=carried, table=table, then=then, known=known, miss=miss)  # fmt: skip
+        answer = ask_card(cq, precision=precision, deals=deals, seed=seed, progress=progress)
+    else:
+        q = build_question(rules, position, hand, indicator=indicator, earlier=earlier, carried=carried, table=table)
+        answer = ask(q, precision=precision, deals=deals, seed=seed, progress=progress)
     frame = answer.frame
     frame.attrs.update(verdict=answer.verdict, deals=answer.advice.accepted, stopped=answer.advice.stopped,
                        notes=list(answer.advice.notes))  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from loo_sim.analysis.advise import stopping_text, table_text
-from loo_sim.analysis.advise_api import Answer
+from loo_sim.analysis.advise_api import Answer, CardQuestion
 from loo_sim.analysis.advise_canned import Canned
 from loo_sim.engine.trace import chips
 from loo_sim.game.cards import card_str, suit_of
@@ -19,13 +19,17 @@ def _situation(a: Answer) -> str:
     q = a.question
     n = q.rules.players
     hand = " ".join(card_str(c) for c in q.hand)
-    head = f"You: position {q.position} of {n} ({n} = the dealer), holding {hand}"
+    head = f"You: position {q.position} of {n} ({n} = the dealer), dealt {hand}"
     if q.indicator is not None:
         head += f"; indicator {card_str(q.indicator)} ({SUIT_NAMES[suit_of(q.indicator)]} are trumps)"
+    table = str(q.table[0]) if len(set(map(str, q.table))) == 1 else ", ".join(map(str, q.table))
+    if isinstance(q, CardQuestion):
+        said = ", ".join(f"{s if s else n} {q.declarations[s]}" for s in [*range(1, n), 0])
+        return (f"{head}; declared: {said}.\nThe others declare by {table} (the samples are kept where they do "
+                f"as seen); after your card every seat plays {q.then}.")  # fmt: skip
     if q.earlier:
         head += "; before you: " + ", ".join(f"{i} {w}" for i, w in enumerate(q.earlier, 1))
     pot = "" if a.offer is None else f"; pot {chips(a.offer.pot_start)}, a loo costs {chips(a.offer.penalty)}"
-    table = str(q.table[0]) if len(set(map(str, q.table))) == 1 else ", ".join(map(str, q.table))
     return f"{head}{pot}.\nEvery seat plays by {table} (the later declarations and all card play)."
 
 
@@ -47,7 +51,7 @@ def _canned_line(c: Canned, best: str) -> str:
 def answer_text(a: Answer, command: str) -> str:
     lines = [_situation(a), "", table_text(a.frame, "card" if a.kind == "card" else "action"), "",
              f"Verdict: {a.verdict}", f"({stopping_text(a.advice)})"]  # fmt: skip
-    lines += [f"Deals: {note}." for note in a.advice.notes]
+    lines += [f"Deals: {note[:1].lower()}{note[1:].rstrip('.')}." for note in a.advice.notes]
     if a.kind == "declaration":
         best = str(a.frame.action.iloc[0])
         if a.canned:

@@ -41,6 +41,7 @@ HELP = {
     "--table": "The policy of the other seats, DECLARE[/PLAY[/EXCHANGE]].",
     "--precision": "Stop when every paired difference's 95% half-width is below this many chips",
     "--indicator": "The indicator (turn-up), e.g. 4H (R6).",
+    "--miss": 'The miss as dealt (R5), e.g. "2S 5D QC".',
     "--out": "Folder to write",
     "--threads": "Worker threads (default: all cores). Results do not depend on it.",
     "--backend": "Where the kernel runs: local (this process) or dask.",

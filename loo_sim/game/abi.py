@@ -125,6 +125,7 @@ O_NIN = 6  # seats in the deal
 O_DEFENDER = 7  # -1 none
 O_REVEAL = 8  # trick after which trumps were turned, -1 none
 O_T_DECL = 9  # trump suit known at the declarations, -1 unknown (hand classes use it)
+O_SCRIPT_BROKEN = 10  # advise: 1 when a scripted card was not legal with the hand drawn (SC_SCRIPT)
 O_DECL = 16  # [MAX_PLAYERS]
 O_WON = O_DECL + MAX_PLAYERS  # tricks won [MAX_PLAYERS]
 O_LOOED = O_WON + MAX_PLAYERS  # 0/1 [MAX_PLAYERS]
@@ -151,7 +152,9 @@ SC_COUNTERS = SC_DEALT + MAX_PLAYERS + 1  # [MAX_PLAYERS] draws used from each s
 SC_SHUFFLED = SC_COUNTERS + MAX_PLAYERS  # deck positions shuffled so far (the stock is shuffled as it is drawn)
 SC_INDICATOR = SC_SHUFFLED + 1  # the indicator's bit position, -1 when none is dealt
 SC_STOCK = SC_INDICATOR + 1  # the deck position where the stock starts
-SC_LEN = SC_STOCK + 1
+SC_SCRIPT_LEN = SC_STOCK + 1  # advise: cards played as scripted, in play order (0 in every other run)
+SC_SCRIPT = SC_SCRIPT_LEN + 1  # [MAX_TRICKS * MAX_PLAYERS] those cards (bit positions): card k of trick t at t * m + k
+SC_LEN = SC_SCRIPT + MAX_TRICKS * MAX_PLAYERS
 DECK_KEY = MAX_PLAYERS  # the deal's seat_keys hold the seats' streams, then the deck's
 
 # ---- aggregates of a block of deals: float vector (kernel/chunks.py) --------------------

@@ -64,12 +64,17 @@ def run_block(ri, rf, pol, polf, strength, tables, solver, seed, session, first,
 
 @njit(cache=True, nogil=True)
 def play_rows(ri, rf, pol, polf, strength, tables, solver, decks, dealers, carried, seed, session, deal_ids, lo, hi,
-              forced_seat, forced_action, oi_out, of_out):  # fmt: skip
+              forced_seat, forced_action, script, oi_out, of_out):  # fmt: skip
     """Deals lo..hi-1 of ``decks``: deal i's record into row i of ``oi_out``/``of_out``, the
     seats' own streams keyed (seed, session, deal_ids[i]); ``forced_seat`` declares
-    ``forced_action`` in every deal (``L.NO_FORCING``: nobody is forced; advise's replays, P4)."""
+    ``forced_action`` in every deal (``L.NO_FORCING``: nobody is forced; advise's replays, P4),
+    and the first cards of every deal are ``script``'s (card numbers in play order, each
+    checked: ``O_SCRIPT_BROKEN``; empty: none)."""
     n = ri[L.R_PLAYERS]
     deck, sc, seat_keys, oi, of = deal_scratch()
+    sc[L.SC_SCRIPT_LEN] = script.shape[0]
+    for j in range(script.shape[0]):
+        sc[L.SC_SCRIPT + j] = POS[script[j]]
     ws = workspace_for(solver)  # None without solver seats (kernel/cardplay.py)
     random_seats = any_random(pol, n)
     for i in range(lo, hi):

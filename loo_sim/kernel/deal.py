@@ -52,6 +52,7 @@ def clear_record(n, sc, oi, of):
         of[u(L.F_ANTES + s)] = 0.0
     oi[L.O_INDICATOR] = -1
     oi[L.O_TRUMP] = -1
+    oi[L.O_SCRIPT_BROKEN] = 0
 
 
 @njit(cache=True, inline="always")

@@ -75,9 +75,15 @@ def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, 
             options = follow_options(hand, same_suit, tm, beat, trumped, void)
             if t < 0 and (hand & SUIT_MASK[led]) == 0:
                 renounced = True  # R6 first_renounce: this trick reveals trumps
-        card = pick_card(ws, pol, pol[seat, L.P_PLAY], options, k, beat, suit, low_plain, low_trumps, pam,
-                         seat_keys[seat], sc, seat, ri, oi, trick, leader_i, m, single, mode, indicator, t, civil,
-                         renounced, pot_start, penalty)  # fmt: skip
+        at = trick * m + k
+        if at < sc[L.SC_SCRIPT_LEN]:  # advise: the cards seen are played as they were, each checked (R7, R9)
+            card = sc[L.SC_SCRIPT + at]
+            if not has(options, card):
+                oi[L.O_SCRIPT_BROKEN] = 1
+        else:
+            card = pick_card(ws, pol, pol[seat, L.P_PLAY], options, k, beat, suit, low_plain, low_trumps, pam,
+                             seat_keys[seat], sc, seat, ri, oi, trick, leader_i, m, single, mode, indicator, t, civil,
+                             renounced, pot_start, penalty)  # fmt: skip
         if k == 0:
             if mode == L.FIRST_LEAD and t < 0:
                 t = card & 3  # R6 first_lead: the first card led sets trumps
@@ -182,7 +188,7 @@ def play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_s
     civil_rule = ri[L.R_CIVIL]
     void = ri[L.R_VOID]
     lead = ri[L.R_LEAD]
-    basic = True  # every seat in the deal plays basic: play_trick_basic once trumps are known
+    basic = sc[L.SC_SCRIPT_LEN] == 0  # every seat in the deal plays basic, nothing scripted: play_trick_basic
     for i in range(m):
         basic &= pol[sc[u(L.SC_IN_DEAL + i)], L.P_PLAY] == L.PL_BASIC
     leader_i = 0

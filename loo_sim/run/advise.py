@@ -183,6 +183,7 @@ class _Player:
 
     def play(self, decks: np.ndarray, deal_ids: np.ndarray, action: int) -> tuple[np.ndarray, np.ndarray]:
         from loo_sim.kernel.chunks import play_rows  # numba compiles on first use
+        from loo_sim.run.records import NO_SCRIPT
         from loo_sim.run.tasks import each_block
 
         count = decks.shape[0]
@@ -194,7 +195,7 @@ class _Player:
         def block(b: int) -> None:
             lo = b * BLOCK
             play_rows(*self.args, decks, dealers, carried, *self.keys, deal_ids, lo, min(lo + BLOCK, count),
-                      self.seat, action, oi, of)  # fmt: skip
+                      self.seat, action, NO_SCRIPT, oi, of)  # fmt: skip
 
         each_block(block, (count + BLOCK - 1) // BLOCK, play_rows)
         return oi, of

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from loo_sim.base.errors import IllegalAction, LooError
-from loo_sim.base.rng import MASK64, seat_streams
+from loo_sim.base.rng import ADVISE_SESSION, MASK64, seat_streams
 from loo_sim.engine.cardplay import Sight
 from loo_sim.engine.deal import _Deal  # the declarations alone (as tests/bruteforce.py sets a deal up)
 from loo_sim.engine.solver import Position
@@ -40,12 +40,10 @@ from loo_sim.game.decl import DEFEND, MISS, PASS
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules, Trump
 from loo_sim.run.advice import Advice, precise_enough
+from loo_sim.run.advise_cards_kernel import batch_size, collect_kernel
 from loo_sim.run.advise_playout import FAST_FAMILIES, net_chips, perfect_values, play_on, replay_values
 from loo_sim.run.advise_sight import DEALER, in_positions, position_of, seat_of, walk_script
 
-ADVISE_SESSION = 2**61 + 16  # the session part of advise's keys: no other run reads these streams
-BATCH = 64  # the first batch of attempts; each later one is a quarter of those made (the look at the
-# stopping rule costs a pass over the samples, so the looks thin out as they grow)
 GIVE_UP = 20_000  # attempts without a single accepted sample: nothing seen is that unlikely
 
 
@@ -182,7 +180,8 @@ def card_advice(rules: Rules, position: int, hand: Sequence[int], *, indicator: 
                 declarations: Mapping[int, str], play: Play, table: Sequence[Policy], then: str = "basic",
                 carried: float = 0.0, known: Mapping[int, Sequence[int]] | None = None,
                 miss: Sequence[int] | None = None, precision: float = 0.10, max_samples: int = 200_000,
-                seed: int = 0, progress: Callable[[int, int], None] | None = None) -> Advice:  # fmt: skip
+                seed: int = 0, progress: Callable[[int, int], None] | None = None,
+                engine: str = "kernel") -> Advice:  # fmt: skip
     """Each legal card of the seat at ``position`` with its net chips for the whole deal.
 
     Parameters
@@ -215,6 +214,9 @@ def card_advice(rules: Rules, position: int, hand: Sequence[int], *, indicator: 
         Stop at this many accepted samples (``stopped="cap"``).
     seed : int
         The key of the samples' streams.
+    engine : str
+        ``kernel`` (the deals played by ``kernel.chunks.play_rows``, fast) or
+        ``reference`` (each sample checked and played in Python: the independent check).
     progress : callable, optional
         Called ``progress(accepted, max_samples)`` after each batch.
 
@@ -241,9 +243,13 @@ def card_advice(rules: Rules, position: int, hand: Sequence[int], *, indicator: 
     options = legal_now(facts)
     strength, tables = declaration_data(rules, table)
     notes = sample_notes(facts, then_policy)
-    rows, attempts, stopped = collect(facts, table, options, then_policy, seed, (strength, tables), precision,
-                                      max_samples, progress)  # fmt: skip
-    pay = np.array(rows, dtype=np.float64).reshape(len(rows), len(options))
+    if engine == "kernel":
+        pay, attempts, stopped = collect_kernel(facts, table, options, then_policy, seed, ADVISE_SESSION, precision,
+                                                max_samples, progress)  # fmt: skip
+    else:
+        rows, attempts, stopped = collect(facts, table, options, then_policy, seed, (strength, tables), precision,
+                                          max_samples, progress)  # fmt: skip
+        pay = np.array(rows, dtype=np.float64).reshape(len(rows), len(options))
     return Advice([card_str(c) for c in options], pay, attempts, precision, stopped,
                   time.perf_counter() - began, notes)  # fmt: skip
 
@@ -256,7 +262,8 @@ def collect(facts: _Facts, table: Sequence[Policy], options: Sequence[int], then
     stopped = "cap"
     try:
         while len(rows) < max_samples and attempts < GIVE_UP + 50 * max_samples:
-            for deck in facts.draw_decks(attempts, max(BATCH, attempts // 4), seed).tolist():
+            first, count = attempts, batch_size(first=attempts)
+            for deck in facts.draw_decks(first, count, seed).tolist():
                 attempts += 1
                 row = sample_row(facts, table, options, then, seed, attempts - 1, deck, *data)
                 if row is not None:

@@ -80,6 +80,9 @@ def chip_rows(name: str, values: Any, count: int) -> np.ndarray:
 
 
 # ---- the kernel batch ------------------------------------------------------------------------
+NO_SCRIPT = np.zeros(0, dtype=np.int64)  # play_rows: no card scripted
+
+
 def play_deals_kernel(
     rules: Rules,
     decks: np.ndarray,
@@ -111,7 +114,8 @@ def play_deals_kernel(
 
     def block(b: int) -> None:  # deals b*BLOCK.. of the batch, each row depending on its deal alone
         lo = b * BLOCK
-        play_rows(*args, decks, dealers, carried, *keys, deal_ids, lo, min(lo + BLOCK, count), L.NO_FORCING, 0, oi, of)
+        play_rows(*args, decks, dealers, carried, *keys, deal_ids, lo, min(lo + BLOCK, count), L.NO_FORCING, 0,
+                  NO_SCRIPT, oi, of)  # fmt: skip
 
     each_block(block, (count + BLOCK - 1) // BLOCK, play_rows)
     return DealRecords(oi, of, rules.players, dealers, np.arange(count, dtype=np.int64) + first_index)

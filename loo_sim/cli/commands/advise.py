@@ -27,6 +27,27 @@ EarlierOpt = Annotated[
     ),
 ]
 
+DeclareOpt = Annotated[
+    str | None,
+    typer.Option("--declare", help="With --play: every position's declaration, e.g. "
+                 "1=play,2=miss,3=pass,4=play,5=play."),
+]  # fmt: skip
+PlayOpt = Annotated[
+    str | None,
+    typer.Option("--play", help='The cards played so far, trick by trick, by position: "1:AH 2:9H | 1:7H" (the last '
+                 "trick may be partial; it must be your turn). Each is checked (R7, R9)."),
+]  # fmt: skip
+ThenOpt = Annotated[
+    str,
+    typer.Option("--then", help="With --play: every seat's card play after yours: basic, high, low, perfect, "
+                 "pimc:N."),
+]  # fmt: skip
+KnownOpt = Annotated[
+    list[str] | None,
+    typer.Option("--known", help='With --play: another position\'s hand as dealt, if you know it, POSITION=CARDS '
+                 "(repeatable)."),
+]  # fmt: skip
+
 
 def advise_cmd(
     position: PositionOpt,
@@ -45,6 +66,11 @@ def advise_cmd(
         1_000_000
     ),
     seed: Annotated[int, shared("--seed", ".")] = 0,
+    declare: DeclareOpt = None,
+    play: PlayOpt = None,
+    then: ThenOpt = "basic",
+    known: KnownOpt = None,
+    miss: Annotated[str | None, shared("--miss", " With --play: give it if you took it.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
     """What should I do with this hand? Each declaration on offer to your hand, with its
@@ -54,22 +80,48 @@ def advise_cmd(
     "Advice"). Beside it, the shipped decision chart's cell and the equilibrium table's
     row for the same rules, where they exist.
 
-    Example: `loo-sim advise --players 5 --position 2 --hand "KH 7S 3D" --indicator 4H --earlier play`
+    With --declare and --play: which card to play now. Each legal card with its expected
+    net chips, the unseen cards drawn to agree with every declaration and every card played
+    (each card legal with the hand drawn), the rest of the deal played by --then.
+    Positions, not seats, in --declare, --play and --known (1 = the eldest hand).
+
+    Examples:
+
+    `loo-sim advise --players 5 --position 2 --hand "KH 7S 3D" --indicator 4H --earlier play`
+
+    `loo-sim advise --players 5 --position 4 --hand "KH 7H 2S" --indicator 5H
+    --declare 1=play,2=miss,3=pass,4=play,5=play --play "1:AH 2:9H"`
     """
     from loo_sim.base.errors import LooError
 
     if not hand.strip():
         raise LooError('--hand: give your cards, e.g. --hand "KH 7S 3D"')
     rules = build_rules(preset, sets, players)
-    from loo_sim.analysis.advise_api import ask, build_question  # pandas and the kernel: after the checks
+    from loo_sim.analysis.advise_api import ask, ask_card, build_card_question, build_question  # after the checks
     from loo_sim.cli.advise_text import answer_json, answer_text
     from loo_sim.cli.progress import TerminalProgress, compile_notice
 
-    q = build_question(rules, position, hand, indicator=indicator, earlier=earlier, carried=carried, table=table)
+    if (declare is None) != (play is None):
+        raise LooError("a card question needs both --declare (every position's declaration) and --play (the cards "
+                       "so far); a declaration question takes neither")  # fmt: skip
+    if play is not None and earlier is not None:
+        raise LooError("--earlier goes with a declaration question; with --play, --declare gives every declaration")
+    if play is None:
+        q = build_question(rules, position, hand, indicator=indicator, earlier=earlier, carried=carried, table=table)
+    else:
+        q = build_card_question(rules, position, hand, declare=declare, play=play, indicator=indicator,
+                                carried=carried, table=table, then=then, known=known, miss=miss)  # fmt: skip
     compile_notice("play_deals")
     with TerminalProgress(min_total=0) as bars:
-        answer = ask(q, precision=precision, deals=deals, seed=seed, progress=bars("kept deals"))
-    command = " ".join(["loo-sim advise", *_flags(preset, sets, players, q, hand, indicator, earlier, table)])
+        run = ask if play is None else ask_card
+        answer = run(q, precision=precision, deals=deals, seed=seed, progress=bars("kept deals"))
+    flags = _flags(preset, sets, players, q, hand, indicator, earlier, table)
+    if play is not None:
+        flags += ["--declare", declare.strip(), "--play", f'"{play.strip()}"']
+        flags += [] if then == "basic" else ["--then", then]
+        flags += sum((["--known", f'"{k}"'] for k in known or []), [])
+        flags += [] if miss is None else ["--miss", f'"{miss.strip()}"']
+    command = " ".join(["loo-sim advise", *flags])
     if as_json:
         json.dump(answer_json(answer, command), sys.stdout, indent=1)
         typer.echo("")

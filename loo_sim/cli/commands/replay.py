@@ -29,7 +29,7 @@ HandOpt = Annotated[
                  "--dealer and --carried (a clean classic-limited pot deals no miss); cards not given are filled "
                  "from --seed (default 0)."),
 ]  # fmt: skip
-MissOpt = Annotated[str | None, typer.Option("--miss", help='The miss as dealt (R5), e.g. "2S 5D QC".')]
+MissOpt = Annotated[str | None, shared("--miss")]
 IndicatorOpt = Annotated[str | None, shared("--indicator")]
 StockOpt = Annotated[str | None, typer.Option("--stock", help="The front of the stock, in draw order (R9).")]
 DeclareOpt = Annotated[

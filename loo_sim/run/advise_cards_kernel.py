@@ -1,0 +1,118 @@
+"""Card advice at kernel speed: the same samples and the same acceptance as
+``run/advise_cards.py``'s reference path, in batches of whole deals played by the kernel.
+
+Each sampled deck (``_Facts.draw_decks``: the cards seen in their places, the rest
+uniform) is played from the shuffle by ``kernel.chunks.play_rows``: the asking seat's
+declaration forced, every other seat declaring by the table's policy, the cards seen
+played as scripted (each checked against the hand the seat holds then in that deal:
+``O_SCRIPT_BROKEN``, which is P8's consistency test), then the candidate card, then every
+seat playing by ``then``. A deck is accepted when the script held and every seat declared
+as seen; it is then played once more per other legal card, with the same streams, so the
+cards' payoffs are paired (P4). Acceptance does not depend on the candidate: the script
+and the declarations come before it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from loo_sim.base.config import BLOCK
+from loo_sim.base.errors import LooError
+from loo_sim.base.rng import MASK64
+from loo_sim.game import abi as L
+from loo_sim.game.decl import Decl
+from loo_sim.game.policy import Policy
+from loo_sim.run.advice import precise_enough
+from loo_sim.run.args import kernel_args
+from loo_sim.run.strength import resolve_strength
+
+FIRST_DECKS, MOST_DECKS = 4096, 1 << 19  # a batch of decks: the first, and the most
+NEVER_AFTER = 1_000_000  # deals drawn without one accepted: what was seen (almost) never happens
+
+
+def batch_size(first: int) -> int:
+    """The decks of the batch that starts at attempt ``first``: 4096, then doubling up to
+    2^19. Both engines (this one and ``advise_cards.collect``) draw the same batches, so they
+    see the same samples in the same order (tests/test_advise_cards.py compares them)."""
+    return min(MOST_DECKS, max(FIRST_DECKS, first))
+
+
+class _KernelPlayer:
+    def __init__(self, facts, table: Sequence[Policy], then: Policy, seed: int, session: int) -> None:
+        rules = facts.rules
+        seats = [dataclasses.replace(p, play=then.play, samples=then.samples) for p in table]
+        self.args = kernel_args(rules, seats, resolve_strength(rules, seats, None))
+        self.keys = (np.uint64(seed & MASK64), np.uint64(session & MASK64))
+        self.me = facts.me
+        self.forced = int(Decl[facts.declarations[facts.me].upper()])
+        self.carried = float(facts.carried)
+        self.seen = [p.card for p in facts.walked.plays]
+        self.decl = np.array([int(Decl[d.upper()]) for d in facts.declarations], dtype=np.int64)
+
+    def play(self, decks: np.ndarray, deal_ids: np.ndarray, card: int) -> tuple[np.ndarray, np.ndarray]:
+        from loo_sim.kernel.chunks import play_rows  # numba compiles on first use
+        from loo_sim.run.tasks import each_block
+
+        count = decks.shape[0]
+        oi = np.empty((count, L.O_LEN), dtype=np.int64)
+        of = np.empty((count, L.F_LEN), dtype=np.float64)
+        dealers = np.zeros(count, dtype=np.int64)
+        carried = np.full(count, self.carried, dtype=np.float64)
+        script = np.array([*self.seen, card], dtype=np.int64)
+
+        def block(b: int) -> None:
+            lo = b * BLOCK
+            play_rows(*self.args, decks, dealers, carried, *self.keys, deal_ids, lo, min(lo + BLOCK, count), self.me,
+                      self.forced, script, oi, of)  # fmt: skip
+
+        each_block(block, (count + BLOCK - 1) // BLOCK, play_rows)
+        return oi, of
+
+    def accepted(self, oi: np.ndarray) -> np.ndarray:
+        n = self.decl.shape[0]
+        keep = oi[:, L.O_SCRIPT_BROKEN] == 0
+        return keep & np.all(oi[:, L.O_DECL : L.O_DECL + n] == self.decl, axis=1)
+
+    def payoff(self, of: np.ndarray) -> np.ndarray:
+        me = self.me
+        return of[:, L.F_SHARES + me] - of[:, L.F_ANTES + me] - of[:, L.F_PENALTIES + me]
+
+
+def collect_kernel(facts, table: Sequence[Policy], options: Sequence[int], then: Policy, seed: int, session: int,
+                   precision: float, max_samples: int,
+                   progress: Callable[[int, int], None] | None) -> tuple[np.ndarray, int, str]:  # fmt: skip
+    """Accepted samples' payoffs [samples, cards], the deals drawn, and why it stopped."""
+    player = _KernelPlayer(facts, table, then, seed, session)
+    parts: list[np.ndarray] = []
+    pay = np.zeros((0, len(options)))
+    attempts, stopped = 0, "cap"
+    try:
+        while pay.shape[0] < max_samples:
+            count = batch_size(attempts)  # both engines draw the same batches
+            decks = facts.draw_decks(attempts, count, seed)
+            ids = np.arange(attempts, attempts + count, dtype=np.uint64)
+            oi, of = player.play(decks, ids, options[0])
+            keep = player.accepted(oi)
+            columns = [player.payoff(of)[keep]]
+            for card in options[1:]:
+                columns.append(player.payoff(player.play(decks[keep], ids[keep], card)[1]))
+            parts.append(np.stack(columns, axis=1))
+            pay = np.concatenate(parts)[:max_samples]
+            attempts += count
+            if progress is not None:
+                progress(pay.shape[0], max_samples)
+            if pay.shape[0] == 0 and attempts >= NEVER_AFTER:
+                raise LooError(f"no deal of the unseen cards agrees with what was seen ({attempts:,} drawn): the "
+                               "declarations or the cards are not what the table's policies and the rules allow "
+                               "with any hands")  # fmt: skip
+            if precise_enough(pay, precision):
+                stopped = "precision"
+                break
+    except KeyboardInterrupt:
+        if pay.shape[0] == 0:
+            raise
+        stopped = "interrupted"
+    return pay, attempts, stopped
