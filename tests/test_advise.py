@@ -179,3 +179,44 @@ def test_the_chart_cell_is_the_reports_row_for_the_hands_class():
                 & (rows.earlier_in == "1")]  # fmt: skip
     assert chart.best == rows[rows.best].action.iloc[0]
     assert chart.values == pytest.approx(dict(zip(rows.action, rows.diff_vs_best)))
+
+
+CARD = ["--players", "5", "--position", "4", "--hand", "KH 7H 2S", "--indicator", "5H", "--declare",
+        "1=play,2=miss,3=pass,4=play,5=play"]  # fmt: skip
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--play", "1:AH 5:9H"], "position 5 is not to play: it is position 2's turn"),
+    (["--play", "1:AH 2:9H 4:2S"], "must"),  # position 4 holds hearts, so 2S is a revoke (R7)
+    (["--play", "1:AH 2:9H 4:7H 5:QH | 1:KS 2:TD 4:KH 5:3S | 1:2C"], "the winner of trick 2 leads, R7"),
+    (["--play", "1:AH", "--earlier", "play"], "--earlier goes with a declaration question"),
+])  # fmt: skip
+def test_a_card_question_with_a_bad_script_is_one_error_line(capsys, argv, says):
+    code, out, err = advise(capsys, *CARD, *argv)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0], err
+
+
+def test_play_without_declare_is_refused(capsys):
+    code, out, err = advise(capsys, "--players", "5", "--position", "4", "--hand", "KH 7H 2S", "--play", "1:AH")
+    assert code == 2 and "needs both --declare" in err
+
+
+def test_a_card_question_answers_for_each_legal_card(capsys):
+    """After AH led (hearts trumps), position 4 must follow with a heart (R7): KH or 7H."""
+    code, out, err = advise(capsys, *CARD, "--play", "1:AH 2:9H", "--precision", "0.3", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["kind"] == "card" and {r["action"] for r in data["actions"]} == {"KH", "7H"}
+    assert "--play \"1:AH 2:9H\"" in data["command"]
+
+
+def test_the_readmes_python_example_runs():
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "loo_sim.advise(" in b)
+    scope: dict = {}
+    exec(compile(block, "README.md", "exec"), scope)
+    frame = scope["frame"]
+    assert list(frame.action) == ["pass", "play", "miss"] and frame.attrs["verdict"].startswith("Pass")

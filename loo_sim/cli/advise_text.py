@@ -38,11 +38,11 @@ def _canned_line(c: Canned, best: str) -> str:
         sure = "" if c.significant else " (not significant)"
         others = ", ".join(f"{k} {v:+.2f}" for k, v in c.values.items() if k != c.best)
         line = f"- Decision chart ({c.source}), cell {c.cell}: best {c.best}{sure}; vs best: {others}."
+        line += f" It assumes {c.assumes}."
         if c.best != best:
-            line += (f" It disagrees with the answer above ({best}): the chart averages over every hand of the "
-                     "class and every order of earlier declarations with as many in; the answer above is for "
-                     "this exact hand and these declarations.")  # fmt: skip
-        return line + f" It assumes {c.assumes}."
+            line += (f" So it can disagree with the answer above ({best}), which is for this exact hand and these "
+                     "declarations: for this hand, trust the answer above.")  # fmt: skip
+        return line
     probs = ", ".join(f"{k} {v:.2f}" for k, v in c.values.items())
     return (f"- The {EQUILIBRIUM_TABLE} ({c.source}), information set {c.cell}: {probs}. It assumes "
             f"{c.assumes}.")  # fmt: skip
