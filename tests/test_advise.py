@@ -220,3 +220,36 @@ def test_the_readmes_python_example_runs():
     exec(compile(block, "README.md", "exec"), scope)
     frame = scope["frame"]
     assert list(frame.action) == ["pass", "play", "miss"] and frame.attrs["verdict"].startswith("Pass")
+
+
+def test_ctrl_c_in_a_run_keeps_the_deals_so_far_and_says_so():
+    rules = Rules.preset("three-card", players=5)
+    q = DeclarationQuestion(rules, 1, [37, 44, 14], [Policy()] * 5, 28, ())
+
+    def stop(done, total):
+        raise KeyboardInterrupt
+
+    got = declaration_advice(q, precision=0.001, progress=stop)
+    assert got.stopped == "interrupted" and got.accepted > 0
+
+
+def test_ctrl_c_on_the_command_line_is_one_line_and_exit_130():
+    """SIGINT while advise runs: exit 130, one line on stderr; the answer so far is printed
+    and said to be cut short, or, before the first batch, nothing is."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    argv = [sys.executable, "-m", "loo_sim", "advise", *QUESTION, "--precision", "0.0001"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+    time.sleep(4.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    lines = err.strip().splitlines()
+    assert proc.returncode == 130 and len(lines) == 1, err
+    if out.strip():
+        assert "stopped by Ctrl-C" in out and lines[0].startswith("interrupted: the answer above covers")
+    else:
+        assert lines[0] == "interrupted: nothing written"

@@ -51,6 +51,15 @@ def half_widths(pay: np.ndarray) -> np.ndarray:
     return Z95 * diff.std(axis=0, ddof=1) / np.sqrt(n)
 
 
+def kept_needed(pay: np.ndarray, precision: float, cap: int) -> int:
+    """About how many kept samples the precision needs, from the spread seen so far (the
+    progress bar's total); ``cap`` until there are samples to judge by."""
+    if pay.shape[0] < MIN_SAMPLES or pay.shape[1] < 2:
+        return cap
+    worst = float(np.max(half_widths(pay)))
+    return int(min(cap, max(pay.shape[0], pay.shape[0] * (worst / precision) ** 2)))
+
+
 def precise_enough(pay: np.ndarray, precision: float) -> bool:
     """The stopping rule: at least MIN_SAMPLES accepted samples (or a single action, which
     needs no comparison), and every paired difference from the best within ``precision``."""

@@ -33,7 +33,7 @@ from loo_sim.game.decl import Decl
 from loo_sim.game.options import Penalty, Trump
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
-from loo_sim.run.advice import Advice, half_widths, precise_enough
+from loo_sim.run.advice import Advice, half_widths, kept_needed, precise_enough
 from loo_sim.run.args import kernel_args
 from loo_sim.run.rounds import ProgressFn
 from loo_sim.run.strength import resolve_strength
@@ -261,7 +261,7 @@ def declaration_advice(
             pay = np.concatenate(parts)[:max_deals]
             attempts += count
             if progress is not None:
-                progress(pay.shape[0], max_deals)
+                progress(pay.shape[0], kept_needed(pay, precision, max_deals))
             if pay.shape[0] == 0 and attempts >= NEVER_AFTER:
                 raise LooError(f"--earlier: none of {attempts:,} deals drawn around this hand has the earlier seats "
                                f"declare {','.join(q.earlier)} under this table's policies; those declarations "

@@ -25,7 +25,7 @@ from loo_sim.base.rng import MASK64
 from loo_sim.game import abi as L
 from loo_sim.game.decl import Decl
 from loo_sim.game.policy import Policy
-from loo_sim.run.advice import precise_enough
+from loo_sim.run.advice import kept_needed, precise_enough
 from loo_sim.run.args import kernel_args
 from loo_sim.run.strength import resolve_strength
 
@@ -103,7 +103,7 @@ def collect_kernel(facts, table: Sequence[Policy], options: Sequence[int], then:
             pay = np.concatenate(parts)[:max_samples]
             attempts += count
             if progress is not None:
-                progress(pay.shape[0], max_samples)
+                progress(pay.shape[0], kept_needed(pay, precision, max_samples))
             if pay.shape[0] == 0 and attempts >= NEVER_AFTER:
                 raise LooError(f"no deal of the unseen cards agrees with what was seen ({attempts:,} drawn): the "
                                "declarations or the cards are not what the table's policies and the rules allow "

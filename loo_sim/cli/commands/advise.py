@@ -125,8 +125,13 @@ def advise_cmd(
     if as_json:
         json.dump(answer_json(answer, command), sys.stdout, indent=1)
         typer.echo("")
-        return
-    typer.echo(answer_text(answer, command))
+    else:
+        typer.echo(answer_text(answer, command))
+    if answer.advice.stopped == "interrupted":  # the answer so far is printed, said to be cut short: exit 130
+        from loo_sim.base.errors import Interrupted
+
+        raise Interrupted(f"interrupted: the answer above covers the {answer.advice.accepted:,} deals kept before "
+                          "Ctrl-C")  # fmt: skip
 
 
 def _flags(preset, sets, players, q, hand, indicator, earlier, table) -> list[str]:
