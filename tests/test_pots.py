@@ -95,8 +95,8 @@ def test_unlimited_always_pot_grows_geometrically_as_the_looed_counts_say():
     ante_effect = sum(math.log10(1 + 2.0**-j) for j in range(1, deals))
     assert predicted - 4 * largest.se <= largest.value <= predicted + ante_effect + 4 * largest.se
     medians = pot_by_deal(res).q50.to_numpy()
-    fine = medians < 1e15  # bins are 16 per decade there (one per decade beyond)
-    assert (medians[1:][fine[1:]] >= 2 * medians[:-1][fine[1:]]).all()
+    # the pot at least doubles each deal; a binned median is within 7.5% of the true one
+    assert (medians[1:] >= 2 * medians[:-1] / 1.075**2).all()
 
 
 def test_r3_the_2_53_flag_fires_and_aggregates_stay_finite():
@@ -251,7 +251,7 @@ def test_chip_quantile_merges_exact_values_and_bins_in_value_order():
     exact = np.zeros(L.EXACT_CHIPS)
     exact[[3, 10]] = [2, 1]
     hist, sums = np.zeros(L.NB_POT), np.zeros(L.NB_POT)
-    b = 1 + int(16 * math.log10(5.5))
+    b = 1 + int(L.POT_BINS_PER_DECADE * math.log10(5.5))
     hist[b], sums[b] = 2, 11.0  # two pots of 5.5 (fractional: binned)
     # sorted: 3, 3, 5.5, 5.5, 10
     assert [chip_quantile(exact, hist, sums, q) for q in (0.2, 0.4, 0.41, 0.8, 0.81, 1.0)] == [3, 3, 5.5, 5.5, 10, 10]
@@ -319,13 +319,14 @@ def test_paired_looed_difference_where_policies_differ_matches_the_reference():
 def test_pot_bin_edges_bracket_every_amount_the_kernel_bins():
     # The tables read a log bin back as [edge b, edge b+1): an amount the kernel puts in
     # bin b must lie inside those edges (a shift by one bin would put it outside), across
-    # the 16-per-decade range, its decade boundaries and the one-per-decade tail.
+    # the whole range, its decade boundaries and the last bin above abi.POT_TOP.
     from loo_sim.analysis.pots import bin_edges
     from loo_sim.kernel.bins import pot_bin
 
     edges = bin_edges()
     rng = np.random.default_rng(3)
-    amounts = np.concatenate([10 ** rng.uniform(0, 30, 5000), 10.0 ** np.arange(0, 30), [1.0, 1.5, 9.99, 24.0, 27.0]])
+    amounts = np.concatenate([10 ** rng.uniform(0, 115, 5000), 10.0 ** np.arange(0, 115),
+                              [1.0, 1.5, 9.99, 24.0, 27.0, 1e300]])  # fmt: skip
     for x in amounts:
         b = pot_bin(float(x))
         assert edges[b] <= x * (1 + 1e-12) and x < edges[b + 1] * (1 + 1e-12), (x, b, edges[b], edges[b + 1])

@@ -143,7 +143,7 @@ def test_a_report_runs_the_tournament_kind_as_the_command_does(tmp_path):
 
 
 def test_a_tournament_whose_pots_pass_2_to_the_53_says_so_r3(tmp_path, capsys):
-    # under the unlimited penalty the pot doubles and more with each loo: within 45 deals
+    # under the unlimited penalty each looed player pays the whole pot (R3): within 45 deals
     # amounts pass 2**53, where float64 chips stop being exact (R3 asks to say so plainly)
     out = tmp_path / "u"
     assert main(["tournament", "--preset", "three-card", "--policies", "basic,always", "--sessions", "16",

@@ -115,7 +115,7 @@ def session_pot_lines(chart: DecisionResult, chart_df: pd.DataFrame) -> list[str
              f"plus the {chips_text(ante)} chips of antes) has mean {p.mean:,.4g} ± {p.mean_se:.2g} chips (SE, the "
              f"session as the unit). The distribution is `session_pots.csv` (carried pot, probability, SE, and "
              f"whether the value is exact: a whole number of chips below {L.EXACT_CHIPS:,}, else a log bin's mean, "
-             f"16 bins a decade); deal k's pot is the atom that word 0 of its own counter-based stream (seed, "
+             f"32 bins a decade); deal k's pot is the atom that word 0 of its own counter-based stream (seed, "
              f"{MISS_CARRIED_SESSION}, k) picks by the cumulative probabilities, so the draws do not depend on "
              "threads or blocks.", ""]  # fmt: skip
     top = np.argsort(-p.prob, kind="stable")[:6]

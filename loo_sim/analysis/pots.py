@@ -5,6 +5,7 @@ balances, per-arm rates and the paired differences, each with its uncertainty.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -16,11 +17,14 @@ from loo_sim.run.sessions import PotsResult
 
 
 # ---- bins -> values ---------------------------------------------------------------------------
+@functools.cache
 def bin_edges() -> np.ndarray:
-    """Lower edge of every pot bin (and the upper edge of the last): see kernel.bins.pot_bin."""
+    """Lower edge of every pot bin (and the upper edge of the last, infinity), read-only: see
+    kernel.bins.pot_bin. Bin b >= 1 holds [10**((b - 1) / 32), 10**(b / 32)) up to abi.POT_TOP."""
     edges = np.zeros(L.NB_POT + 1)
-    for b in range(1, L.NB_POT + 1):
-        edges[b] = 10 ** ((b - 1) / 16) if b <= 257 else 10.0 ** (b - 257 + 16)
+    edges[1 : L.NB_POT] = 10.0 ** (np.arange(L.NB_POT - 1) / L.POT_BINS_PER_DECADE)
+    edges[L.NB_POT] = math.inf
+    edges.flags.writeable = False
     return edges
 
 
@@ -105,8 +109,8 @@ def _qcols(exact, hist, sums, offset: int = 0, grid: int = 1) -> dict[str, float
 def pot_by_deal(res: PotsResult) -> pd.DataFrame:
     """Per arm and deal index: sessions still running, quantiles of the pot at the start of
     the deal (5, 25, 50, 75, 95%), ``binned_sessions`` (sessions whose pot was not a whole
-    number of chips below ``res.pot_bound``: only these are read from log bins, 16 per
-    decade, as a bin's mean, so with 0 every quantile is a pot that occurred), and the flag
+    number of chips below ``res.pot_bound``: only these are read from log bins, 32 per
+    decade, as a bin's mean within 7.5%, so with 0 every quantile is a pot that occurred), and the flag
     column ``inexact_sessions``: sessions whose amounts have passed 2**53 by then (R3)."""
     rows = []
     for a, arm in enumerate(res.arms):

@@ -15,6 +15,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from loo_sim.analysis.pots import bin_edges
 from loo_sim.base.stats import estimate, mean_se, normal_ci, wilson
 from loo_sim.game import abi as L
 from loo_sim.run.simulate import SimResult
@@ -382,12 +383,8 @@ def session_pots(res) -> pd.DataFrame:
 
 def _bin_bounds(b: int) -> tuple[float, float]:
     """The amounts kernel.bins.pot_bin puts in bin b."""
-    if b == 0:
-        return 0.0, 1.0
-    if b <= 256:
-        return 10 ** ((b - 1) / 16), 10 ** (b / 16)
-    d = 16 + (b - 257)
-    return 10.0**d, 10.0 ** (d + 1)
+    edges = bin_edges()
+    return 0.0 if b == 0 else float(edges[b]), float(edges[b + 1])
 
 
 def pot_quantile(pots: pd.DataFrame, row: str, q: float) -> float:

@@ -254,7 +254,15 @@ LD_DTP = LD_TP + 1  # sum of (tricks - the first entrant's) x played
 LD_LEN = LD_DTP + 1
 
 # ---- sessions (R10) ------------------------------------------------------------------------
-NB_POT = 544  # pot bins: <1, 16 per decade from 1 to 1e16, one per decade beyond
+# Pot bins (kernel/bins.py pot_bin): one below 1, POT_BINS_PER_DECADE per decade from 1 to
+# 10**POT_TOP_DECADE, one above. 32 per decade: a bin spans a factor 10**(1/32) < 1.075, so a
+# quantile read as its bin's mean is within 7.5% of the true one at every size. The top: a
+# session stops once its pot passes OVERFLOW_LIMIT (1e100), a deal multiplies the pot by at
+# most 1 + MAX_PLAYERS, and a balance sums at most MAX_SESSION_DEALS (1e5) such pots: < 1e107.
+POT_BINS_PER_DECADE = 32
+POT_TOP_DECADE = 112
+NB_POT = 1 + POT_BINS_PER_DECADE * POT_TOP_DECADE + 1
+POT_TOP = 10.0**POT_TOP_DECADE  # the lower edge of the last bin
 EXACT_CHIPS = 4096  # integral amounts 0 <= x < EXACT_CHIPS (|x| for balances) are counted exactly, not binned
 EXACT_BUDGET = 1 << 24  # at most this many exact counts per pot-by-deal table (arms x deals x bound)
 EXACT_STEPS = 1 << 14  # final balances k / grid with |k| < EXACT_STEPS are counted exactly (grid: run.sessions)

@@ -1,9 +1,10 @@
 """Amounts counted as the sessions' aggregates count them (pots, the largest pot of a
 session, final balances): whole amounts below a bound exactly, one count per value (so a
-quantile read there is a value that occurred), the others in log bins, 16 per decade up to
-1e16 (``pot_bin``; balances in signed bins, ``balance_bin``) with the sum of what each bin
-holds (a bin is read as its mean). ``run/sessions.py`` reduces each block of sessions into
-its histograms with these; ``kernel/variants.py`` bins its pots the same way."""
+quantile read there is a value that occurred), the others in log bins, 32 per decade at
+every size (``pot_bin``; balances in signed bins, ``balance_bin``) with the sum of what each
+bin holds (a bin is read as its mean, so within 7.5% of any value it holds, abi.NB_POT).
+``run/sessions.py`` reduces each block of sessions into its histograms with these;
+``kernel/variants.py`` bins its pots the same way."""
 
 import numpy as np
 from numba import njit
@@ -13,14 +14,13 @@ from loo_sim.game import abi as L
 
 @njit(cache=True)
 def pot_bin(p):
-    """Bin of an amount: 0 below 1, then 16 per decade up to 1e16, then one per decade."""
+    """Bin of an amount: 0 below 1 (and NaN), then ``abi.POT_BINS_PER_DECADE`` per decade
+    from 1 to ``abi.POT_TOP``, then one bin for everything above (infinity too)."""
     if not p >= 1.0:  # also NaN
         return 0
-    if p < 1e16:
-        return 1 + int(16.0 * np.log10(p))
-    if p == np.inf:
+    if p >= L.POT_TOP:
         return L.NB_POT - 1
-    return min(L.NB_POT - 1, 257 + int(np.log10(p)) - 16)
+    return min(L.NB_POT - 2, 1 + int(L.POT_BINS_PER_DECADE * np.log10(p)))
 
 
 @njit(cache=True)

@@ -10,20 +10,25 @@ from matplotlib.axes import Axes
 from loo_sim.plots._common import require
 
 
-def league_bars(ax: Axes, league: pd.DataFrame, title: str | None = None) -> Axes:
-    """One bar per heuristic, best at the top, with its 95% interval."""
-    require(league, ("heuristic", "chips_per_deal", "ci_low", "ci_high"), "league")
+def league_bars(ax: Axes, league: pd.DataFrame, title: str | None = None, median: bool = False) -> Axes:
+    """One bar per heuristic, best at the top, with its 95% interval: the mean over sessions,
+    or with ``median`` the median session (order-statistic interval; the unlimited penalty)."""
+    value, low, high = ("median", "median_ci_low", "median_ci_high") if median else ("chips_per_deal", "ci_low",
+                                                                                      "ci_high")  # fmt: skip
+    require(league, ("heuristic", value, low, high), "league")
     rows = league.iloc[::-1]
     y = np.arange(len(rows))
-    err = np.vstack([rows["chips_per_deal"] - rows["ci_low"], rows["ci_high"] - rows["chips_per_deal"]])
-    colours = ["tab:blue" if v >= 0 else "tab:red" for v in rows["chips_per_deal"]]
-    ax.barh(y, rows["chips_per_deal"], xerr=err, color=colours, alpha=0.8, capsize=3)
+    err = np.vstack([rows[value] - rows[low], rows[high] - rows[value]])
+    colours = ["tab:blue" if v >= 0 else "tab:red" for v in rows[value]]
+    ax.barh(y, rows[value], xerr=err, color=colours, alpha=0.8, capsize=3)
     ax.set_yticks(y, rows["heuristic"])
     ax.axvline(0, color="black", linewidth=0.8)
-    for yi, v, hi in zip(y, rows["chips_per_deal"], rows["ci_high"]):
-        ax.annotate(f"{v:+.3f}", (max(hi, 0), yi), xytext=(4, 0), textcoords="offset points", va="center",
+    for yi, v, hi in zip(y, rows[value], rows[high]):
+        text = f"{v:+,.0f}" if median and abs(v) >= 1000 else f"{v:+.3f}"
+        ax.annotate(text, (max(hi, 0), yi), xytext=(4, 0), textcoords="offset points", va="center",
                     fontsize="small")  # fmt: skip
-    ax.set_xlabel("net chips per deal (95% interval; sessions the unit)")
+    ax.set_xlabel("median net chips per deal of a session (distribution-free 95% interval)" if median
+                  else "net chips per deal (95% interval; sessions the unit)")  # fmt: skip
     ax.set_title(title or "League")
     ax.grid(axis="x", alpha=0.3)
     return ax

@@ -71,11 +71,9 @@ def pot_bins(p: np.ndarray) -> np.ndarray:
     out = np.zeros(p.shape, dtype=np.int64)
     with np.errstate(divide="ignore", invalid="ignore"):
         lg = np.log10(np.where(p >= 1.0, p, 1.0))
-    mid = (p >= 1.0) & (p < 1e16)
-    out[mid] = 1 + (16.0 * lg[mid]).astype(np.int64)
-    big = p >= 1e16
-    out[big] = np.minimum(L.NB_POT - 1, 257 + np.floor(lg[big]).astype(np.int64) - 16)
-    out[p == np.inf] = L.NB_POT - 1
+    mid = (p >= 1.0) & (p < L.POT_TOP)
+    out[mid] = np.minimum(L.NB_POT - 2, 1 + (L.POT_BINS_PER_DECADE * lg[mid]).astype(np.int64))
+    out[p >= L.POT_TOP] = L.NB_POT - 1
     return out
 
 
@@ -83,7 +81,7 @@ def pot_bins(p: np.ndarray) -> np.ndarray:
 class SessionPots:
     """The distribution of the carried pot at the start of a deal in sessions: atoms
     ``values`` (increasing), each with its probability and SE; ``exact[i]``: the atom is a
-    whole number of chips that occurred (else a log bin's mean, 16 bins per decade)."""
+    whole number of chips that occurred (else a log bin's mean, 32 bins per decade)."""
 
     rules: Rules
     policies: list[Policy]

@@ -26,7 +26,17 @@ from loo_sim.game.rules import FinalPot, Rules
 from loo_sim.run.args import stack_args
 from loo_sim.run.backend import LocalBackend
 from loo_sim.run.rounds import ProgressFn, run_rounds
+from loo_sim.run.session_pots import pot_bins
 from loo_sim.run.sessions import Arm, arm_args, bankroll_of
+
+# chips per deal are binned times this, so that the bins (32 per decade from 1 up) reach down
+# to 1e-6 chips per deal; smaller results share the bins next to 0 (printed as +0.000)
+RESULT_SCALE = 1e6
+
+
+def signed_bins(x: np.ndarray) -> np.ndarray:
+    """``kernel.bins.balance_bin`` on an array."""
+    return np.where(x < 0, L.NB_POT - 1 - pot_bins(np.abs(x)), L.NB_POT + pot_bins(np.abs(x)))
 
 
 def lineups(policies: Sequence[Policy], players: int) -> list[list[Policy]]:
@@ -52,6 +62,11 @@ class TournamentResult:
     # (a's chips per deal - b's), a's and b's seats in that lineup pooled
     head_to_head: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 3)))
     seat_deals: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    # [heuristic, signed bin] sessions by the heuristic's chips per deal in the session, times
+    # RESULT_SCALE, in the signed log bins of kernel.bins.balance_bin, and the sum of what each
+    # bin holds: the league's medians and their order-statistic intervals (analysis.tournament)
+    result_hist: np.ndarray = field(default_factory=lambda: np.zeros((0, 2 * L.NB_POT)))
+    result_sum: np.ndarray = field(default_factory=lambda: np.zeros((0, 2 * L.NB_POT)))
     inexact: int = 0  # sessions in which an amount passed 2**53 (no longer exact, R3) in some lineup
     partial: bool = False
 
@@ -75,7 +90,8 @@ def run_tournament(rules: Rules, policies: Sequence[Policy], names: Sequence[str
     share = np.full(h, rules.final_pot is FinalPot.SHARE, dtype=np.bool_)
     static = (ri, rf, pol, polf, strength, tables, solver, bankroll, share, seed, sessions, deals)
     res = TournamentResult(rules, list(names), seats, 0, deals, seed, np.zeros((h, 3)), np.zeros((h, n + 1, 3)),
-                           np.zeros((h, h, 3)), np.zeros(h))  # fmt: skip
+                           np.zeros((h, h, 3)), np.zeros(h), np.zeros((h, 2 * L.NB_POT)),
+                           np.zeros((h, 2 * L.NB_POT)))  # fmt: skip
     owner = np.array(seats)  # [lineup, seat] -> heuristic
 
     def reduce(first: int, count: int, rows) -> None:
@@ -120,6 +136,10 @@ def _add_session(res: TournamentResult, owner: np.ndarray, finals: np.ndarray, b
         xl = per_lineup[:, :, 0] / per_lineup[:, :, 1]
     ok = seat_deals > 0
     res.league[ok] += np.column_stack([x[ok], x[ok] ** 2, np.ones(ok.sum())])
+    who = np.flatnonzero(ok)
+    bins = signed_bins(x[ok] * RESULT_SCALE)
+    res.result_hist[who, bins] += 1.0
+    res.result_sum[who, bins] += x[ok]
     okp = pos_deals > 0
     res.by_position[okp] += np.column_stack([xp[okp], xp[okp] ** 2, np.ones(okp.sum())])
     for a, b in combinations(range(h), 2):

@@ -152,7 +152,7 @@ def _inexact_warnings(res, arm_table: Any) -> list[str]:
         if flagged > 0:
             first = int(np.nonzero(res.deal_stats[a, :, L.DS_INEXACT_FIRST])[0][0])
             warnings.append(
-                f"{arm.name}: {flagged:.1%} of sessions passed 2**53 chips (the first at deal {first}); "
+                f"{arm.name}: {flagged:.1%} of sessions passed 2**53 chips (the first in deal {first + 1}); "
                 "amounts past that are not exact (R3)"
             )
     return warnings
