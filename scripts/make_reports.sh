@@ -11,6 +11,8 @@ done
 bash scripts/dev.sh run cardplay --compare-charts reports/cardplay/chart-basic reports/cardplay/chart-pimc \
   --out reports/cardplay/chart-verdicts
 .venv/bin/python scripts/cardplay_tips.py --deals 40000 --seed 1 --samples 16 --out reports/cardplay/tips
+# the charts and equilibrium tables loo-sim advise looks a hand up in (loo_sim/data/canned/)
+.venv/bin/python scripts/package_canned.py
 if [ -x /usr/bin/chromium ] && .venv/bin/python -c "import playwright" 2>/dev/null; then
   .venv/bin/python scripts/check_report_html.py reports/*/index.html
 else
