@@ -97,13 +97,7 @@ def advise_cmd(
     if not hand.strip():
         raise LooError('--hand: give your cards, e.g. --hand "KH 7S 3D"')
     rules = build_rules(preset, sets, players)
-    from loo_sim.analysis.advise_api import (  # after the checks
-        ask,
-        ask_card,
-        build_card_question,
-        build_question,
-        command_line,
-    )
+    from loo_sim.analysis.advise_api import ask, ask_card, build_card_question, build_question, command_line
     from loo_sim.cli.advise_text import answer_json, answer_text
     from loo_sim.cli.progress import TerminalProgress, compile_notice
 
