@@ -53,6 +53,20 @@ def in_deal_of(declarations: dict[int, str], me: int, n: int) -> list[int]:
     return in_deal
 
 
+def check_seen(w: Walked, me: int, n: int, mine: set[int], indicator: int | None) -> None:
+    """Each card is in the deck once: no card played twice, and no other seat plays the
+    indicator or a card the asking seat holds (its hand as dealt, or the miss it took)."""
+    seen: set[int] = set()
+    for pl in w.plays:
+        where = f"--play trick {pl.trick + 1}, {card_str(pl.card)}"
+        if pl.card in seen:
+            raise LooError(f"{where}: already played; each card is in the deck once")
+        if pl.seat != me and (pl.card in mine or pl.card == indicator):
+            whose = "the indicator" if pl.card == indicator else f"in position {position_of(me, n)}'s hand"
+            raise LooError(f"{where}: position {position_of(pl.seat, n)} cannot hold it: it is {whose}")
+        seen.add(pl.card)
+
+
 def my_cards(rules: Rules, single: bool, me: int, held: list[int], w: Walked, indicator: int | None) -> list[dict]:
     """Each card the asking seat holds: legal now, or the sentence of the rule that forbids it."""
     ts = TrumpState(w.trump, rules.pam)
@@ -94,6 +108,7 @@ def table_state(p: Payload) -> dict:
     play_text = text(p, "play").strip()
     play = parse_positions_play(play_text, n) if play_text else []
     w = walk_script(rules, single, in_deal, me, held, play, indicator, my_turn=False)
+    check_seen(w, me, n, {*parse_card_list(text(p, "hand"), "--hand"), *held}, indicator)
     mine = {pl.card for pl in w.plays if pl.seat == me}
     tricks: list[list[str]] = []
     for pl in w.plays:
