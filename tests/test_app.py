@@ -142,8 +142,8 @@ def test_the_shipped_files_are_the_package_copies(app_url):
     _, listed = call(app_url, "/api/canned")
     assert [e["file"] for e in listed] == [e["file"] for e in index]
     _, chart = call(app_url, "/api/canned/chart-miss-5.csv.gz")
-    with CANNED.joinpath("chart-miss-5.csv.gz").open("rb") as f:
-        rows = list(csv.reader(gzip.open(f, "rt")))
+    with CANNED.joinpath("chart-miss-5.csv.gz").open("rb") as f, gzip.open(f, "rt") as text:
+        rows = list(csv.reader(text))
     assert chart["columns"] == rows[0] and len(chart["rows"]) == len(rows) - 1
     first = dict(zip(chart["columns"], chart["rows"][0]))
     assert first["n"] == int(dict(zip(rows[0], rows[1]))["n"])

@@ -83,7 +83,8 @@ def test_a_card_the_rules_forbid_is_not_clickable(page):
     # hearts led, and position 4 holds hearts: it must follow suit (R7), so the spade is out
     spade = page.locator("#my-cards .card[data-card='2S']")
     assert spade.is_disabled()
-    assert "must follow suit" in page.locator("#my-cards .my-card", has=page.locator(".card[data-card='2S']")).inner_text()
+    row = page.locator("#my-cards .my-card", has=page.locator(".card[data-card='2S']"))
+    assert "must follow suit" in row.inner_text()
     assert page.locator("#my-cards .card[data-card='KH']").is_enabled()
     spade.click(force=True)  # a disabled button fires no click: nothing is played
     page.wait_for_timeout(300)
@@ -122,8 +123,8 @@ def test_a_heat_map_cell_shows_the_shipped_numbers(page):
     page.select_option("select[data-slice=miss_on_offer]", "true")
     page.select_option("select[data-slice=earlier_in]", "0")
     page.hover("#heat-table td[data-key='0|1']")  # 'top trump | best plain <=9', position 1
-    with CANNED.joinpath("chart-miss-5.csv.gz").open("rb") as f:
-        rows = [r for r in csv.DictReader(gzip.open(f, "rt")) if (r["hand_class"], r["position"],
+    with CANNED.joinpath("chart-miss-5.csv.gz").open("rb") as f, gzip.open(f, "rt") as text:
+        rows = [r for r in csv.DictReader(text) if (r["hand_class"], r["position"],
                 r["miss_on_offer"], r["earlier_in"]) == ("0", "1", "True", "0")]  # fmt: skip
     detail = page.inner_text("#cell-detail")
     assert rows and rows[0]["label"] in detail
