@@ -7,7 +7,8 @@ the sentences of ``game/explain.py``, as ``replay --why`` gives them).
 
 from __future__ import annotations
 
-from loo_sim.app.questions import Payload, declare_text, rules_of, text, whole
+from loo_sim.analysis.advise_api import one_card
+from loo_sim.app.questions import Payload, declare_text, number, rules_of, text, whole
 from loo_sim.base.errors import LooError
 from loo_sim.game.cards import PAM, SUITS, card_str
 from loo_sim.game.deal_input import parse_card_list
@@ -100,10 +101,10 @@ def table_state(p: Payload) -> dict:
     in_deal = in_deal_of(declarations, me, n)
     held = playing_hand(p, declarations, me, n)
     if len(held) != rules.hand_size:
-        raise LooError(f"--hand: {len(held)} cards given; a hand holds {rules.hand_size} (R2)")
-    indicator_text = text(p, "indicator").strip()
-    indicator = parse_card_list(indicator_text, "--indicator")[0] if indicator_text else None
-    carried = float(p.get("carried") or 0.0)
+        flag = "--hand" if declarations[me] not in (MISS, DEFEND) else "--miss"
+        raise LooError(f"{flag}: {len(held)} cards given; a hand holds {rules.hand_size} (R2)")
+    indicator = one_card(text(p, "indicator").strip() or None, "--indicator")
+    carried = number(p, "carried", 0.0, "--carried")
     single = rules.is_single_pot(carried)
     play_text = text(p, "play").strip()
     play = parse_positions_play(play_text, n) if play_text else []

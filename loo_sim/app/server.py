@@ -155,7 +155,7 @@ def _routes(app: FastAPI, jobs: Jobs) -> None:
         found = jobs.jobs.get(job_id)
         if found is None:
             raise LooError(f"no job {job_id!r} (the server keeps the last {KEEP_JOBS})")
-        return found
+        return dict(found)  # a copy: the job's thread may be updating it
 
     @app.post("/api/cards/state")
     def cards(payload: JsonBody) -> dict:

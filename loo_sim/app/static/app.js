@@ -139,7 +139,8 @@ function drawDeclare() {
   const words = ["play", "pass", "miss", "defend"].filter((w) => state.rules.miss || (w !== "miss" && w !== "defend"));
   let html = `<span class="hint">Declared:</span>`;
   for (let p = 1; p <= n; p++) {
-    html += `<label>${p === n ? "Dealer" : "Position " + p} <select data-position="${p}">${words.map((w) => `<option>${w}</option>`).join("")}</select></label>`;
+    const you = p === Number($("position").value) ? " (you)" : "";
+    html += `<label>${p === n ? "Dealer" : "Position " + p}${you} <select data-position="${p}">${words.map((w) => `<option>${w}</option>`).join("")}</select></label>`;
   }
   box.innerHTML = html;
   box.querySelectorAll("select").forEach((s) => {
@@ -271,7 +272,7 @@ async function start() {
   drawDeck($("table-deck"), (code) => playCard(code));
   for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showScreen(tab.dataset.screen));
   for (const id of ["preset", "sets", "players", "carried"]) $(id).addEventListener("change", loadRules);
-  $("position").addEventListener("change", () => { drawEarlier(); refreshTable(); });
+  $("position").addEventListener("change", () => { drawEarlier(); drawDeclare(); refreshTable(); });
   $("miss").addEventListener("change", () => refreshTable());
   $("clear").addEventListener("click", () => { state.hand = []; state.indicator = null; paintDeck(); refreshTable(); });
   $("ask").addEventListener("click", askHand);
