@@ -3,8 +3,8 @@
 The guide (``mkdocs.yml``, ``docs/``) builds with ``mkdocs build --strict``: a broken
 link or anchor, a page left out of the nav or a nav entry without its page is a warning,
 and a warning fails the build. The README stays short: at most 300 lines, the two
-commands a newcomer needs, one picture, one row per command in its question table, and
-links that resolve. Every example command of the README and the guide names a real
+commands a newcomer needs, one report picture and one app screenshot, one row per
+command in its question table, and links that resolve. Every example command of the README and the guide names a real
 command and real options, and writes under ``out/`` (ignored by git), never into the
 committed ``reports/``.
 """
@@ -93,7 +93,7 @@ def cli_commands() -> list[str]:
 
 def test_one_guide_page_per_command_in_the_nav():
     commands = cli_commands()
-    assert len(commands) == 14
+    assert len(commands) == 15
     nav = nav_pages()
     for name in commands:
         assert f"commands/{name}.md" in nav, f"mkdocs.yml's nav lacks commands/{name}.md"
@@ -116,10 +116,18 @@ def test_readme_shows_the_main_job_and_the_tests():
     assert MAIN_JOB in lines and TEST_COMMAND in lines
 
 
-def test_readme_has_one_picture_made_by_the_tool():
+MAX_SCREENSHOT_BYTES = 300_000
+
+
+def test_readme_has_one_report_picture_and_one_app_screenshot():
+    # one figure a committed report drew, and one screenshot of `loo-sim app`'s hand screen
     pictures = re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", readme())
-    assert len(pictures) == 1, pictures
-    assert pictures[0].startswith("reports/") and (ROOT / pictures[0]).is_file()
+    reports = [p for p in pictures if p.startswith("reports/")]
+    shots = [p for p in pictures if p.startswith("docs/images/app-")]
+    assert len(reports) == 1 and len(shots) == 1 and len(pictures) == 2, pictures
+    assert all((ROOT / p).is_file() for p in pictures)
+    shot = (ROOT / shots[0]).read_bytes()
+    assert shot.startswith(b"\x89PNG\r\n\x1a\n") and len(shot) < MAX_SCREENSHOT_BYTES
 
 
 def test_readme_has_one_question_row_per_command():

@@ -13,10 +13,13 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "loo_sim"
 # package -> rank (base: the foundations); engine and kernel share a rank and may not import each other
 STACK = {"base": 0, "game": 1, "engine": 2, "kernel": 2, "run": 3, "solve": 4, "analysis": 5, "plots": 6, "report": 7,
-         "cli": 8}  # fmt: skip
+         "cli": 8, "app": 8}  # fmt: skip
+# the two front ends share the top rank; the one edge between them: `loo-sim app` starts the web app (lazily)
+STARTS = {("loo_sim.cli", "loo_sim.app")}
 LAYERS = {f"loo_sim.{m}": rank for m, rank in STACK.items()}
 FACADE = ("loo_sim", "loo_sim.__main__", "loo_sim.simulate")  # the public API, `python -m loo_sim`: on top
 UI_LIBRARIES = ("typer", "click", "rich")
+WEB_LIBRARIES = ("fastapi", "starlette", "uvicorn")  # the app extra: only loo_sim.app imports them
 
 
 def module_name(path: Path) -> str:
@@ -73,13 +76,15 @@ def violations(edges: dict[str, set[str]]) -> list[str]:
             top = dst.split(".")[0]
             if top in UI_LIBRARIES and src_layer != "loo_sim.cli":
                 problems.append(f"{src} imports {dst}: only loo_sim.cli may use the CLI framework")
+            if top in WEB_LIBRARIES and src_layer != "loo_sim.app":
+                problems.append(f"{src} imports {dst}: only loo_sim.app may use the web framework (the app extra)")
             if top != "loo_sim":
                 continue
             if dst in FACADE:
                 problems.append(f"{src} imports {dst}, the package root: import the module that defines the name")
                 continue
             dst_layer = layer_of(dst)
-            if dst_layer is None or dst_layer == src_layer:
+            if dst_layer is None or dst_layer == src_layer or (src_layer, dst_layer) in STARTS:
                 continue
             if LAYERS[dst_layer] > LAYERS[src_layer] or (LAYERS[dst_layer] == LAYERS[src_layer] and LAYERS[src_layer]):
                 problems.append(f"{src} imports {dst}: {dst_layer} is not below {src_layer}")
@@ -145,6 +150,8 @@ def test_every_layer_folder_exists_and_holds_modules():
         ("loo_sim.run.simulate", "loo_sim.cli.app"),  # library -> CLI
         ("loo_sim.report.kinds.base", "loo_sim"),  # the package root
         ("loo_sim.analysis.miss", "typer"),  # the CLI framework below cli
+        ("loo_sim.app.server", "loo_sim.cli.app"),  # the web app -> the CLI: sideways
+        ("loo_sim.cli.commands.advise", "fastapi"),  # the web framework outside the app
     ],
 )
 def test_a_deliberate_bad_import_is_caught(src, dst):

@@ -1,6 +1,6 @@
 """Sizes a reader can hold (issue #29 item 8; docs/design.md): no module of the package over
 400 lines, no function over 80 lines but the kernel's numba steps (an explicit-stack search
-or a deal step reads best whole), and at most 12 entries at the top of ``loo_sim/``. The
+or a deal step reads best whole), and at most 13 entries at the top of ``loo_sim/``. The
 checks are plain AST walks, so a module that grows past the line fails here in the commit
 that grew it."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "loo_sim"
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 80
-MAX_TOP_ENTRIES = 12
+MAX_TOP_ENTRIES = 13  # 12, and app/ (issue #30: the web app beside cli)
 NUMBA_DECORATORS = ("njit", "jit", "generated_jit", "vectorize", "overload", "intrinsic")
 
 
@@ -52,7 +52,7 @@ def test_no_function_is_over_80_lines_but_kernel_steps():
     assert sum((long_functions(p) for p in modules()), []) == []
 
 
-def test_the_top_of_the_package_holds_at_most_12_entries():
+def test_the_top_of_the_package_holds_at_most_13_entries():
     skip = ("__init__.py", "__main__.py", "__pycache__")
     entries = sorted(p.name for p in PACKAGE.iterdir() if p.name not in skip and not p.name.startswith("."))
     assert len(entries) <= MAX_TOP_ENTRIES, entries

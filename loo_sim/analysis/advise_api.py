@@ -5,6 +5,7 @@ as a table with its verdict."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -199,3 +200,54 @@ def advise(preset: str = "three-card", *, position: int, hand: str | Sequence[st
     frame.attrs.update(verdict=answer.verdict, deals=answer.advice.accepted, stopped=answer.advice.stopped,
                        notes=list(answer.advice.notes))  # fmt: skip
     return frame
+
+
+def command_line(preset: str, sets: Sequence[str] | None, players: int | None, q: DeclarationQuestion | CardQuestion,
+                 hand: str, indicator: str | None, earlier: str | None, table: str, *, declare: str | None = None,
+                 play: str | None = None, then: str = "basic", known: Sequence[str] | None = None,
+                 miss: str | None = None) -> str:  # fmt: skip
+    """The ``loo-sim advise ...`` command line that asks the same question (the command's
+    last line, its JSON's ``command``, and every answer of ``loo-sim app``)."""
+    out = [] if preset == "three-card" else ["--preset", preset]
+    out += sum((["--set", s] for s in sets or []), [])
+    if players is not None:
+        out += ["--players", str(players)]
+    out += ["--position", str(q.position), "--hand", f'"{hand.strip()}"']
+    if indicator:
+        out += ["--indicator", indicator.strip()]
+    if earlier and isinstance(q, DeclarationQuestion):
+        out += ["--earlier", ",".join(q.earlier)]
+    if q.carried:
+        out += ["--carried", f"{q.carried:g}"]
+    if table != "basic":
+        out += ["--table", f"'{table}'"]
+    if play is not None and declare is not None:
+        out += ["--declare", declare.strip(), "--play", f'"{play.strip()}"']
+        out += [] if then == "basic" else ["--then", then]
+        out += sum((["--known", f'"{k}"'] for k in known or []), [])
+        out += [] if miss is None else ["--miss", f'"{miss.strip()}"']
+    return " ".join(["loo-sim advise", *out])
+
+
+def _num(x: float) -> float | None:
+    return None if isinstance(x, float) and math.isnan(x) else x
+
+
+def answer_json(a: Answer, command: str) -> dict:
+    """The answer as JSON (``loo-sim advise --json``, ``loo-sim app``'s endpoints): each
+    action's row, the verdict, how far the run went, the shipped results, the command line."""
+    rows = [{k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
+            for r in a.frame.to_dict(orient="records")]  # fmt: skip
+    return {
+        "command": command,
+        "kind": a.kind,
+        "actions": rows,
+        "verdict": a.verdict,
+        "deals": a.advice.accepted,
+        "drawn": a.advice.attempts,
+        "stopped": a.advice.stopped,
+        "precision": a.advice.precision,
+        "seconds": round(a.advice.seconds, 3),
+        "notes": a.advice.notes,
+        "canned": [vars(c) for c in a.canned],
+    }

@@ -36,6 +36,7 @@ from loo_sim.cli.commands import (
     tournament,
     variants,
 )
+from loo_sim.cli.commands import app as app_command
 from loo_sim.cli.ctrl_c import ctrl_c_after_compiling
 from loo_sim.cli.params import flag_message
 
@@ -54,6 +55,7 @@ for name, fn in [
     ("risk", risk.risk_cmd),
     ("cardplay", cardplay.cardplay_cmd),
     ("report", report.report_cmd),
+    ("app", app_command.app_cmd),
 ]:
     app.command(name)(fn)
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import math
-
 from loo_sim.analysis.advise import stopping_text, table_text
-from loo_sim.analysis.advise_api import Answer, CardQuestion
+from loo_sim.analysis.advise_api import Answer, CardQuestion, answer_json  # answer_json: shared with loo-sim app
 from loo_sim.analysis.advise_canned import Canned
 from loo_sim.engine.trace import chips
 from loo_sim.game.cards import card_str, suit_of
@@ -68,23 +66,4 @@ def answer_text(a: Answer, command: str) -> str:
     return "\n".join(lines)
 
 
-def _num(x: float) -> float | None:
-    return None if isinstance(x, float) and math.isnan(x) else x
-
-
-def answer_json(a: Answer, command: str) -> dict:
-    rows = [{k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
-            for r in a.frame.to_dict(orient="records")]  # fmt: skip
-    return {
-        "command": command,
-        "kind": a.kind,
-        "actions": rows,
-        "verdict": a.verdict,
-        "deals": a.advice.accepted,
-        "drawn": a.advice.attempts,
-        "stopped": a.advice.stopped,
-        "precision": a.advice.precision,
-        "seconds": round(a.advice.seconds, 3),
-        "notes": a.advice.notes,
-        "canned": [vars(c) for c in a.canned],
-    }
+__all__ = ["answer_json", "answer_text"]

@@ -122,9 +122,10 @@ class Walked:
 
 
 def walk_script(rules: Rules, single: bool, in_deal: Sequence[int], me: int, hand: Sequence[int],
-                play: Play, indicator: int | None) -> Walked:  # fmt: skip
+                play: Play, indicator: int | None, *, my_turn: bool = True) -> Walked:  # fmt: skip
     """Walk the cards played as ``engine/tricks.py`` plays them (R6, R7, R9 Pam be civil);
-    ``hand`` is the asking seat's playing hand (its own, or the miss it took)."""
+    ``hand`` is the asking seat's playing hand (its own, or the miss it took). With
+    ``my_turn=False`` another seat may be to play (``loo-sim app`` entering the tricks)."""
     n, h, pam = rules.players, rules.hand_size, rules.pam
     mode = Trump.FIRST_RENOUNCE if single else rules.trump
     trump = suit_of(indicator) if mode is Trump.TURN_UP and indicator is not None else None
@@ -179,7 +180,7 @@ def walk_script(rules: Rules, single: bool, in_deal: Sequence[int], me: int, han
     to_move = (list(in_deal[start:]) + list(in_deal[:start]))[len(partial)]
     walked = Walked(plays, to_move, leader, partial, done, won, trump, turned, civil, renounced)
     check_plays(rules, single, me, hand, walked)
-    if to_move != me:
+    if my_turn and to_move != me:
         raise LooError(f"--play: it is position {position_of(to_move, n)}'s turn, not position {position_of(me, n)}'s")
     return walked
 

@@ -97,7 +97,7 @@ def advise_cmd(
     if not hand.strip():
         raise LooError('--hand: give your cards, e.g. --hand "KH 7S 3D"')
     rules = build_rules(preset, sets, players)
-    from loo_sim.analysis.advise_api import ask, ask_card, build_card_question, build_question  # after the checks
+    from loo_sim.analysis.advise_api import ask, ask_card, build_card_question, build_question, command_line
     from loo_sim.cli.advise_text import answer_json, answer_text
     from loo_sim.cli.progress import TerminalProgress, compile_notice
 
@@ -115,13 +115,8 @@ def advise_cmd(
     with TerminalProgress(min_total=0) as bars:
         run = ask if play is None else ask_card
         answer = run(q, precision=precision, deals=deals, seed=seed, progress=bars("kept deals"))
-    flags = _flags(preset, sets, players, q, hand, indicator, earlier, table)
-    if play is not None:
-        flags += ["--declare", declare.strip(), "--play", f'"{play.strip()}"']
-        flags += [] if then == "basic" else ["--then", then]
-        flags += sum((["--known", f'"{k}"'] for k in known or []), [])
-        flags += [] if miss is None else ["--miss", f'"{miss.strip()}"']
-    command = " ".join(["loo-sim advise", *flags])
+    command = command_line(preset, sets, players, q, hand, indicator, earlier, table, declare=declare, play=play,
+                           then=then, known=known, miss=miss)  # fmt: skip
     if as_json:
         json.dump(answer_json(answer, command), sys.stdout, indent=1)
         typer.echo("")
@@ -132,21 +127,3 @@ def advise_cmd(
 
         raise Interrupted(f"interrupted: the answer above covers the {answer.advice.accepted:,} deals kept before "
                           "Ctrl-C")  # fmt: skip
-
-
-def _flags(preset, sets, players, q, hand, indicator, earlier, table) -> list[str]:
-    """The question as flags (the page of the app and the JSON show it)."""
-    out = [] if preset == "three-card" else ["--preset", preset]
-    out += sum((["--set", s] for s in sets or []), [])
-    if players is not None:
-        out += ["--players", str(players)]
-    out += ["--position", str(q.position), "--hand", f'"{hand.strip()}"']
-    if indicator:
-        out += ["--indicator", indicator.strip()]
-    if earlier:
-        out += ["--earlier", ",".join(q.earlier)]
-    if q.carried:
-        out += ["--carried", f"{q.carried:g}"]
-    if table != "basic":
-        out += ["--table", f"'{table}'"]
-    return out
