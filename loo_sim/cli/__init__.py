@@ -90,15 +90,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"warning: {shadow} shadows the installed loo_sim: `import loo_sim` in a Python script run from "
               f"{here} loads it instead (rename it; see Troubleshooting in docs/troubleshooting.md)",
               file=sys.stderr)  # fmt: skip
-    command = typer.main.get_command(app)
     args = sys.argv[1:] if argv is None else list(argv)
-    if not args:  # no command: the usage, as an error (exit 2), so a script that forgot one stops
-        with typer.Context(command, info_name="loo-sim") as ctx:
-            print(command.get_help(ctx), file=sys.stderr)
-        return 2
     forget_written()
     try:
         with ctrl_c_after_compiling():  # never inside a numba compile (cli/ctrl_c.py)
+            command = typer.main.get_command(app)
+            if not args:  # no command: the usage, as an error (exit 2), so a script that forgot one stops
+                with typer.Context(command, info_name="loo-sim") as ctx:
+                    print(command.get_help(ctx), file=sys.stderr)
+                return 2
             code = command.main(args=args, prog_name="loo-sim", standalone_mode=False)
     except LooError as e:  # a config error lists every problem, one a line
         for line in flag_message(e).splitlines() or [""]:
