@@ -87,10 +87,10 @@ def _argv(table: dict, command: str, tmp_path: Path, out: str = "out") -> list[s
     return [a.replace("{config}", str(config)) for a in table[command]] + ["--out", str(tmp_path / out)]
 
 
-def _signalled(argv: list[str], when: Callable[[subprocess.Popen], None]) -> tuple[int, str, str, float]:
-    """Run ``loo-sim argv``, call ``when(proc)`` (it waits), send SIGINT: (exit status, stdout,
-    stderr, seconds from the signal to the exit)."""
-    proc = subprocess.Popen([sys.executable, "-m", "loo_sim", *argv], stdout=subprocess.PIPE,
+def _signalled(argv: list[str], when: Callable[[subprocess.Popen], None], *python: str) -> tuple[int, str, str, float]:
+    """Run ``loo-sim argv`` (``python``: flags of the interpreter), call ``when(proc)`` (it
+    waits), send SIGINT: (exit status, stdout, stderr, seconds from the signal to the exit)."""
+    proc = subprocess.Popen([sys.executable, *python, "-m", "loo_sim", *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=ENV)  # fmt: skip
     try:
         when(proc)
@@ -177,16 +177,49 @@ def warm(tmp_path_factory) -> None:
         assert main(_argv(SHORT, command, folder / command)) == 0, command
 
 
-@pytest.mark.parametrize("command", [*LONG, "rules", "check", "replay"])
-@pytest.mark.parametrize("delay", [0.1, 0.4])
-def test_ctrl_c_while_starting(tmp_path, command, delay):
-    """While Python imports the command line or the command reads its options: one line,
-    exit 130, nothing in --out."""
-    argv = _argv(LONG, command, tmp_path) if command in LONG else [command, "--help"]
-    code, _, stderr, seconds = _signalled(argv, _after(delay))
-    if code == 0:  # --help of a short command can finish first
-        assert command not in LONG
-        return
+# start-up moments, told by `python -X importtime` (a line on stderr as each import ends), not
+# by a delay: under load a fixed delay can land in the interpreter's own start-up, before any
+# line of loo-sim runs, where Python's defaults hold (see test_ctrl_c_while_starting)
+MOMENTS = {
+    "importing the command line": lambda name, after_cli: name.startswith(("typer", "click")),
+    "reading the options": lambda name, after_cli: after_cli,  # the first import after loo_sim.cli's
+    "loading the kernel": lambda name, after_cli: name == "numba",
+}
+
+
+def _at(moment: str) -> Callable[[subprocess.Popen], None]:
+    def wait(proc: subprocess.Popen) -> None:
+        after_cli = False
+        for line in proc.stderr:  # what is read ahead here was written before the signal
+            text = line.decode()
+            if text.startswith("import time:"):
+                name = text.rsplit("|", 1)[-1].strip()
+                if MOMENTS[moment](name, after_cli):
+                    return
+                after_cli = after_cli or name == "loo_sim.cli"
+
+    return wait
+
+
+def _no_files_argv(command: str, tmp_path: Path) -> list[str]:
+    """check (of 20,000 deals), replay and rules: commands that write no files."""
+    deals = tmp_path / "deals.toml"
+    deals.write_text('preset = "three-card"\n' + "".join(
+        f'[[deal]]\nseed = {k}\ndeal_index = {k}\ndealer = 0\ndeclare = "1=play,2=play,0=play"\n' for k in range(20000)
+    ))  # fmt: skip
+    return {"check": ["check", str(deals)], "replay": ["replay", "--seed", "1", "--why"], "rules": ["rules"]}[command]
+
+
+@pytest.mark.parametrize(("command", "moment"), [(c, m) for c in [*LONG, "rules", "check", "replay"] for m in MOMENTS
+                                                 if c in LONG or m != "loading the kernel"])  # fmt: skip
+def test_ctrl_c_while_starting(tmp_path, command, moment):
+    """While Python imports the command line, the command reads its options or the run loads
+    numba: one line, exit 130, nothing in --out. (The first few tens of milliseconds, while
+    the interpreter starts and imports the package before ``loo_sim.__main__`` runs, are
+    Python's own: a Ctrl-C there ends the process by SIGINT.)"""
+    argv = _argv(LONG, command, tmp_path) if command in LONG else _no_files_argv(command, tmp_path)
+    code, _, stderr, seconds = _signalled(argv, _at(moment), "-X", "importtime")
+    stderr = "".join(line for line in stderr.splitlines(keepends=True) if not line.startswith("import time:"))
     assert code == 130 and stderr == "interrupted: nothing written\n", stderr
     assert not (tmp_path / "out").exists() or list((tmp_path / "out").iterdir()) == []
     assert seconds < 15
@@ -238,11 +271,7 @@ def test_ctrl_c_while_a_run_writes_leaves_its_files_whole_or_none(tmp_path, warm
 def test_ctrl_c_in_a_short_command_once_it_prints(tmp_path, command):
     """check, replay and rules write no files: Ctrl-C once the first line is out ends them
     with one line and exit 130 (or they had finished: exit 0)."""
-    deals = tmp_path / "deals.toml"
-    deals.write_text('preset = "three-card"\n' + "".join(
-        f'[[deal]]\nseed = {k}\ndeal_index = {k}\ndealer = 0\ndeclare = "1=play,2=play,0=play"\n' for k in range(20000)
-    ))  # fmt: skip
-    argv = {"check": ["check", str(deals)], "replay": ["replay", "--seed", "1", "--why"], "rules": ["rules"]}[command]
+    argv = _no_files_argv(command, tmp_path)
 
     def printing(proc: subprocess.Popen) -> None:
         assert proc.stdout.readline()
