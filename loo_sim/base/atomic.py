@@ -19,6 +19,12 @@ process-wide and racy with other threads creating files, and a cached value goes
 when the umask changes. Staging folders are likewise made with ``os.mkdir(path, 0o777)``
 (``tempfile.mkdtemp`` makes them 0700).
 
+Ctrl-C: every write here runs with Ctrl-C held (:func:`ctrl_c_held`): the bytes are
+rendered before, so writing them takes milliseconds, and a KeyboardInterrupt between two
+renames (a folder with half the new files), or between creating a temp file and noting it
+for cleanup (a temp file left behind), cannot happen. The interrupt comes when the files are
+in place; :func:`written_folders` then tells the command line that the results were written.
+
 Errors: an ``OSError`` raised while writing names the file it was writing (its final
 path, never the temp name), so the CLI can say ``error: no space left writing DIR/FILE``
 (:func:`describe_write_error`).
@@ -30,7 +36,10 @@ import errno
 import os
 import secrets
 import shutil
-from collections.abc import Iterable
+import signal
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 WRITE_ERRNOS = {
@@ -40,6 +49,38 @@ WRITE_ERRNOS = {
     errno.EACCES: "permission denied writing",
     errno.EPERM: "permission denied writing",
 }
+
+
+_written: list[Path] = []  # the folders write_files and replace_folder filled in this process
+
+
+def written_folders() -> list[Path]:
+    """The folders :func:`write_files` and :func:`replace_folder` have filled since the last
+    :func:`forget_written` (the command line: since the command began)."""
+    return list(_written)
+
+
+def forget_written() -> None:
+    _written.clear()
+
+
+@contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Within this block, Ctrl-C waits: the KeyboardInterrupt (the handler there was before)
+    comes when the block ends, unless it ends with an error. A no-op outside the main thread
+    and where SIGINT is ignored or not handled by Python."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield
+        return
+    pressed: list[object] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pressed:
+        previous(signal.SIGINT, pressed[0])
 
 
 def describe_write_error(e: OSError) -> str | None:
@@ -91,14 +132,15 @@ def _write_temp(path: Path, data: bytes) -> Path:
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     path = Path(path)
-    tmp = _write_temp(path, data)
-    try:
-        os.replace(tmp, path)
-    except BaseException as e:
-        tmp.unlink(missing_ok=True)
-        if isinstance(e, OSError):
-            raise _naming(e, path) from e
-        raise
+    with ctrl_c_held():
+        tmp = _write_temp(path, data)
+        try:
+            os.replace(tmp, path)
+        except BaseException as e:
+            tmp.unlink(missing_ok=True)
+            if isinstance(e, OSError):
+                raise _naming(e, path) from e
+            raise
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -111,17 +153,19 @@ def write_files(folder: Path, files: Iterable[tuple[str, bytes]]) -> None:
     folder's files as they were."""
     folder = Path(folder)
     pending: list[tuple[Path, Path]] = []
-    try:
-        for name, data in files:
-            pending.append((_write_temp(folder / name, data), folder / name))
-        for tmp, path in pending:
-            try:
-                os.replace(tmp, path)
-            except OSError as e:
-                raise _naming(e, path) from e
-    finally:  # after an error: the temp files not renamed (after success: none left)
-        for tmp, _ in pending:
-            tmp.unlink(missing_ok=True)
+    with ctrl_c_held():
+        try:
+            for name, data in files:
+                pending.append((_write_temp(folder / name, data), folder / name))
+            for tmp, path in pending:
+                try:
+                    os.replace(tmp, path)
+                except OSError as e:
+                    raise _naming(e, path) from e
+        finally:  # after an error: the temp files not renamed (after success: none left)
+            for tmp, _ in pending:
+                tmp.unlink(missing_ok=True)
+        _written.append(folder)
 
 
 def replace_folder(target: Path, files: Iterable[tuple[str, bytes]]) -> None:
@@ -130,6 +174,12 @@ def replace_folder(target: Path, files: Iterable[tuple[str, bytes]]) -> None:
     renamed away first and removed after). An error while writing removes the staging
     folder and leaves ``target`` as it was (or absent)."""
     target = Path(target)
+    with ctrl_c_held():
+        _swap_folder(target, files)
+        _written.append(target)
+
+
+def _swap_folder(target: Path, files: Iterable[tuple[str, bytes]]) -> None:
     parent = target.parent
     staging = parent / f".{target.name}.partial-{secrets.token_hex(4)}"
     try:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import typer
 
+from loo_sim.base.atomic import forget_written, written_folders
 from loo_sim.base.errors import Interrupted, LooError
 from loo_sim.cli.app import app
 from loo_sim.cli.commands import (
@@ -93,14 +94,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"warning: {shadow} shadows the installed loo_sim: `import loo_sim` in a Python script run from "
               f"{here} loads it instead (rename it; see Troubleshooting in docs/troubleshooting.md)",
               file=sys.stderr)  # fmt: skip
-    command = typer.main.get_command(app)
     args = sys.argv[1:] if argv is None else list(argv)
-    if not args:  # no command: the usage, as an error (exit 2), so a script that forgot one stops
-        with typer.Context(command, info_name="loo-sim") as ctx:
-            print(command.get_help(ctx), file=sys.stderr)
-        return 2
+    forget_written()
     try:
         with ctrl_c_after_compiling():  # never inside a numba compile (cli/ctrl_c.py)
+            command = typer.main.get_command(app)
+            if not args:  # no command: the usage, as an error (exit 2), so a script that forgot one stops
+                with typer.Context(command, info_name="loo-sim") as ctx:
+                    print(command.get_help(ctx), file=sys.stderr)
+                return 2
             code = command.main(args=args, prog_name="loo-sim", standalone_mode=False)
     except LooError as e:  # a config error lists every problem, one a line
         for line in flag_message(e).splitlines() or [""]:
@@ -119,12 +121,23 @@ def main(argv: list[str] | None = None) -> int:
     except Interrupted as e:  # Ctrl-C in a run: what finished is written, stamped PARTIAL
         print(e, file=sys.stderr)
         return 130
-    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C before a run wrote anything
-        print("interrupted: nothing written", file=sys.stderr)
+    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C before a run wrote anything, or once it had
+        print(interrupted_line(), file=sys.stderr)
         return 130
     if code == 130:  # typer returns Ctrl-C as 130 with standalone_mode=False
-        print("interrupted: nothing written", file=sys.stderr)
+        print(interrupted_line(), file=sys.stderr)
     return code if isinstance(code, int) else 0
+
+
+def interrupted_line() -> str:
+    """The one line after a Ctrl-C that no run turned into a PARTIAL result: nothing
+    written, or (Ctrl-C as the command printed or ended) where its results were written."""
+    import os
+
+    folders = written_folders()
+    if not folders:
+        return "interrupted: nothing written"
+    return f"interrupted: stopped after writing the results in {os.path.commonpath(folders)}"
 
 
 def exit_now(code: int) -> None:
@@ -149,4 +162,4 @@ def exit_now(code: int) -> None:
     os._exit(code)
 
 
-__all__ = ["app", "exit_now", "main"]
+__all__ = ["app", "exit_now", "interrupted_line", "main"]

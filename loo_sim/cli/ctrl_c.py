@@ -10,6 +10,12 @@ the KeyboardInterrupt comes when the outermost compile ends, in the main thread 
 terminal is told so; a second Ctrl-C acts at once). A compile takes seconds, so the wait
 is short; the interrupted driver is kept in memory but not written to numba's cache.
 
+Python also swallows a KeyboardInterrupt raised inside a finalizer or a weakref callback
+(numba's type disposal runs in these whenever the garbage collector does): it prints
+"Exception ignored in ..." with a traceback and the command runs on. Within the block,
+such a KeyboardInterrupt is not printed but raised again in the main thread 0.05 s later
+(``sys.unraisablehook``).
+
 numba is not imported for this: the guard listens to its compile events from the moment
 ``loo_sim.kernel`` is imported (``loo_sim.base.hooks``), so ``--help`` stays instant."""
 
@@ -58,11 +64,26 @@ def _listener():
     return CompileDepth()
 
 
+def _unraisable(previous):
+    def hook(unraisable) -> None:
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            # SIGINT's handler again, in the main thread, once it is out of the callback and this
+            # hook (an exception raised in either is swallowed again): from another thread, later
+            later = threading.Timer(0.05, _thread.interrupt_main)
+            later.daemon = True
+            later.start()
+        else:
+            previous(unraisable)
+
+    return hook
+
+
 @contextmanager
 def ctrl_c_after_compiling() -> Iterator[None]:
     """Within this block, a Ctrl-C during a numba compile takes effect when the compile
-    ends. A no-op outside the main thread or where SIGINT is not Python's default (ignored,
-    or handled by the caller)."""
+    ends, and one that a finalizer or weakref callback swallowed is raised again. A no-op
+    outside the main thread or where SIGINT is not Python's default (ignored, or handled by
+    the caller)."""
     main = threading.current_thread() is threading.main_thread()
     if not main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         yield
@@ -80,10 +101,12 @@ def ctrl_c_after_compiling() -> Iterator[None]:
 
     when_kernel_imported(listen)
     signal.signal(signal.SIGINT, _on_sigint)
+    hook, sys.unraisablehook = sys.unraisablehook, _unraisable(sys.unraisablehook)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        sys.unraisablehook = hook
         forget(listen)
         if registered:
             from numba.core import event

@@ -103,15 +103,16 @@ def write_run_files(out_dir: Path, files: list[tuple[str, bytes]], info: dict[st
     """Write ``files`` into ``out_dir`` all or nothing (with a run.json of ``info`` and the
     file list when ``info`` is given; a study's is among ``files``), then remove the files
     of the run that was there before that this one did not write again."""
-    from loo_sim.base.atomic import write_files
+    from loo_sim.base.atomic import ctrl_c_held, write_files
     from loo_sim.report.outputs import json_bytes
 
     if info is not None:
         files = [*files, (RUN_FILE, json_bytes({**info, "files": [n for n, _ in files] + [RUN_FILE]}))]
     stale = earlier_run_files(out_dir)
-    write_files(out_dir, files)
-    for name in stale - {n for n, _ in files}:
-        (out_dir / name).unlink(missing_ok=True)
+    with ctrl_c_held():  # Ctrl-C after the new files are in: the old ones go too (a folder never mixes runs)
+        write_files(out_dir, files)
+        for name in stale - {n for n, _ in files}:
+            (out_dir / name).unlink(missing_ok=True)
     return [name for name, _ in files]
 
 
