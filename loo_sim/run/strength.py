@@ -110,6 +110,9 @@ def calibration_carried(rules: Rules) -> float:
     return float(max(rules.ante, 1.0)) if rules.single_pot else 0.0
 
 
+CALIBRATION_ROUND = 1024  # kernel blocks per round of a calibration
+
+
 def _run_calibration(rules: Rules, seats: int, policy: str, deals: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     from loo_sim.game.policy import parse_table
     from loo_sim.kernel.calibrate import calibrate_block
@@ -118,16 +121,22 @@ def _run_calibration(rules: Rules, seats: int, policy: str, deals: int, seed: in
     args = kernel_args(rules, parse_table(policy, seats))  # one policy row per seat; always/basic need no table
     args.ri[L.R_PLAYERS] = seats  # may be 2: a deal with just two hands in it
     n_blocks = (deals + BLOCK - 1) // BLOCK
-    counts = np.zeros((n_blocks, *SHAPE), dtype=np.int64)
-    entries = np.zeros((n_blocks, 2), dtype=np.int64)
     seed_key, session = np.uint64(seed), np.uint64(CALIBRATION_SESSION + seats)
     carried = calibration_carried(rules)
+    total, total_entries = np.zeros(SHAPE, dtype=np.int64), np.zeros(2, dtype=np.int64)
+    # the blocks a round at a time: memory stays flat at any --deals (integer sums: the same in any order)
+    for first in range(0, n_blocks, CALIBRATION_ROUND):
+        count = min(CALIBRATION_ROUND, n_blocks - first)
+        counts = np.zeros((count, *SHAPE), dtype=np.int64)
+        entries = np.zeros((count, 2), dtype=np.int64)
 
-    def block(b: int) -> None:
-        calibrate_block(*args, seed_key, session, b, deals, carried, counts[b], entries[b])
+        def block(b: int, first: int = first, counts: np.ndarray = counts, entries: np.ndarray = entries) -> None:
+            calibrate_block(*args, seed_key, session, first + b, deals, carried, counts[b], entries[b])
 
-    each_block(block, n_blocks, calibrate_block)
-    return counts.sum(axis=0), entries.sum(axis=0)
+        each_block(block, count, calibrate_block)
+        total += counts.sum(axis=0)
+        total_entries += entries.sum(axis=0)
+    return total, total_entries
 
 
 def calibrate_counts(rules: Rules, deals: int = DEFAULT_DEALS, seed: int = DEFAULT_SEED) -> np.ndarray:
