@@ -43,12 +43,14 @@ class Canned:
 
 
 @cache
-def _index() -> list[dict]:
+def canned_index() -> list[dict]:
+    """The key of the shipped files (``index.json``), read once."""
     return json.loads(CANNED.joinpath("index.json").read_text())
 
 
 @cache
-def _frame(name: str) -> pd.DataFrame:
+def canned_frame(name: str) -> pd.DataFrame:
+    """One shipped file (a chart's cells or a strategy table) as a frame, read once."""
     with CANNED.joinpath(name).open("rb") as f:
         skip = 1 if name.startswith("table-") else 0  # a strategy table's first line is its header
         return pd.read_csv(f, compression="gzip", skiprows=skip, dtype={"position": str, "earlier_in": str})
@@ -74,7 +76,7 @@ def canned_answers(q: DeclarationQuestion, offer: Offer) -> list[Canned]:
     earlier = min(sum(1 for d in q.earlier if d != "pass"), EARLIER_IN_BINS - 1)
     key = rules_hash(q.rules)
     out = []
-    for entry in _index():
+    for entry in canned_index():
         if entry["rules_hash"] != key:
             continue
         if entry["kind"] == "chart":
@@ -94,7 +96,7 @@ def _chart_cell(entry: dict, cls: int, q: DeclarationQuestion, offer: Offer, ear
     if entry["carried"] != q.carried:
         return None  # a chart is for its own pot
     offered = "miss" in offer.options or "defend" in offer.options
-    f = _frame(entry["file"])
+    f = canned_frame(entry["file"])
     rows = f[(f.hand_class == cls) & (f.position == str(q.position)) & (f.miss_on_offer == offered)
              & (f.earlier_in == str(earlier))]  # fmt: skip
     if rows.empty:
@@ -116,7 +118,7 @@ def _table_row(entry: dict, cls: int, q: DeclarationQuestion, offer: Offer, earl
         return None
     options = SITUATION_LABELS[situation]
     pot = POT_LABELS[pot_bucket(offer.pot_start, offer.penalty)]
-    f = _frame(entry["file"])
+    f = canned_frame(entry["file"])
     rows = f[(f["class"] == cls) & (f.position == str(q.position)) & (f.earlier_in == str(earlier))
              & (f.options == options) & (f.pot == pot)]  # fmt: skip
     if rows.empty:

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import math
 
-from loo_sim.analysis.advise_canned import _frame, _index  # the same cached reads as advise's canned answers
+from loo_sim.analysis.advise_canned import canned_frame, canned_index  # the same cached reads as advise uses
 from loo_sim.base.errors import LooError
 
 
 def canned_list() -> list[dict]:
     """Each shipped file: its name, kind (chart or table), players, pot and the command that made it."""
     return [{"file": e["file"], "kind": e["kind"], "players": e["players"], "carried": e["carried"],
-             "source": e["source"], "command": e["command"]} for e in _index()]  # fmt: skip
+             "source": e["source"], "command": e["command"]} for e in canned_index()]  # fmt: skip
 
 
 def _value(x: object) -> object:
@@ -24,10 +24,10 @@ def _value(x: object) -> object:
 
 def canned_rows(name: str) -> dict:
     """One shipped file as ``{"kind", "source", "command", "columns", "rows"}``."""
-    entry = next((e for e in _index() if e["file"] == name), None)
+    entry = next((e for e in canned_index() if e["file"] == name), None)
     if entry is None:
         raise LooError(f"no shipped chart or table named {name!r}")
-    frame = _frame(name)
+    frame = canned_frame(name)
     rows = [[_value(v) for v in row] for row in frame.itertuples(index=False, name=None)]
     return {"kind": entry["kind"], "source": entry["source"], "command": entry["command"],
             "columns": [str(c) for c in frame.columns], "rows": rows}  # fmt: skip
