@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from loo_sim.base.config import BLOCK
 from loo_sim.base.errors import IllegalAction, LooError
 from loo_sim.base.rng import ADVISE_SESSION, MASK64, shuffled_deck
 from loo_sim.game import abi as L
@@ -182,23 +181,11 @@ class _Player:
         self.carried = float(q.carried)
 
     def play(self, decks: np.ndarray, deal_ids: np.ndarray, action: int) -> tuple[np.ndarray, np.ndarray]:
-        from loo_sim.kernel.chunks import play_rows  # numba compiles on first use
-        from loo_sim.run.records import NO_SCRIPT
-        from loo_sim.run.tasks import each_block
+        from loo_sim.run.records import play_batch
 
         count = decks.shape[0]
-        oi = np.empty((count, L.O_LEN), dtype=np.int64)
-        of = np.empty((count, L.F_LEN), dtype=np.float64)
-        dealers = np.zeros(count, dtype=np.int64)
-        carried = np.full(count, self.carried, dtype=np.float64)
-
-        def block(b: int) -> None:
-            lo = b * BLOCK
-            play_rows(*self.args, decks, dealers, carried, *self.keys, deal_ids, lo, min(lo + BLOCK, count),
-                      self.seat, action, NO_SCRIPT, oi, of)  # fmt: skip
-
-        each_block(block, (count + BLOCK - 1) // BLOCK, play_rows)
-        return oi, of
+        dealers, carried = np.zeros(count, dtype=np.int64), np.full(count, self.carried, dtype=np.float64)
+        return play_batch(self.args, self.keys, decks, dealers, carried, deal_ids, self.seat, action)
 
 
 def _payoff(of: np.ndarray, seat: int) -> np.ndarray:

@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from loo_sim.base.config import BLOCK
 from loo_sim.base.errors import LooError
 from loo_sim.base.rng import MASK64
 from loo_sim.game import abi as L
@@ -53,23 +52,12 @@ class _KernelPlayer:
         self.decl = np.array([int(Decl[d.upper()]) for d in facts.declarations], dtype=np.int64)
 
     def play(self, decks: np.ndarray, deal_ids: np.ndarray, card: int) -> tuple[np.ndarray, np.ndarray]:
-        from loo_sim.kernel.chunks import play_rows  # numba compiles on first use
-        from loo_sim.run.tasks import each_block
+        from loo_sim.run.records import play_batch
 
         count = decks.shape[0]
-        oi = np.empty((count, L.O_LEN), dtype=np.int64)
-        of = np.empty((count, L.F_LEN), dtype=np.float64)
-        dealers = np.zeros(count, dtype=np.int64)
-        carried = np.full(count, self.carried, dtype=np.float64)
+        dealers, carried = np.zeros(count, dtype=np.int64), np.full(count, self.carried, dtype=np.float64)
         script = np.array([*self.seen, card], dtype=np.int64)
-
-        def block(b: int) -> None:
-            lo = b * BLOCK
-            play_rows(*self.args, decks, dealers, carried, *self.keys, deal_ids, lo, min(lo + BLOCK, count), self.me,
-                      self.forced, script, oi, of)  # fmt: skip
-
-        each_block(block, (count + BLOCK - 1) // BLOCK, play_rows)
-        return oi, of
+        return play_batch(self.args, self.keys, decks, dealers, carried, deal_ids, self.me, self.forced, script)
 
     def accepted(self, oi: np.ndarray) -> np.ndarray:
         n = self.decl.shape[0]

@@ -83,6 +83,31 @@ def chip_rows(name: str, values: Any, count: int) -> np.ndarray:
 NO_SCRIPT = np.zeros(0, dtype=np.int64)  # play_rows: no card scripted
 
 
+def play_batch(args, keys: tuple, decks: np.ndarray, dealers: np.ndarray, carried: np.ndarray,
+               deal_ids: np.ndarray, forced_seat: int = L.NO_FORCING, forced_action: int = 0,
+               script: np.ndarray = NO_SCRIPT) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Decks [N, 52] played by ``kernel.chunks.play_rows`` on all numba threads, block by
+    block: the records' rows (oi, of). ``args``: kernel_args; ``keys``: (seed, session) as
+    uint64; deal i's seat streams keyed by ``deal_ids[i]``; ``forced_seat`` declares
+    ``forced_action`` in every deal, and every deal's first cards are ``script``'s."""
+    from loo_sim.base.config import BLOCK
+    from loo_sim.kernel.chunks import play_rows  # numba compiles on first use
+    from loo_sim.run.tasks import each_block
+
+    count = decks.shape[0]
+    oi = np.empty((count, L.O_LEN), dtype=np.int64)
+    of = np.empty((count, L.F_LEN), dtype=np.float64)
+    decks = np.ascontiguousarray(decks, dtype=np.int64)
+
+    def block(b: int) -> None:  # deals b*BLOCK.. of the batch, each row depending on its deal alone
+        lo = b * BLOCK
+        play_rows(*args, decks, dealers, carried, *keys, deal_ids, lo, min(lo + BLOCK, count), forced_seat,
+                  forced_action, script, oi, of)  # fmt: skip
+
+    each_block(block, (count + BLOCK - 1) // BLOCK, play_rows)
+    return oi, of
+
+
 def play_deals_kernel(
     rules: Rules,
     decks: np.ndarray,
@@ -99,25 +124,12 @@ def play_deals_kernel(
     """Play checked decks [N, 52] with the kernel (all numba threads); the records, built
     when read. Seat s's own stream in deal i is keyed (seed, session, first_index + i).
     ``tables``: the strategy tables of table seats (path -> probabilities; read when None)."""
-    from loo_sim.base.config import BLOCK
-    from loo_sim.kernel.chunks import play_rows  # numba compiles on first use
-    from loo_sim.run.tasks import each_block
-
     args = kernel_args(rules, table, strength, chart, tables)
     count = decks.shape[0]
-    oi = np.empty((count, L.O_LEN), dtype=np.int64)
-    of = np.empty((count, L.F_LEN), dtype=np.float64)
     u64 = np.uint64
-    decks = np.ascontiguousarray(decks, dtype=np.int64)
     keys = (u64(seed & MASK64), u64(session & MASK64))
     deal_ids = np.arange(count, dtype=np.uint64) + u64(first_index & MASK64)  # wraps past 2**64, as the kernel's
-
-    def block(b: int) -> None:  # deals b*BLOCK.. of the batch, each row depending on its deal alone
-        lo = b * BLOCK
-        play_rows(*args, decks, dealers, carried, *keys, deal_ids, lo, min(lo + BLOCK, count), L.NO_FORCING, 0,
-                  NO_SCRIPT, oi, of)  # fmt: skip
-
-    each_block(block, (count + BLOCK - 1) // BLOCK, play_rows)
+    oi, of = play_batch(args, keys, decks, dealers, carried, deal_ids)
     return DealRecords(oi, of, rules.players, dealers, np.arange(count, dtype=np.int64) + first_index)
 
 
