@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -276,10 +275,3 @@ def _notes(q: DeclarationQuestion, attempts: int, kept: int) -> list[str]:
     if q.indicator is None and indicator_seen(q.rules, q.carried):
         notes.append("the indicator was not given, so it is drawn with the unseen cards (you would see it)")
     return notes
-
-
-def table_policies(policy: str | Policy | Sequence[str | Policy] | None, players: int) -> list[Policy]:
-    """The table (every seat's policy) from one written policy or one per seat."""
-    from loo_sim.game.policy import parse_table
-
-    return parse_table(policy, players)
