@@ -119,6 +119,8 @@ def test_a_heat_map_cell_shows_the_shipped_numbers(page):
     page.click(".tab[data-screen=browse]")
     page.wait_for_selector("#canned option", state="attached")
     page.select_option("#canned", "chart-miss-5.csv.gz")
+    # the first file's map is drawn when the screen opens: wait for the one chosen (its fetch is async)
+    page.wait_for_function("document.querySelector('#canned-about').innerText.includes('reports/miss/miss-5')")
     page.wait_for_selector("#heat-table td[data-key]")
     page.select_option("select[data-slice=miss_on_offer]", "true")
     page.select_option("select[data-slice=earlier_in]", "0")
