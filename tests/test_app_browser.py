@@ -80,6 +80,7 @@ def test_a_card_the_rules_forbid_is_not_clickable(page):
     page.wait_for_function("document.querySelector('#turn').textContent.includes('position 2')")
     page.click("#table-deck .card[data-card='9H']")
     page.wait_for_selector("#my-cards .card[data-card='2S']")
+    page.wait_for_function("document.querySelector('#my-cards').innerText.includes('must follow suit')")  # fetched
     # hearts led, and position 4 holds hearts: it must follow suit (R7), so the spade is out
     spade = page.locator("#my-cards .card[data-card='2S']")
     assert spade.is_disabled()
