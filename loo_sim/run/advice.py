@@ -10,6 +10,7 @@ payoff, ``shares - antes - penalties``) on accepted sample ``i`` with action ``a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 from loo_sim.base.stats import Z95
 
 MIN_SAMPLES = 100  # the stopping rule waits for this many accepted samples
+NEVER_AFTER = 1_000_000  # samples drawn without one accepted: what was seen (almost) never happens
 
 
 @dataclass
@@ -66,3 +68,35 @@ def precise_enough(pay: np.ndarray, precision: float) -> bool:
     if pay.shape[1] == 1:
         return pay.shape[0] >= 1
     return pay.shape[0] >= MIN_SAMPLES and bool(np.all(half_widths(pay) < precision))
+
+
+def collect(batch: Callable[[int, np.ndarray], tuple[np.ndarray, int]], actions: int, precision: float, cap: int,
+            progress: Callable[[int, int], None] | None, never: str) -> tuple[np.ndarray, int, str]:  # fmt: skip
+    """The batch loop both questions share: ``batch(attempts, pay)`` draws the next batch
+    (from attempt ``attempts``; ``pay`` the rows so far) and returns the accepted rows
+    [kept, actions] and how many it drew. Stops when ``precise_enough``, at ``cap`` rows
+    ("cap"), or on Ctrl-C after a row ("interrupted"); ``never`` is the error when
+    NEVER_AFTER draws keep nothing. Returns (pay, attempts, why it stopped)."""
+    from loo_sim.base.errors import LooError
+
+    parts: list[np.ndarray] = []
+    pay = np.zeros((0, actions))
+    attempts, stopped = 0, "cap"
+    try:
+        while pay.shape[0] < cap:
+            rows, drawn = batch(attempts, pay)
+            parts.append(rows)
+            pay = np.concatenate(parts)[:cap]
+            attempts += drawn
+            if progress is not None:
+                progress(pay.shape[0], kept_needed(pay, precision, cap))
+            if pay.shape[0] == 0 and attempts >= NEVER_AFTER:
+                raise LooError(never.format(attempts=attempts))
+            if precise_enough(pay, precision):
+                stopped = "precision"
+                break
+    except KeyboardInterrupt:
+        if pay.shape[0] == 0:
+            raise
+        stopped = "interrupted"
+    return pay, attempts, stopped

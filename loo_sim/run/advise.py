@@ -31,14 +31,13 @@ from loo_sim.game.decl import Decl
 from loo_sim.game.options import Penalty, Trump
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
-from loo_sim.run.advice import Advice, half_widths, kept_needed, precise_enough
+from loo_sim.run.advice import Advice, collect, half_widths
 from loo_sim.run.args import kernel_args
 from loo_sim.run.rounds import ProgressFn
 from loo_sim.run.strength import resolve_strength
 
 FIRST_BATCH = 8192  # deals drawn in the first batch; later batches aim at the precision asked for
 MAX_BATCH = 1 << 20
-NEVER_AFTER = 1_000_000  # deals drawn without one that matches the earlier declarations: they (almost) never happen
 EARLIER_WORDS = ("play", "pass", "miss")
 
 
@@ -230,35 +229,21 @@ def declaration_advice(
     offer_bits = sum(1 << c for c in codes)
     places, cards = fixed_places(q)
     player = _Player(q, seed)
-    parts: list[np.ndarray] = []
-    pay = np.zeros((0, len(codes)))
-    attempts, stopped = 0, "cap"
-    try:
-        while pay.shape[0] < max_deals:
-            count = _next_batch(pay, attempts, precision, max_deals)
-            decks = conditioned_decks(seed, attempts, count, places, cards)
-            deal_ids = np.arange(attempts, attempts + count, dtype=np.uint64)
-            oi, of = player.play(decks, deal_ids, codes[0])
-            keep = _kept(q, oi, offer_bits)
-            columns = [_payoff(of, q.seat)[keep]]
-            for code in codes[1:]:
-                columns.append(_payoff(player.play(decks[keep], deal_ids[keep], code)[1], q.seat))
-            parts.append(np.stack(columns, axis=1))
-            pay = np.concatenate(parts)[:max_deals]
-            attempts += count
-            if progress is not None:
-                progress(pay.shape[0], kept_needed(pay, precision, max_deals))
-            if pay.shape[0] == 0 and attempts >= NEVER_AFTER:
-                raise LooError(f"--earlier: none of {attempts:,} deals drawn around this hand has the earlier seats "
-                               f"declare {','.join(q.earlier)} under this table's policies; those declarations "
-                               "(almost) never happen there")  # fmt: skip
-            if precise_enough(pay, precision):
-                stopped = "precision"
-                break
-    except KeyboardInterrupt:
-        if pay.shape[0] == 0:
-            raise
-        stopped = "interrupted"
+
+    def batch(attempts: int, pay: np.ndarray) -> tuple[np.ndarray, int]:
+        count = _next_batch(pay, attempts, precision, max_deals)
+        decks = conditioned_decks(seed, attempts, count, places, cards)
+        deal_ids = np.arange(attempts, attempts + count, dtype=np.uint64)
+        oi, of = player.play(decks, deal_ids, codes[0])
+        keep = _kept(q, oi, offer_bits)
+        columns = [_payoff(of, q.seat)[keep]]
+        for code in codes[1:]:
+            columns.append(_payoff(player.play(decks[keep], deal_ids[keep], code)[1], q.seat))
+        return np.stack(columns, axis=1), count
+
+    never = (f"--earlier: none of {{attempts:,}} deals drawn around this hand has the earlier seats declare "
+             f"{','.join(q.earlier)} under this table's policies; those declarations (almost) never happen there")
+    pay, attempts, stopped = collect(batch, len(codes), precision, max_deals, progress, never)
     notes = _notes(q, attempts, pay.shape[0])
     return Advice(options, pay, attempts, precision, stopped, time.perf_counter() - start, notes)
 

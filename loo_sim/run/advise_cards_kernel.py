@@ -19,17 +19,15 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from loo_sim.base.errors import LooError
 from loo_sim.base.rng import MASK64
 from loo_sim.game import abi as L
 from loo_sim.game.decl import Decl
 from loo_sim.game.policy import Policy
-from loo_sim.run.advice import kept_needed, precise_enough
+from loo_sim.run.advice import collect
 from loo_sim.run.args import kernel_args
 from loo_sim.run.strength import resolve_strength
 
 FIRST_DECKS, MOST_DECKS = 4096, 1 << 19  # a batch of decks: the first, and the most
-NEVER_AFTER = 1_000_000  # deals drawn without one accepted: what was seen (almost) never happens
 
 
 def batch_size(first: int) -> int:
@@ -74,33 +72,18 @@ def collect_kernel(facts, table: Sequence[Policy], options: Sequence[int], then:
                    progress: Callable[[int, int], None] | None) -> tuple[np.ndarray, int, str]:  # fmt: skip
     """Accepted samples' payoffs [samples, cards], the deals drawn, and why it stopped."""
     player = _KernelPlayer(facts, table, then, seed, session)
-    parts: list[np.ndarray] = []
-    pay = np.zeros((0, len(options)))
-    attempts, stopped = 0, "cap"
-    try:
-        while pay.shape[0] < max_samples:
-            count = batch_size(attempts)  # both engines draw the same batches
-            decks = facts.draw_decks(attempts, count, seed)
-            ids = np.arange(attempts, attempts + count, dtype=np.uint64)
-            oi, of = player.play(decks, ids, options[0])
-            keep = player.accepted(oi)
-            columns = [player.payoff(of)[keep]]
-            for card in options[1:]:
-                columns.append(player.payoff(player.play(decks[keep], ids[keep], card)[1]))
-            parts.append(np.stack(columns, axis=1))
-            pay = np.concatenate(parts)[:max_samples]
-            attempts += count
-            if progress is not None:
-                progress(pay.shape[0], kept_needed(pay, precision, max_samples))
-            if pay.shape[0] == 0 and attempts >= NEVER_AFTER:
-                raise LooError(f"no deal of the unseen cards agrees with what was seen ({attempts:,} drawn): the "
-                               "declarations or the cards are not what the table's policies and the rules allow "
-                               "with any hands")  # fmt: skip
-            if precise_enough(pay, precision):
-                stopped = "precision"
-                break
-    except KeyboardInterrupt:
-        if pay.shape[0] == 0:
-            raise
-        stopped = "interrupted"
-    return pay, attempts, stopped
+
+    def batch(attempts: int, pay: np.ndarray) -> tuple[np.ndarray, int]:
+        count = batch_size(attempts)  # both engines draw the same batches
+        decks = facts.draw_decks(attempts, count, seed)
+        ids = np.arange(attempts, attempts + count, dtype=np.uint64)
+        oi, of = player.play(decks, ids, options[0])
+        keep = player.accepted(oi)
+        columns = [player.payoff(of)[keep]]
+        for card in options[1:]:
+            columns.append(player.payoff(player.play(decks[keep], ids[keep], card)[1]))
+        return np.stack(columns, axis=1), count
+
+    never = ("no deal of the unseen cards agrees with what was seen ({attempts:,} drawn): the declarations or the "
+             "cards are not what the table's policies and the rules allow with any hands")
+    return collect(batch, len(options), precision, max_samples, progress, never)
