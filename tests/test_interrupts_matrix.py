@@ -335,3 +335,31 @@ def test_ctrl_c_that_a_weakref_callback_swallowed_is_raised_again(capsys):
             steps.append("never raised again")
     assert steps == ["callback swallowed it"] and ref() is None
     assert capsys.readouterr().err == ""
+
+
+def test_a_ctrl_c_python_wraps_in_a_runtime_error_is_still_ctrl_c(capsys, monkeypatch):
+    """A Ctrl-C inside a class body's ``__set_name__`` (numba's PyLower, while numba imports)
+    reaches the command line as ``RuntimeError: Error calling __set_name__`` caused by the
+    KeyboardInterrupt (a fresh-clone CI run hit it): one line, exit 130."""
+    import loo_sim.cli as cli
+
+    def command(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as e:
+            raise RuntimeError("Error calling __set_name__ on 'cached_property' instance") from e
+
+    real = cli.typer.main.get_command
+
+    class Wrapped:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def main(self, *args, **kwargs):
+            command()
+
+    monkeypatch.setattr(cli.typer.main, "get_command", lambda app: Wrapped(real(app)))
+    assert cli.main(["rules"]) == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("interrupted")
+    assert not cli.caused_by_ctrl_c(RuntimeError("plain"))

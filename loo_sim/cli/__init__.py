@@ -124,9 +124,25 @@ def main(argv: list[str] | None = None) -> int:
     except (typer.Abort, KeyboardInterrupt):  # Ctrl-C before a run wrote anything, or once it had
         print(interrupted_line(), file=sys.stderr)
         return 130
+    except RuntimeError as e:  # Python wraps a Ctrl-C inside a class body's __set_name__ (numba's import)
+        if not caused_by_ctrl_c(e):
+            raise
+        print(interrupted_line(), file=sys.stderr)
+        return 130
     if code == 130:  # typer returns Ctrl-C as 130 with standalone_mode=False
         print(interrupted_line(), file=sys.stderr)
     return code if isinstance(code, int) else 0
+
+
+def caused_by_ctrl_c(error: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is in the chain of causes of ``error``."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def interrupted_line() -> str:
