@@ -363,3 +363,39 @@ def test_a_ctrl_c_python_wraps_in_a_runtime_error_is_still_ctrl_c(capsys, monkey
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("interrupted")
     assert not cli.caused_by_ctrl_c(RuntimeError("plain"))
+
+
+def test_a_ctrl_c_c_code_turns_into_its_own_error_is_still_ctrl_c(capsys, monkeypatch):
+    """matplotlib's renderer reports a Ctrl-C that lands while it converts a box as
+    ``ValueError: Invalid bounding box``, with nothing left of the KeyboardInterrupt (a
+    fresh-clone CI run hit it while a tournament drew its figures): after SIGINT's handler
+    has raised, any error is the Ctrl-C's: one line, exit 130. Without a SIGINT the same
+    error is not mistaken for one."""
+    import signal
+
+    import loo_sim.cli as cli
+
+    def masked(signalled: bool) -> None:
+        try:
+            if signalled:
+                signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            pass
+        raise ValueError("Invalid bounding box") from None
+
+    real = cli.typer.main.get_command
+
+    def wrapped(signalled):
+        class Wrapped:
+            def main(self, *args, **kwargs):
+                masked(signalled)
+
+        return lambda app: (real(app), Wrapped())[1]
+
+    monkeypatch.setattr(cli.typer.main, "get_command", wrapped(True))
+    assert cli.main(["rules"]) == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("interrupted")
+    monkeypatch.setattr(cli.typer.main, "get_command", wrapped(False))
+    with pytest.raises(ValueError, match="Invalid bounding box"):
+        cli.main(["rules"])

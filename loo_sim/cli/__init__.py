@@ -38,7 +38,7 @@ from loo_sim.cli.commands import (
     variants,
 )
 from loo_sim.cli.commands import app as app_command
-from loo_sim.cli.ctrl_c import ctrl_c_after_compiling
+from loo_sim.cli.ctrl_c import ctrl_c_after_compiling, ctrl_c_raised
 from loo_sim.cli.params import flag_message
 
 for name, fn in [
@@ -124,8 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     except (typer.Abort, KeyboardInterrupt):  # Ctrl-C before a run wrote anything, or once it had
         print(interrupted_line(), file=sys.stderr)
         return 130
-    except RuntimeError as e:  # Python wraps a Ctrl-C inside a class body's __set_name__ (numba's import)
-        if not caused_by_ctrl_c(e):
+    except Exception as e:  # a Ctrl-C that Python or C code turned into another error (cli/ctrl_c.py)
+        if not (ctrl_c_raised() or caused_by_ctrl_c(e)):
             raise
         print(interrupted_line(), file=sys.stderr)
         return 130

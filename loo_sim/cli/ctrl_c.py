@@ -16,6 +16,12 @@ Python also swallows a KeyboardInterrupt raised inside a finalizer or a weakref 
 such a KeyboardInterrupt is not printed but raised again in the main thread 0.05 s later
 (``sys.unraisablehook``).
 
+C code can also turn a KeyboardInterrupt raised during one of its calls back into Python
+into an error of its own (matplotlib's renderer reports ``ValueError: Invalid bounding
+box`` when a Ctrl-C lands while it converts a box), with no trace of the Ctrl-C left. So
+the handler also records that it raised (:func:`ctrl_c_raised`): an error after that is the
+Ctrl-C's doing, and the command line says so (one line, exit 130).
+
 numba is not imported for this: the guard listens to its compile events from the moment
 ``loo_sim.kernel`` is imported (``loo_sim.base.hooks``), so ``--help`` stays instant."""
 
@@ -27,13 +33,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 _lock = threading.Lock()
-_state = {"compiling": 0, "pending": False}
+_state = {"compiling": 0, "pending": False, "raised": False}
+
+
+def ctrl_c_raised() -> bool:
+    """Whether SIGINT's handler raised KeyboardInterrupt in the last
+    :func:`ctrl_c_after_compiling` block (whatever became of the exception)."""
+    return _state["raised"]
 
 
 def _on_sigint(signum, frame) -> None:
     with _lock:
         hold = _state["compiling"] > 0 and not _state["pending"]  # a second Ctrl-C acts at once
         _state["pending"] = hold
+        _state["raised"] = _state["raised"] or not hold
     if not hold:
         raise KeyboardInterrupt
     from loo_sim.cli.progress import on_terminal
@@ -56,6 +69,7 @@ def _listener():
                 fire = _state["compiling"] == 0 and _state["pending"]
                 if fire:
                     _state["pending"] = False
+                    _state["raised"] = True
             if fire:
                 if threading.current_thread() is threading.main_thread():
                     raise KeyboardInterrupt
@@ -100,6 +114,8 @@ def ctrl_c_after_compiling() -> Iterator[None]:
         registered.append(listener)
 
     when_kernel_imported(listen)
+    with _lock:
+        _state["raised"] = False
     signal.signal(signal.SIGINT, _on_sigint)
     hook, sys.unraisablehook = sys.unraisablehook, _unraisable(sys.unraisablehook)
     try:
