@@ -14,7 +14,9 @@ Python also swallows a KeyboardInterrupt raised inside a finalizer or a weakref 
 (numba's type disposal runs in these whenever the garbage collector does): it prints
 "Exception ignored in ..." with a traceback and the command runs on. Within the block,
 such a KeyboardInterrupt is not printed but raised again in the main thread 0.05 s later
-(``sys.unraisablehook``).
+(``sys.unraisablehook``). Once a Ctrl-C has been raised, a finalizer's other errors are not
+printed either, then or while the process ends: an object the KeyboardInterrupt left
+half-closed (llvmlite's ``ObjectRef``) fails again when it is collected.
 
 C code can also turn a KeyboardInterrupt raised during one of its calls back into Python
 into an error of its own (matplotlib's renderer reports ``ValueError: Invalid bounding
@@ -86,8 +88,10 @@ def _unraisable(previous):
             later = threading.Timer(0.05, _thread.interrupt_main)
             later.daemon = True
             later.start()
-        else:
+        elif not _state["raised"]:
             previous(unraisable)
+        # else: a finalizer failing after a Ctrl-C (an llvmlite object closed halfway by the
+        # KeyboardInterrupt fails again when collected): a consequence of the Ctrl-C, not news
 
     return hook
 
@@ -122,7 +126,8 @@ def ctrl_c_after_compiling() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        sys.unraisablehook = hook
+        if not _state["raised"]:  # after a Ctrl-C, objects it left half-done may fail when collected later
+            sys.unraisablehook = hook
         forget(listen)
         if registered:
             from numba.core import event
