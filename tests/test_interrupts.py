@@ -297,3 +297,48 @@ def test_ctrl_c_while_python_imports_the_command_line_is_one_line_exit_130():
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert stderr == "interrupted: nothing written\n"
+
+
+@pytest.mark.parametrize("when", ["masked while drawing", "after writing"])
+def test_a_report_stopped_by_ctrl_c_records_what_is_on_disk(tmp_path, monkeypatch, when):
+    """A Ctrl-C that matplotlib turns into ``ValueError: Invalid bounding box`` while an
+    experiment draws its figures stops the report (it is not a failed experiment that the
+    report runs past); one that lands once the experiment's files are written says so, and
+    the manifest records the experiment as done, with its files."""
+    import loo_sim.report.batch as batch
+    from loo_sim.base.errors import Interrupted
+    from loo_sim.base.hooks import note_ctrl_c
+    from loo_sim.report.config import load_config
+
+    def write_study(target, output, folder):
+        note_ctrl_c()  # what SIGINT's handler records as it raises
+        raise ValueError("Invalid bounding box")
+
+    real_digest, pressed = batch.file_digest, []
+
+    def file_digest(path):  # the first step after the files are written
+        if not pressed:
+            pressed.append(path)
+            raise KeyboardInterrupt
+        return real_digest(path)
+
+    if when == "masked while drawing":
+        monkeypatch.setattr(batch, "write_study", write_study)
+    else:
+        monkeypatch.setattr(batch, "file_digest", file_digest)
+    out = tmp_path / "out"
+    out.mkdir()
+    try:
+        with pytest.raises(Interrupted) as stopped:
+            batch.run_report(load_config(_config(tmp_path)), out, echo=lambda line: None)
+    finally:
+        note_ctrl_c(False)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["partial"] is True and list(manifest["experiments"]) == ["first"]  # the others never ran
+    entry = manifest["experiments"]["first"]
+    if when == "masked while drawing":
+        assert entry["status"] == "interrupted" and not (out / "first").exists()
+        assert str(stopped.value).startswith("interrupted: nothing written for first")
+    else:
+        assert entry["status"] == "done" and sorted(entry["files"]) == sorted(p.name for p in (out / "first").iterdir())
+        assert str(stopped.value).startswith("interrupted: stopped after writing first")

@@ -20,6 +20,7 @@ import typer
 
 from loo_sim.base.atomic import forget_written, written_folders
 from loo_sim.base.errors import Interrupted, LooError
+from loo_sim.base.hooks import caused_by_ctrl_c
 from loo_sim.cli.app import app
 from loo_sim.cli.commands import (
     advise,
@@ -38,7 +39,7 @@ from loo_sim.cli.commands import (
     variants,
 )
 from loo_sim.cli.commands import app as app_command
-from loo_sim.cli.ctrl_c import ctrl_c_after_compiling, ctrl_c_raised
+from loo_sim.cli.ctrl_c import ctrl_c_after_compiling
 from loo_sim.cli.params import flag_message
 
 for name, fn in [
@@ -125,24 +126,13 @@ def main(argv: list[str] | None = None) -> int:
         print(interrupted_line(), file=sys.stderr)
         return 130
     except Exception as e:  # a Ctrl-C that Python or C code turned into another error (cli/ctrl_c.py)
-        if not (ctrl_c_raised() or caused_by_ctrl_c(e)):
+        if not caused_by_ctrl_c(e):
             raise
         print(interrupted_line(), file=sys.stderr)
         return 130
     if code == 130:  # typer returns Ctrl-C as 130 with standalone_mode=False
         print(interrupted_line(), file=sys.stderr)
     return code if isinstance(code, int) else 0
-
-
-def caused_by_ctrl_c(error: BaseException) -> bool:
-    """Whether a KeyboardInterrupt is in the chain of causes of ``error``."""
-    seen = set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, KeyboardInterrupt):
-            return True
-        seen.add(id(error))
-        error = error.__cause__ or error.__context__
-    return False
 
 
 def interrupted_line() -> str:

@@ -21,7 +21,7 @@ half-closed (llvmlite's ``ObjectRef``) fails again when it is collected.
 C code can also turn a KeyboardInterrupt raised during one of its calls back into Python
 into an error of its own (matplotlib's renderer reports ``ValueError: Invalid bounding
 box`` when a Ctrl-C lands while it converts a box), with no trace of the Ctrl-C left. So
-the handler also records that it raised (:func:`ctrl_c_raised`): an error after that is the
+the handler also records that it raised (``base.hooks.ctrl_c_raised``): an error after that is the
 Ctrl-C's doing, and the command line says so (one line, exit 130).
 
 numba is not imported for this: the guard listens to its compile events from the moment
@@ -34,22 +34,18 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from loo_sim.base.hooks import ctrl_c_raised, forget, note_ctrl_c, when_kernel_imported
+
 _lock = threading.Lock()
-_state = {"compiling": 0, "pending": False, "raised": False}
-
-
-def ctrl_c_raised() -> bool:
-    """Whether SIGINT's handler raised KeyboardInterrupt in the last
-    :func:`ctrl_c_after_compiling` block (whatever became of the exception)."""
-    return _state["raised"]
+_state = {"compiling": 0, "pending": False}
 
 
 def _on_sigint(signum, frame) -> None:
     with _lock:
         hold = _state["compiling"] > 0 and not _state["pending"]  # a second Ctrl-C acts at once
         _state["pending"] = hold
-        _state["raised"] = _state["raised"] or not hold
     if not hold:
+        note_ctrl_c()
         raise KeyboardInterrupt
     from loo_sim.cli.progress import on_terminal
 
@@ -71,7 +67,7 @@ def _listener():
                 fire = _state["compiling"] == 0 and _state["pending"]
                 if fire:
                     _state["pending"] = False
-                    _state["raised"] = True
+                    note_ctrl_c()
             if fire:
                 if threading.current_thread() is threading.main_thread():
                     raise KeyboardInterrupt
@@ -88,7 +84,7 @@ def _unraisable(previous):
             later = threading.Timer(0.05, _thread.interrupt_main)
             later.daemon = True
             later.start()
-        elif not _state["raised"]:
+        elif not ctrl_c_raised():
             previous(unraisable)
         # else: a finalizer failing after a Ctrl-C (an llvmlite object closed halfway by the
         # KeyboardInterrupt fails again when collected): a consequence of the Ctrl-C, not news
@@ -106,8 +102,6 @@ def ctrl_c_after_compiling() -> Iterator[None]:
     if not main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         yield
         return
-    from loo_sim.base.hooks import forget, when_kernel_imported
-
     registered = []
 
     def listen() -> None:
@@ -118,15 +112,14 @@ def ctrl_c_after_compiling() -> Iterator[None]:
         registered.append(listener)
 
     when_kernel_imported(listen)
-    with _lock:
-        _state["raised"] = False
+    note_ctrl_c(False)
     signal.signal(signal.SIGINT, _on_sigint)
     hook, sys.unraisablehook = sys.unraisablehook, _unraisable(sys.unraisablehook)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        if not _state["raised"]:  # after a Ctrl-C, objects it left half-done may fail when collected later
+        if not ctrl_c_raised():  # after a Ctrl-C, objects it left half-done may fail when collected later
             sys.unraisablehook = hook
         forget(listen)
         if registered:

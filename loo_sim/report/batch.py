@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from loo_sim.base.errors import Interrupted, LooError
+from loo_sim.base.hooks import caused_by_ctrl_c
 from loo_sim.report.command import shown_path
 from loo_sim.report.config import Config
 from loo_sim.report.outputs import atomic_write_text, write_json
@@ -129,6 +130,7 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
         command = shlex.join(["loo-sim", "report", shown_path(config.path, out), "--only", exp.name, "--out",
                               shown_path(out, out)])
         interrupted = None
+        files = None
         try:
             output = run_study(exp.study, str(target), progress=progress, backend=backend, checked=True)
             output.info["report_command"] = command
@@ -142,16 +144,18 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
                 alert(f"warning: {exp.name}: {warning}")
             if output.partial:
                 interrupted = output.interrupted_line(target)
-        except KeyboardInterrupt:
-            entry = dict(status="interrupted", partial=True, digest=digest)
-            interrupted = f"interrupted: nothing written for {exp.name}; finished experiments are in {out}"
         except Exception as e:  # one failing experiment must not lose the others
             from loo_sim.base.atomic import describe_write_error
 
             if isinstance(e, OSError) and describe_write_error(e) is not None:
                 raise  # but a full disk or an unwritable --out stops the report: the CLI says it in one line
-            entry = dict(status="failed", digest=digest, error=f"{type(e).__name__}: {e}")
-            alert(f"error: {exp.name} failed: {entry['error']}")
+            if caused_by_ctrl_c(e):  # C code (matplotlib) turned the KeyboardInterrupt into its own error
+                entry, interrupted = _stopped(exp.name, digest, target, files, out)
+            else:
+                entry = dict(status="failed", digest=digest, error=f"{type(e).__name__}: {e}")
+                alert(f"error: {exp.name} failed: {entry['error']}")
+        except KeyboardInterrupt:
+            entry, interrupted = _stopped(exp.name, digest, target, files, out)
         manifest["experiments"][exp.name] = entry
         if interrupted is not None:
             manifest["partial"] = True
@@ -159,6 +163,18 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
         if interrupted is not None:
             raise Interrupted(interrupted)
     return manifest
+
+
+def _stopped(name: str, digest: str, target: Path, files: list[str] | None, out: Path) -> tuple[dict, str]:
+    """The manifest entry and the one line of an experiment that Ctrl-C stopped: nothing of
+    it on disk, or (Ctrl-C once its files were written) its whole run."""
+    if files is None:
+        entry = dict(status="interrupted", partial=True, digest=digest)
+        return entry, f"interrupted: nothing written for {name}; finished experiments are in {out}"
+    partial = bool(json.loads((target / "run.json").read_text()).get("partial")) if "run.json" in files else False
+    entry = dict(status="partial" if partial else "done", partial=partial, digest=digest, files=files,
+                 sha256={f: file_digest(target / f) for f in files})  # fmt: skip
+    return entry, f"interrupted: stopped after writing {name}; finished experiments are in {out}"
 
 
 # ---- the index -----------------------------------------------------------------------------
