@@ -171,9 +171,9 @@ def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, sing
         last_decl = action if is_in else last_decl
         takes_miss = (action == L.DECL_MISS) | (action == L.DECL_DEFEND)
         miss_taken |= takes_miss
-        # the hand read above, not read again here: a read in the select's arm made it a
-        # store under a branch on whether the seat took the miss
-        sc[u(L.SC_HANDS + seat)] = miss if takes_miss else hand
+        # the miss or the hand as it was, in arithmetic: written as a select, the compiler
+        # drops the store of the unchanged hand and branches on whether the seat took the miss
+        sc[u(L.SC_HANDS + seat)] = hand ^ ((hand ^ miss) & -takes_miss)
         defender = seat if action == L.DECL_DEFEND else defender
     oi[L.O_DEFENDER] = defender
     m = 0
