@@ -73,18 +73,20 @@ def add_deal(agg, counts, ri, oi, of, dealer):
         pos = L.A_POS + position_of(s, dealer, n) * L.POS_LEN
         agg[u(pos + L.POS_NET)] += net
         agg[u(pos + L.POS_NET_SQ)] += net * net
-        tricks = NOT_PLAYED
+        # whether a seat came in is a coin toss to the processor: selects, not branches (a
+        # passer's O_WON and O_FLUSH_HELD hold 0)
+        is_in = d != L.DECL_PASS
+        played_tricks = is_in and outcome == L.OUT_PLAY
+        won = oi[u(L.O_WON + s)]
+        tricks = won if played_tricks else NOT_PLAYED
+        played += played_tricks
+        trick_packed += (1 << (8 * won)) if played_tricks else 0
         flush = 0
-        if d != L.DECL_PASS:
-            if outcome == L.OUT_PLAY:
-                tricks = oi[u(L.O_WON + s)]
-                played += 1
-                trick_packed += 1 << (8 * tricks)
-            if shown:
-                held = oi[u(L.O_FLUSH_HELD + s)]
-                flush = 1 + held
-                flush_shown += 1
-                flush_held += held
+        if shown:  # the same in every deal of the rules but for the seats in: guessed right
+            held = oi[u(L.O_FLUSH_HELD + s)]
+            flush = 1 + held if is_in else 0
+            flush_shown += is_in
+            flush_held += held if is_in else 0
         counts[u((s * L.MAX_PLAYERS + dealer) * N_STATES + seat_state(d, looed, tricks, flush))] += 1
     agg[u(L.A_LOOED_HIST + looed_count)] += 1.0
     for d in range(4):

@@ -158,9 +158,7 @@ def highest_in(m, suit, pam):
     if pam == 1 and has(m, PAM):
         return PAM
     tb = m & suit
-    if tb:
-        return msb(tb)
-    return msb(m & ~suit)
+    return msb(tb if tb != 0 else m & ~suit)  # one bit scan of a select: holding a trump is a coin toss
 
 
 @njit(cache=True)

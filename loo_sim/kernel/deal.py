@@ -145,15 +145,18 @@ def score(ri, m, pot_start, penalty, defender, sc, oi, of):
     looed = 0
     for i in range(m):
         seat = sc[u(L.SC_IN_DEAL + i)]
-        won = pot_start * oi[u(L.O_WON + seat)] / h
-        if seat == defender:
+        tricks = oi[u(L.O_WON + seat)]
+        won = pot_start * tricks / h
+        if seat == defender:  # rare, and the same seat all deal: a branch the processor guesses
             unclaimed += won
         else:
+            # whether a seat was looed is a coin toss to the processor: stores of selects, not
+            # a branch (the slots hold 0 from clear_play, so a seat with a trick writes 0 again)
+            is_looed = tricks == 0
             of[u(L.F_SHARES + seat)] = won
-            if oi[u(L.O_WON + seat)] == 0:
-                oi[u(L.O_LOOED + seat)] = 1
-                of[u(L.F_PENALTIES + seat)] = penalty
-                looed += 1
+            oi[u(L.O_LOOED + seat)] = is_looed
+            of[u(L.F_PENALTIES + seat)] = penalty if is_looed else 0.0
+            looed += is_looed
     of[L.F_POT_NEXT] = penalty * looed + unclaimed
 
 

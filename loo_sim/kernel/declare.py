@@ -137,6 +137,7 @@ def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, sing
     strong_mask = trump_mask(t, ri[L.R_PAM]) | ACE_BITS  # basic plays with a trump or an ace (P2)
     for i in range(n):
         seat = sc[u(L.SC_ORDER + i)]
+        hand = sc[u(L.SC_HANDS + seat)]
         if i == n - 2:
             early_in = already_in
         if i < first_i:
@@ -157,9 +158,9 @@ def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, sing
                     weak = L.DECL_MISS
                 else:
                     weak = L.DECL_PASS if may_pass else L.DECL_PLAY
-                action = L.DECL_PLAY if (sc[u(L.SC_HANDS + seat)] & strong_mask) != 0 else weak
+                action = L.DECL_PLAY if (hand & strong_mask) != 0 else weak
             else:
-                action = choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, sc[u(L.SC_HANDS + seat)], t,
+                action = choose_declaration(ri, rf, pol, polf, strength, tables, i, seat, hand, t,
                                             allowed, may_pass, miss_on_offer, dealer_case, already_in, miss_taken,
                                             clean, pot_start, forced_seat, forced_action, seat_keys)  # fmt: skip
             oi[u(L.O_DECL + seat)] = action
@@ -170,7 +171,9 @@ def declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, sing
         last_decl = action if is_in else last_decl
         takes_miss = (action == L.DECL_MISS) | (action == L.DECL_DEFEND)
         miss_taken |= takes_miss
-        sc[u(L.SC_HANDS + seat)] = miss if takes_miss else sc[u(L.SC_HANDS + seat)]
+        # the miss or the hand as it was, in arithmetic: written as a select, the compiler
+        # drops the store of the unchanged hand and branches on whether the seat took the miss
+        sc[u(L.SC_HANDS + seat)] = hand ^ ((hand ^ miss) & -takes_miss)
         defender = seat if action == L.DECL_DEFEND else defender
     oi[L.O_DEFENDER] = defender
     m = 0

@@ -112,7 +112,7 @@ def play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, 
 
 @njit(cache=True, inline="always")
 def follower_beat(card, same_suit, tm, t, pam):
-    """beat_mask(card, led, t, pam) for a follower's ``card`` that heads the trick (trumps
+    """beat_mask(card, led, t, pam) for a ``card`` that heads the trick, led or not (trumps
     known; ``same_suit`` = follow_mask(led, t, pam), ``tm`` = trump_mask(t, pam)), in
     selects rather than branches."""
     higher = ~((2 << card) - 1)  # bits.above(card)
@@ -142,7 +142,7 @@ def play_trick_basic(trick, leader_i, m, t, pam, civil_rule, void, lead, first, 
     card = highest_in(options, suit, pam)
     led = eff_suit(card, t, pam)
     same_suit = follow_mask(led, t, pam)
-    beat = beat_mask(card, led, t, pam)
+    beat = follower_beat(card, same_suit, tm, t, pam)  # beat_mask for the card led, in selects
     civil = civil_rule == 1 and card == 48 + t  # R9 Pam be civil, to the ace of trumps
     sc[u(L.SC_HANDS + seat)] = hand & ~(1 << card)
     base = trick * L.MAX_PLAYERS
