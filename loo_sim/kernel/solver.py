@@ -76,13 +76,19 @@ from loo_sim.kernel.solver_search import (  # noqa: F401 (the layout is this mod
     F_LEN,
     MAX_DEPTH,
     NO_CUT,
+    NO_FUTURE,
     NO_MERGE,
+    NO_SHALLOW,
+    NO_SHARE,
     NO_TT,
+    OLD_SEARCH,
     ROOT,
     ROOT_ALL,
     ST_BEST,
     ST_CIVIL,
+    ST_CONTEXT,
     ST_FLAGS,
+    ST_FUTURE,
     ST_GEN,
     ST_H,
     ST_INDICATOR,
@@ -90,6 +96,7 @@ from loo_sim.kernel.solver_search import (  # noqa: F401 (the layout is this mod
     ST_LEN,
     ST_MODE,
     ST_N,
+    ST_NEED,
     ST_NODES,
     ST_OUT_CARDS,
     ST_OUT_N,
@@ -119,10 +126,14 @@ def workspace(tt_bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
 
 @njit(cache=True, **NO_REFCOUNT)
 def _setup(pi, pf, ri, st, hands, cards, pay, cap):
-    """Fill the per-solve context, the hands, the trick and the payoff tables from a position."""
+    """Fill the per-solve context, the hands, the trick and the payoff tables from a position;
+    a new table generation unless the previous solve had the same rules and payoffs."""
     n = pi[L.PI_N]
     h = ri[L.R_HAND]
-    st[ST_GEN] += 1
+    same = (st[ST_CONTEXT] == st[ST_FLAGS] + 1 and (st[ST_FLAGS] & NO_SHARE) == 0 and st[ST_N] == n
+            and st[ST_H] == h and st[ST_PAM] == ri[L.R_PAM] and st[ST_CIVIL] == ri[L.R_CIVIL]
+            and st[ST_LEAD] == ri[L.R_LEAD] and st[ST_VOID] == ri[L.R_VOID] and st[ST_MODE] == pi[L.PI_MODE]
+            and st[ST_SINGLE] == pi[L.PI_SINGLE])  # fmt: skip
     st[ST_N] = n
     st[ST_H] = h
     st[ST_PAM] = ri[L.R_PAM]
@@ -135,11 +146,14 @@ def _setup(pi, pf, ri, st, hands, cards, pay, cap):
     st[ST_BEST] = -1
     st[ST_OUT_N] = 0
     pot, penalty, defender = pf[L.PIF_POT_START], pf[L.PIF_PENALTY], pi[L.PI_DEFENDER]
+    future = (st[ST_FLAGS] & NO_FUTURE) == 0
     for i in range(n):
         hands[i] = pi[L.PI_HANDS + i]
         for k in range(h + 1):
             won = pot * k / h  # the engine's shares (R3)
-            pay[i, k] = won - penalty if k == 0 and i != defender else won
+            p = won - penalty if k == 0 and i != defender else won
+            same = same and pay[i, k] == p
+            pay[i, k] = p
         for k in range(h + 1):
             for left in range(h + 1):
                 top = pay[i, k]
@@ -147,6 +161,19 @@ def _setup(pi, pf, ri, st, hands, cards, pay, cap):
                     if pay[i, j] > top:
                         top = pay[i, j]
                 cap[i, k, left] = top
+            need = 0  # the fewest tricks paying i as much as k: shallow pruning's bound
+            while pay[i, need] < pay[i, k]:
+                need += 1
+            st[ST_NEED + i * (L.MAX_TRICKS + 1) + k] = need
+        # from the first trick on, the payoffs must order the tricks to come alike
+        for k in range(2, h):
+            step, first = pay[i, k + 1] - pay[i, k], pay[i, 2] - pay[i, 1]
+            if (step > 0) != (first > 0) or (step < 0) != (first < 0):
+                future = False
+    if not same:
+        st[ST_GEN] += 1
+    st[ST_CONTEXT] = st[ST_FLAGS] + 1
+    st[ST_FUTURE] = future
     tix = pi[L.PI_TRICK]
     for j in range(pi[L.PI_NCARDS]):
         cards[tix * L.MAX_PLAYERS + j] = pi[L.PI_CARDS + j]
@@ -207,6 +234,7 @@ def solve_many(pis, pfs, ri, tt, st, hands, cards, pay, cap, fr, fb, out):
     searched into ``out[j, 2]``."""
     for j in range(pis.shape[0]):
         st[ST_NODES] = 0
+        st[ST_CONTEXT] = 0  # independent positions: a fresh table each (the figures of scripts/bench.py)
         out[j, 0] = _root(pis[j], pfs[j], ri, tt, st, hands, cards, pay, cap, fr, fb, ROOT)
         out[j, 1] = st[ST_BEST]
         out[j, 2] = st[ST_NODES]

@@ -32,9 +32,14 @@ ST_BEST = 11  # the root's chosen card (bit position)
 ST_OUT_N = 12  # card_values: legal cards at the root
 ST_OUT_CARDS = 13  # [MAX_TRICKS] their bit positions, in tie-break order
 ST_OUT_RES = ST_OUT_CARDS + L.MAX_TRICKS  # [MAX_TRICKS] the packed counts after each
-ST_FLAGS = ST_OUT_RES + L.MAX_TRICKS  # the shortcuts turned off (measurements and tests): NO_MERGE | NO_TT | NO_CUT
-ST_LEN = ST_FLAGS + 1
+ST_FLAGS = ST_OUT_RES + L.MAX_TRICKS  # the shortcuts turned off (measurements and tests): NO_* below
+ST_CONTEXT = ST_FLAGS + 1  # 1 + the flags the table's entries were made with; 0: a new table generation next solve
+ST_FUTURE = ST_CONTEXT + 1  # 1: the table keys on whether each seat has won a trick, not on the tricks won
+ST_NEED = ST_FUTURE + 1  # [MAX_PLAYERS * (MAX_TRICKS + 1)] the fewest tricks with i's payoff at k tricks or more
+ST_LEN = ST_NEED + L.MAX_PLAYERS * (L.MAX_TRICKS + 1)
 NO_MERGE, NO_TT, NO_CUT = 1, 2, 4
+NO_SHALLOW, NO_FUTURE, NO_SHARE = 8, 16, 32  # shallow pruning, the key on tricks won or not, the table across solves
+OLD_SEARCH = NO_SHALLOW | NO_FUTURE | NO_SHARE  # the search as it was before these three (measurements, tests)
 # ---- transposition table: int matrix [slot, TT_*] ------------------------------------------
 TT_GEN, TT_META, TT_VALUE = 0, 1, 2
 TT_HANDS = 3  # [MAX_PLAYERS]
@@ -43,8 +48,8 @@ TT_BITS = 16
 # ---- search frames (the explicit stack): int matrix fr [depth, F_*], float matrix fb [depth, FB_*] ----
 F_LI, F_K, F_TIX, F_WON, F_T, F_TURNED, F_CIVIL, F_RENOUNCED, F_LED, F_WIN, F_TRUMPED, F_LED_TRUMP = range(12)
 F_BEAT, F_MOVER, F_HAND, F_LIVE, F_PLAIN, F_TRUMPS, F_PAM, F_PREV, F_FOUND, F_DONE, F_BEST, F_CARD = range(12, 24)
-F_SLOT, F_METAKEY, F_MODE = 24, 25, 26
-F_LEN = 27
+F_SLOT, F_METAKEY, F_MODE, F_PRUNED = 24, 25, 26, 27
+F_LEN = 28
 FB_PAY, FB_CAP = 0, 1  # the best payoff so far, the most the mover can still get
 MAX_DEPTH = L.MAX_TRICKS * L.MAX_PLAYERS + 1
 # ---- root modes -----------------------------------------------------------------------------
@@ -110,6 +115,18 @@ def _last_trick(hands, st, li, won, t):
     if winner >= n:
         winner -= n
     return won + (1 << (4 * winner))
+
+
+@njit(cache=True, inline="always")
+def table_key(st, li, tix, t, turned, won):
+    """A trick start's key in the table, besides the hands: the leader, the trick, trumps,
+    the indicator (pimc's samples differ in it while it is hidden) and the tricks won. Under
+    ``ST_FUTURE`` only whether each seat has won a trick yet: the entries hold the tricks
+    won from the trick start on, and a seat's payoff then orders those the same way
+    whatever it won before, from its first trick on (``_setup`` checks the floats)."""
+    if st[ST_FUTURE] == 1:
+        won = (won | (won >> 1) | (won >> 2) | (won >> 3)) & 0x11111111  # a bit a seat: has it won a trick
+    return li | (tix << 4) | ((t + 1) << 8) | (turned << 11) | ((st[ST_INDICATOR] + 1) << 12) | (won << 18)
 
 
 @njit(cache=True, inline="always")
@@ -182,12 +199,36 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     fr[d, F_SLOT] = slot
     fr[d, F_METAKEY] = meta
     fr[d, F_MODE] = mode_r
+    fr[d, F_PRUNED] = 0
     fb[d, FB_PAY] = 0.0
     fb[d, FB_CAP] = cap[mover, count_of(won, mover), st[ST_H] - tix]
 
 
 @njit(cache=True, inline="always")
-def _deliver(fr, fb, d, hands, st, pay, res):
+def _shallow(fr, fb, d, st, cap):
+    """Shallow max^n pruning (Korf 1991) on the constant sum of tricks: frame ``d``'s mover
+    ``m`` will end with at least ``need`` tricks (the fewest paying it as much as its best so
+    far), so the parent's mover ``p`` with at most ``extra = need - m's tricks now`` fewer
+    than all the tricks left; when even the best of those cannot beat the parent's best so
+    far (it keeps strictly better only), the parent will not take this card: stop, and keep
+    the inexact value out of the table. Never under a ROOT_ALL frame (its cards' values are
+    reported)."""
+    if d == 0 or (st[ST_FLAGS] & NO_SHALLOW) != 0:
+        return
+    up = d - 1
+    p = fr[up, F_MOVER]
+    m = fr[d, F_MOVER]
+    if p == m or fr[up, F_FOUND] == 0 or fr[up, F_MODE] == ROOT_ALL:
+        return
+    won = fr[d, F_WON]
+    extra = st[ST_NEED + m * (L.MAX_TRICKS + 1) + count_of(fr[d, F_BEST], m)] - count_of(won, m)
+    if extra > 0 and cap[p, count_of(won, p), st[ST_H] - fr[d, F_TIX] - extra] <= fb[up, FB_PAY]:
+        fr[d, F_DONE] = 1
+        fr[d, F_PRUNED] = 1
+
+
+@njit(cache=True, inline="always")
+def _deliver(fr, fb, d, hands, st, pay, cap, res):
     """The value of the card frame ``d`` is trying came back: keep it if strictly better."""
     mover = fr[d, F_MOVER]
     hands[mover] = fr[d, F_HAND]
@@ -206,6 +247,8 @@ def _deliver(fr, fb, d, hands, st, pay, res):
             st[ST_BEST] = fr[d, F_CARD]
         if p >= fb[d, FB_CAP] and mode_r != ROOT_ALL and (st[ST_FLAGS] & NO_CUT) == 0:
             fr[d, F_DONE] = 1  # the most the mover can still get: a later card could only tie
+        else:
+            _shallow(fr, fb, d, st, cap)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -253,16 +296,16 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
         if c < 0:  # frame d is searched
             best = fr[d, F_BEST]
             slot = fr[d, F_SLOT]
-            if slot >= 0:
+            if slot >= 0 and fr[d, F_PRUNED] == 0:  # a pruned frame's value is not exact
                 tt[slot, TT_GEN] = st[ST_GEN]
                 tt[slot, TT_META] = fr[d, F_METAKEY]
-                tt[slot, TT_VALUE] = best
+                tt[slot, TT_VALUE] = best - fr[d, F_WON]  # the tricks won from here on
                 for i in range(n):
                     tt[slot, TT_HANDS + i] = hands[i]
             if d == 0:
                 return best
             d -= 1
-            _deliver(fr, fb, d, hands, st, pay, best)
+            _deliver(fr, fb, d, hands, st, pay, cap, best)
             continue
         # play c
         fr[d, F_CARD] = c
@@ -305,12 +348,12 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             winner -= n
         won += 1 << (4 * winner)
         if tix + 1 == h:
-            _deliver(fr, fb, d, hands, st, pay, won)
+            _deliver(fr, fb, d, hands, st, pay, cap, won)
             continue
         if tix + 2 == h:
-            _deliver(fr, fb, d, hands, st, pay, _last_trick(hands, st, winner, won, t))
+            _deliver(fr, fb, d, hands, st, pay, cap, _last_trick(hands, st, winner, won, t))
             continue
-        meta = winner | ((tix + 1) << 4) | ((t + 1) << 8) | (turned << 11) | (won << 12)
+        meta = table_key(st, winner, tix + 1, t, turned, won)
         slot = _slot(hands, n, meta, size)
         if (st[ST_FLAGS] & NO_TT) != 0:
             slot = -1
@@ -321,7 +364,7 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
                     same = False
                     break
             if same:
-                _deliver(fr, fb, d, hands, st, pay, tt[slot, TT_VALUE])
+                _deliver(fr, fb, d, hands, st, pay, cap, tt[slot, TT_VALUE] + won)
                 continue
         _enter(fr, fb, d + 1, hands, cards, st, cap, winner, 0, tix + 1, won, t, turned, False, False, 0, 0, False,
                NODE, slot, meta)  # fmt: skip
