@@ -213,3 +213,4 @@ def solve_many_recursive(pis, pfs, ri, tt, st, hands, cards, pay, cap, fr, fb, o
                                win_i, trumped, ROOT)  # fmt: skip
         out[j, 1] = st[ST_BEST]
         out[j, 2] = st[ST_NODES]
+    st[ST_CONTEXT] = 0  # its entries are keyed on the cards themselves: no later solve may share them

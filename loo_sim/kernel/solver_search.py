@@ -8,6 +8,7 @@ from numba import njit
 
 from loo_sim.game import abi as L
 from loo_sim.kernel.bits import (
+    ACE_BITS,
     PAM,
     PAM_BIT,
     SUIT_MASK,
@@ -18,6 +19,7 @@ from loo_sim.kernel.bits import (
     has,
     is_trump,
     lsb,
+    msb,
     popcount,
     power_masks,
 )
@@ -36,10 +38,13 @@ ST_FLAGS = ST_OUT_RES + L.MAX_TRICKS  # the shortcuts turned off (measurements a
 ST_CONTEXT = ST_FLAGS + 1  # 1 + the flags the table's entries were made with; 0: a new table generation next solve
 ST_FUTURE = ST_CONTEXT + 1  # 1: the table keys on whether each seat has won a trick, not on the tricks won
 ST_NEED = ST_FUTURE + 1  # [MAX_PLAYERS * (MAX_TRICKS + 1)] the fewest tricks with i's payoff at k tricks or more
-ST_LEN = ST_NEED + L.MAX_PLAYERS * (L.MAX_TRICKS + 1)
+ST_CANON = ST_NEED + L.MAX_PLAYERS * (L.MAX_TRICKS + 1)  # [MAX_PLAYERS] a trick start's hands in the table's ranks
+ST_LEN = ST_CANON + L.MAX_PLAYERS
 NO_MERGE, NO_TT, NO_CUT = 1, 2, 4
 NO_SHALLOW, NO_FUTURE, NO_SHARE = 8, 16, 32  # shallow pruning, the key on tricks won or not, the table across solves
-OLD_SEARCH = NO_SHALLOW | NO_FUTURE | NO_SHARE  # the search as it was before these three (measurements, tests)
+NO_RANKS = 64  # the table keyed on the cards themselves, not on their ranks among the cards in play
+NO_UPPER = 128  # the cut without the follower that cannot head the trick
+OLD_SEARCH = NO_SHALLOW | NO_FUTURE | NO_SHARE | NO_RANKS | NO_UPPER  # the search before these (measurements, tests)
 # ---- transposition table: int matrix [slot, TT_*] ------------------------------------------
 TT_GEN, TT_META, TT_VALUE = 0, 1, 2
 TT_HANDS = 3  # [MAX_PLAYERS]
@@ -48,8 +53,8 @@ TT_BITS = 16
 # ---- search frames (the explicit stack): int matrix fr [depth, F_*], float matrix fb [depth, FB_*] ----
 F_LI, F_K, F_TIX, F_WON, F_T, F_TURNED, F_CIVIL, F_RENOUNCED, F_LED, F_WIN, F_TRUMPED, F_LED_TRUMP = range(12)
 F_BEAT, F_MOVER, F_HAND, F_LIVE, F_PLAIN, F_TRUMPS, F_PAM, F_PREV, F_FOUND, F_DONE, F_BEST, F_CARD = range(12, 24)
-F_SLOT, F_METAKEY, F_MODE, F_PRUNED = 24, 25, 26, 27
-F_LEN = 28
+F_SLOT, F_METAKEY, F_MODE, F_PRUNED, F_UPPER = 24, 25, 26, 27, 28
+F_LEN = 29
 FB_PAY, FB_CAP = 0, 1  # the best payoff so far, the most the mover can still get
 MAX_DEPTH = L.MAX_TRICKS * L.MAX_PLAYERS + 1
 # ---- root modes -----------------------------------------------------------------------------
@@ -130,6 +135,48 @@ def table_key(st, li, tix, t, turned, won):
 
 
 @njit(cache=True, inline="always")
+def canonical(hands, st, n):
+    """A trick start's hands in the table's ranks, into ``st[ST_CANON:]``: every card in play
+    moved to the lowest bit of its suit above both the card before it in its suit and the
+    card before it in its hand (bit order), aces (under Pam be civil) and Pam staying put.
+    Each suit's order, each hand's tie-break order (plain cards in bit order) and the
+    ace of trumps and Pam are kept, and nothing else from a trick start on (the first-trick
+    clauses are behind; a dead card is never compared), so hands with the same ranks have
+    the same subgame: the transpositions that differ in which of two cards, equal by then,
+    went earlier meet in the table."""
+    live = 0
+    for i in range(n):
+        live |= hands[i]
+        st[ST_CANON + i] = 0
+    if (st[ST_FLAGS] & NO_RANKS) != 0:
+        for i in range(n):
+            st[ST_CANON + i] = hands[i]
+        return
+    fixed = PAM_BIT if st[ST_PAM] == 1 else 0
+    if st[ST_CIVIL] == 1:
+        fixed |= ACE_BITS
+    placed = 0
+    while live:
+        c = lsb(live)
+        live &= live - 1
+        o = 0
+        while not has(hands[o], c):
+            o += 1
+        if has(fixed, c):
+            b = c
+        else:
+            below = placed & SUIT_MASK[c & 3]
+            x = msb(below) if below else -1
+            mine = st[ST_CANON + o]
+            if mine and msb(mine) > x:
+                x = msb(mine)
+            b = x + 1
+            b += ((c & 3) - b) & 3  # the next bit of c's suit
+        st[ST_CANON + o] |= 1 << b
+        placed |= 1 << b
+
+
+@njit(cache=True, inline="always")
 def _slot(hands, n, meta, size):
     x = meta * _K
     for i in range(n):
@@ -201,7 +248,11 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     fr[d, F_MODE] = mode_r
     fr[d, F_PRUNED] = 0
     fb[d, FB_PAY] = 0.0
-    fb[d, FB_CAP] = cap[mover, count_of(won, mover), st[ST_H] - tix]
+    upper = st[ST_H] - tix  # the most tricks the mover can still win
+    if k > 0 and (legal & beat) == 0 and (t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE) and (st[ST_FLAGS] & NO_UPPER) == 0:
+        upper -= 1  # none of its cards heads this trick, and no reveal can judge it again
+    fr[d, F_UPPER] = upper
+    fb[d, FB_CAP] = cap[mover, count_of(won, mover), upper]
 
 
 @njit(cache=True, inline="always")
@@ -222,7 +273,10 @@ def _shallow(fr, fb, d, st, cap):
         return
     won = fr[d, F_WON]
     extra = st[ST_NEED + m * (L.MAX_TRICKS + 1) + count_of(fr[d, F_BEST], m)] - count_of(won, m)
-    if extra > 0 and cap[p, count_of(won, p), st[ST_H] - fr[d, F_TIX] - extra] <= fb[up, FB_PAY]:
+    most = st[ST_H] - fr[d, F_TIX] - extra  # p's tricks from here on, at most
+    if fr[up, F_TIX] == fr[d, F_TIX] and fr[up, F_UPPER] < most:
+        most = fr[up, F_UPPER]  # p cannot head this trick either
+    if extra > 0 and cap[p, count_of(won, p), most] <= fb[up, FB_PAY]:
         fr[d, F_DONE] = 1
         fr[d, F_PRUNED] = 1
 
@@ -297,11 +351,12 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             best = fr[d, F_BEST]
             slot = fr[d, F_SLOT]
             if slot >= 0 and fr[d, F_PRUNED] == 0:  # a pruned frame's value is not exact
+                canonical(hands, st, n)
                 tt[slot, TT_GEN] = st[ST_GEN]
                 tt[slot, TT_META] = fr[d, F_METAKEY]
                 tt[slot, TT_VALUE] = best - fr[d, F_WON]  # the tricks won from here on
                 for i in range(n):
-                    tt[slot, TT_HANDS + i] = hands[i]
+                    tt[slot, TT_HANDS + i] = st[ST_CANON + i]
             if d == 0:
                 return best
             d -= 1
@@ -354,13 +409,14 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             _deliver(fr, fb, d, hands, st, pay, cap, _last_trick(hands, st, winner, won, t))
             continue
         meta = table_key(st, winner, tix + 1, t, turned, won)
-        slot = _slot(hands, n, meta, size)
-        if (st[ST_FLAGS] & NO_TT) != 0:
-            slot = -1
-        elif tt[slot, TT_GEN] == st[ST_GEN] and tt[slot, TT_META] == meta:
+        slot = -1
+        if (st[ST_FLAGS] & NO_TT) == 0:
+            canonical(hands, st, n)
+            slot = _slot(st[ST_CANON : ST_CANON + n], n, meta, size)
+        if slot >= 0 and tt[slot, TT_GEN] == st[ST_GEN] and tt[slot, TT_META] == meta:
             same = True
             for i in range(n):
-                if tt[slot, TT_HANDS + i] != hands[i]:
+                if tt[slot, TT_HANDS + i] != st[ST_CANON + i]:
                     same = False
                     break
             if same:
