@@ -72,18 +72,17 @@ from numba import njit
 from loo_sim.game import abi as L
 from loo_sim.kernel.bits import beats, eff_suit, is_trump
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.solver_search import (  # noqa: F401 (the layout is this module's interface too)
-    F_LEN,
-    MAX_DEPTH,
+from loo_sim.kernel.solver_search import F_LEN, MAX_DEPTH, ROOT, ROOT_ALL, _value
+from loo_sim.kernel.solver_table import (  # noqa: F401 (the layout is this module's interface too)
     NO_CUT,
     NO_FUTURE,
     NO_MERGE,
+    NO_RANKS,
     NO_SHALLOW,
     NO_SHARE,
     NO_TT,
+    NO_UPPER,
     OLD_SEARCH,
-    ROOT,
-    ROOT_ALL,
     ST_BEST,
     ST_CIVIL,
     ST_CONTEXT,
@@ -106,7 +105,6 @@ from loo_sim.kernel.solver_search import (  # noqa: F401 (the layout is this mod
     ST_VOID,
     TT_BITS,
     TT_COLS,
-    _value,
     count_of,
 )
 

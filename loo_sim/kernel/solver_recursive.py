@@ -26,10 +26,8 @@ from loo_sim.kernel.bits import (
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver import _root_state, _setup
-from loo_sim.kernel.solver_search import (
-    NODE,
-    ROOT,
-    ROOT_ALL,
+from loo_sim.kernel.solver_search import NODE, ROOT, ROOT_ALL, _judge, _last_trick
+from loo_sim.kernel.solver_table import (
     ST_BEST,
     ST_CIVIL,
     ST_CONTEXT,
@@ -50,8 +48,6 @@ from loo_sim.kernel.solver_search import (
     TT_HANDS,
     TT_META,
     TT_VALUE,
-    _judge,
-    _last_trick,
     _slot,
     count_of,
     table_key,
