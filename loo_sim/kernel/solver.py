@@ -105,6 +105,7 @@ from loo_sim.kernel.solver_table import (  # noqa: F401 (the layout is this modu
     ST_VOID,
     TT_BITS,
     TT_COLS,
+    TT_GEN,
     count_of,
 )
 
