@@ -427,7 +427,7 @@ def main() -> None:
         return
     if args.solver:
         report = {"solver": solver_report(0.25 if args.quick else 1.0), "pimc": pimc_report(),
-                  "pimc_ladder": pimc_ladder_report(4 if args.quick else 12)}  # fmt: skip
+                  "pimc_ladder": pimc_ladder_report(50 if args.quick else 200)}  # fmt: skip
         if args.json:
             print(json.dumps(report, indent=2))
         return
@@ -491,7 +491,7 @@ def main() -> None:
     report["solve"] = solve_report()
     report["solver"] = solver_report(0.25 if args.quick else 1.0)
     report["pimc"] = pimc_report()
-    report["pimc_ladder"] = pimc_ladder_report(4 if args.quick else 12)
+    report["pimc_ladder"] = pimc_ladder_report(50 if args.quick else 200)
     report["rule"] = rule_report(args.deals // 2)
     report["advise"] = advise_report()
     if args.json:

@@ -136,7 +136,7 @@ def solver_report(scale: float = 1.0) -> dict:
     return report
 
 
-def pimc_ladder_report(deals: int = 12, samples: int = 32, players: int = 4) -> dict:
+def pimc_ladder_report(deals: int = 200, samples: int = 32, players: int = 4) -> dict:
     """A card-play ladder, five-card, ``players`` seats, one ``pimc:N`` entrant in every
     position at a basic table, one thread: deals/s with the solver's newer shortcuts and
     with them turned off (the solver slot's second value, kernel/cardplay.py), in turns;
