@@ -86,8 +86,8 @@ a shared two-core machine, the old search timed in turns with the new in one pro
 five seats in the deal, from the first lead: five-card about 520 solves/s with 23,600
 nodes a solve, against 194 solves/s and 70,800 nodes with ``OLD_SEARCH`` (2.7x; the
 reference 1.4 solves/s); three-card about 69,000 solves/s with 145 nodes a solve,
-against 66,000 and 192 nodes (1.05x: one trick start to store, and the time goes into
-each solve's set-up and the first trick). Each shortcut alone turned off, five-card
+against 66,000 and 192 nodes (1.05-1.08x: one trick start to store, so little for the
+table to save, and ranking the hands there costs about what it saves). Each shortcut alone turned off, five-card
 solves/s: shallow pruning 320, the key on tricks won or not 290, ranks 225, the
 follower's cut 315, merging 234, the table 92, the cut 307; the recursion (old search)
 153. pimc:32 in a five-card ladder of 4: about 2x the deals/s of the old search
