@@ -17,9 +17,9 @@ full/bare ratio, and the peak memory of a whole `simulate` process at 10^6 and 1
 deals (10^7 with --quick). Last, the solve benchmark (``solve_report``: time and deals
 until the three-card 5-player solve's NashConv is at 1% of the ante pool, and its peak
 memory at two deal counts; ``--solve`` runs only it), and the perfect-information solver
-(``solver_report``, P7: solves/s on one core of kernel/solver.py beside engine/solver.py,
-three-card and five-card, five seats in the deal, from the first lead, with each of the
-kernel's shortcuts turned off and its recursive twin; ``--solver`` runs only it), and the
+(scripts/bench_solver.py, P7: solves/s on one core of kernel/solver.py beside engine/solver.py
+and beside its search before the newer shortcuts, three-card and five-card, from the first
+lead; pimc's deals/s in a five-card ladder, before and after; ``--solver`` runs only it), and the
 ``rule:`` family (scripts/bench_rule.py: simulate with the rule form of basic over basic,
 the parse time of a rule, the first compile of a run with a rule; ``--rule`` runs only it).
 The start-up of the command line without the kernel (``--help``, ``rules``, usage errors:
@@ -39,6 +39,7 @@ import time
 
 from bench_advise import advise_report  # scripts/bench_advise.py, beside this file
 from bench_rule import rule_report  # scripts/bench_rule.py, beside this file
+from bench_solver import pimc_ladder_report, pimc_report, solver_report  # scripts/bench_solver.py, beside this file
 
 CONFIGS = [("three-card", "basic"), ("five-card", "basic")]
 # issue #28 item 5, on any processor: the kernel at or past the yardstick (three-card, 5 and 8
@@ -418,156 +419,6 @@ def solve_report() -> dict:
     return bench
 
 
-def solver_first_leads(preset: str, count: int, seed: int = 1) -> list:
-    """``count`` perfect-information positions at the first lead, all five seats in the deal
-    (every seat declares ``always``), from reference deals of ``preset``."""
-    import random
-
-    from loo_sim import Rules
-    from loo_sim.engine.deal import reference_positions
-    from loo_sim.game.policy import Policy
-
-    rng, rules, out = random.Random(seed), Rules.preset(preset), []
-    policies = [Policy.parse("always")] * rules.players
-    while len(out) < count:
-        deck = list(range(52))
-        rng.shuffle(deck)
-        positions, _ = reference_positions(rules, deck, len(out) % rules.players, 0.0, policies)
-        if positions and len(positions[0].seats) == rules.players:
-            out.append(positions[0])
-    return out
-
-
-def solver_rates(positions: list, ref_count: int, repeat: int = 1) -> dict:
-    """Solves/s from ``positions`` on one core: the reference (engine/solver.py) on the first
-    ``ref_count``, the kernel (kernel/solver.py, ``solve_many``: a serial loop) on all of them
-    ``repeat`` times, the kernel with each shortcut turned off and the recursive search;
-    the kernel's answers checked against the reference's on those ``ref_count``."""
-    import numpy as np
-    from numba import set_num_threads
-
-    from loo_sim.engine.solver import best_card, solve
-    from loo_sim.kernel import solver as K
-    from loo_sim.kernel.bits import POS
-    from loo_sim.kernel.solver_recursive import solve_many_recursive
-    from loo_sim.run.args import rules_arrays
-    from loo_sim.run.solver import encode_position
-
-    set_num_threads(1)
-    ref = positions[:ref_count]
-    start = time.perf_counter()
-    tricks = [solve(pos) for pos in ref]
-    ref_rate = ref_count / (time.perf_counter() - start)
-    expected = list(zip(tricks, [best_card(pos) for pos in ref], strict=True))
-    encoded = [encode_position(pos) for pos in positions]
-    pis = np.array([e[0] for e in encoded])
-    pfs = np.array([e[1] for e in encoded])
-    ri, _ = rules_arrays(positions[0].rules)
-    ws = K.workspace()
-    out = np.zeros((len(positions), 3), dtype=np.int64)
-
-    def rate(run, flags: int = 0, times: int = repeat) -> float:
-        ws[1][K.ST_FLAGS] = flags
-        run(pis[:8], pfs[:8], ri, *ws, out[:8])  # compile / warm up
-        start = time.perf_counter()
-        for _ in range(times):
-            run(pis, pfs, ri, *ws, out)
-        return len(positions) * times / (time.perf_counter() - start)
-
-    kernel = rate(K.solve_many)
-    nodes = float(out[:, 2].mean())
-    for j, (tricks, card) in enumerate(expected):
-        seats = positions[j].seats
-        assert dict(zip(seats, K.counts(out[j, 0], len(seats)), strict=True)) == tricks, "kernel != reference"
-        assert out[j, 1] == POS[card], "kernel best card != reference"
-    fewer = max(1, repeat // 4)
-    variants = {
-        "no_merge": rate(K.solve_many, K.NO_MERGE, fewer),
-        "no_tt": rate(K.solve_many, K.NO_TT, fewer),
-        "no_cut": rate(K.solve_many, K.NO_CUT, fewer),
-        "recursive": rate(solve_many_recursive, 0, fewer),
-    }
-    ws[1][K.ST_FLAGS] = 0
-    return {"positions": len(positions), "kernel_solves_per_s": kernel, "reference_solves_per_s": ref_rate,
-            "kernel_over_reference": kernel / ref_rate, "kernel_nodes_per_solve": nodes,
-            **{f"kernel_{k}_solves_per_s": v for k, v in variants.items()}}  # fmt: skip
-
-
-def solver_report(scale: float = 1.0) -> dict:
-    """The perfect-information solver (P7) on one core, five seats in the deal, from the first
-    lead: three-card and five-card, kernel beside reference."""
-    report = {}
-    for preset, count, ref_count, repeat in (("three-card", int(4000 * scale), 300, 5),
-                                             ("five-card", int(400 * scale), 4, 1)):  # fmt: skip
-        r = solver_rates(solver_first_leads(preset, count), min(ref_count, count), repeat)
-        report[preset] = r
-        print(f"perfect-information solver, {preset} / 5 players / from the first lead, one core:")
-        print(f"  kernel     {r['kernel_solves_per_s']:12,.0f} solves/s   ({r['kernel_nodes_per_solve']:,.0f} nodes a "
-              f"solve, {r['positions']:,} positions x{repeat})")  # fmt: skip
-        print(f"  reference  {r['reference_solves_per_s']:12,.1f} solves/s   (kernel / reference = "
-              f"{r['kernel_over_reference']:,.0f}x; same answers on {min(ref_count, count)} positions)")  # fmt: skip
-        print(f"  kernel without merging {r['kernel_no_merge_solves_per_s']:,.0f}, without the transposition table "
-              f"{r['kernel_no_tt_solves_per_s']:,.0f}, without the cut {r['kernel_no_cut_solves_per_s']:,.0f}, "
-              f"recursive {r['kernel_recursive_solves_per_s']:,.0f} solves/s")  # fmt: skip
-    return report
-
-
-def pimc_report(deals: int = 2000, counted: int = 200, samples: int = 16) -> dict:
-    """The sampling player (P8) on one thread, three-card, 5 players, every seat on
-    ``basic/pimc:N``: deals/s of the kernel, and card decisions/s, counting only the
-    decisions with two or more legal cards (a single legal card is played without a
-    solve). The decisions are counted by the reference engine on the first ``counted``
-    deals (it makes the same decisions; the kernel's P7 solver stands in for the
-    reference's, for speed) and scaled to the run."""
-    from unittest import mock
-
-    from numba import set_num_threads
-
-    from loo_sim import Rules, play_deals
-    from loo_sim.engine import tricks as tricks_module
-    from loo_sim.run.records import shuffled_decks
-    from loo_sim.run.solver import card_values
-
-    set_num_threads(1)
-    rules = Rules.preset("three-card", players=5)
-    table = [f"basic/pimc:{samples}"] * 5
-    decks = shuffled_decks(11, deals)
-    dealers = [i % 5 for i in range(deals)]
-    play_deals(rules, decks[:20], dealers[:20], policy=table, seed=3)  # compile / warm up, both kinds
-    play_deals(rules, decks[:20], dealers[:20], policy="basic", seed=3)
-    start = time.perf_counter()
-    play_deals(rules, decks, dealers, policy=table, seed=3)
-    elapsed = time.perf_counter() - start
-    start = time.perf_counter()
-    play_deals(rules, decks, dealers, policy="basic", seed=3)
-    basic_s = time.perf_counter() - start
-    decisions = 0
-    real = tricks_module.pimc_card
-
-    def counting(pos, sight, options, *args, **kw):
-        nonlocal decisions
-        decisions += len(options) > 1
-        return real(pos, sight, options, *args, **kw)
-
-    with mock.patch.object(tricks_module, "pimc_card", counting):
-        from loo_sim.base.rng import seat_streams
-        from loo_sim.engine.deal import play_deal_reference
-        from loo_sim.game.policy import parse_table
-
-        policies = parse_table(table, 5)
-        for i in range(counted):
-            play_deal_reference(rules, decks[i].tolist(), dealers[i], 0.0, policies, seat_streams(3, i, policies),
-                                card_values=card_values)  # fmt: skip
-    per_deal = decisions / counted
-    rate = per_deal * deals / elapsed
-    print(f"pimc:{samples}, three-card / 5 players / every seat, one thread:")
-    print(f"  {deals / elapsed:,.0f} deals/s ({deals:,} deals; basic at the same table {deals / basic_s:,.0f} deals/s)")
-    print(f"  {rate:,.0f} card decisions/s with two or more legal cards ({per_deal:.2f} a deal, counted on "
-          f"{counted} deals), all of the run's time charged to them")  # fmt: skip
-    return {"samples": samples, "deals": deals, "deals_per_s": deals / elapsed, "basic_deals_per_s": deals / basic_s,
-            "decisions_per_deal": per_deal, "decisions_per_s": rate}  # fmt: skip
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller runs (10^7 instead of 10^8 for memory)")
@@ -598,7 +449,8 @@ def main() -> None:
             print(json.dumps(report, indent=2))
         return
     if args.solver:
-        report = {"solver": solver_report(0.25 if args.quick else 1.0), "pimc": pimc_report()}
+        report = {"solver": solver_report(0.25 if args.quick else 1.0), "pimc": pimc_report(),
+                  "pimc_ladder": pimc_ladder_report(50 if args.quick else 200)}  # fmt: skip
         if args.json:
             print(json.dumps(report, indent=2))
         return
@@ -663,6 +515,7 @@ def main() -> None:
     report["solve"] = solve_report()
     report["solver"] = solver_report(0.25 if args.quick else 1.0)
     report["pimc"] = pimc_report()
+    report["pimc_ladder"] = pimc_ladder_report(50 if args.quick else 200)
     report["rule"] = rule_report(args.deals // 2)
     report["advise"] = advise_report()
     if args.json:

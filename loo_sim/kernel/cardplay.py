@@ -72,6 +72,8 @@ def _workspace_for(solver):
         bits = solver[0]
         tt = np.zeros((1 << bits, K.TT_COLS), dtype=np.int64)
         st = np.zeros(K.ST_LEN, dtype=np.int64)
+        if solver.shape[0] > 1:  # a second slot: the solver's shortcuts turned off (scripts/bench.py)
+            st[K.ST_FLAGS] = solver[1]
         hands = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
         cards = np.zeros(L.MAX_TRICKS * L.MAX_PLAYERS, dtype=np.int64)
         pay = np.zeros((L.MAX_PLAYERS, L.MAX_TRICKS + 1), dtype=np.float64)

@@ -32,12 +32,17 @@ played; :func:`_value`), the seat to move trying its legal cards in tie-break or
 (lowest P1 power with the trumps known before the card: within one hand, the plain
 cards in bit order, then the trumps, then Pam) and keeping a card only when strictly
 better for itself. The same search as a numba recursion (``kernel/solver_recursive.py``,
-kept for ``scripts/bench.py --solver``) measured slower (below), and numba cannot cache a
-self-recursive function (the cached copy crashes on load), so the stack is the one used. What makes it fast, all exact:
+without the newer shortcuts, kept for ``scripts/bench.py --solver``) is no faster on
+five-card hands, and numba cannot cache a self-recursive function (the cached copy
+crashes on load), so the stack is the one used. What makes it fast, all exact (each
+can be turned off with its ``NO_*`` bit in ``st[ST_FLAGS]``; ``OLD_SEARCH`` turns off
+the last five, the search as it was before them):
 
 - the cut of the reference: once a card reaches the most the mover can still get
   (``cap``: its best payoff over every count it can still end with), stop; later cards
-  could only tie, and ties keep the earlier card;
+  could only tie, and ties keep the earlier card. A follower none of whose legal cards
+  heads the trick cannot win it (unless a first_renounce reveal may judge it again), so
+  its most is one trick lower (``NO_UPPER``);
 - equivalent cards: a card ``b`` is skipped when the card tried just before it, ``a``,
   is of the same suit, neither is an ace nor Pam, no card of that suit still in play
   (in a hand or in the trick) lies between them, and the mover holds no card whose bit
@@ -46,24 +51,49 @@ self-recursive function (the cached copy crashes on load), so the stack is the o
   heading, the highest trump of the classic lead) and every suit test comes out the
   same, the ace-of-trumps and Pam rules (first-lead clauses, Pam be civil) never meet
   them (the king of the first-lead clauses leaves its leader that one legal card, and
-  trick 0 is never led again), and the mover's later tie-breaks order its other cards the same way against
-  either (plain power is the bit order; a trump or Pam is above both or below both in
-  every trump state). So ``b``'s subgame gives the same counts as ``a``'s, and ``b``,
-  later in the tie-break order, could only tie;
+  trick 0 is never led again), and the mover's later tie-breaks order its other cards
+  the same way against either (plain power is the bit order; a trump or Pam is above
+  both or below both in every trump state). So ``b``'s subgame gives the same counts as
+  ``a``'s, and ``b``, later in the tie-break order, could only tie;
+- shallow max^n pruning (Korf 1991, ``NO_SHALLOW``; ``solver_search._shallow``): the
+  tricks left add up to a constant, so once a frame's mover has secured some tricks
+  (the fewest that pay it as much as its best so far), its parent's mover can get at
+  most the rest; when that cannot beat the parent's best so far (strictly better only),
+  the frame stops. Its value is then inexact: the parent rejects it, and it never goes
+  into the table; never under ``card_values``' root, whose cards are all reported;
 - the last trick is played out directly (every seat holds one card, which is legal);
-- a transposition table at trick starts (two tricks or more left): a fixed-size table
-  of ``2**bits`` slots replaced on collision, keyed on everything the rest of the deal
-  depends on (every hand, the leader, the trick index, the tricks won, trumps, the
-  indicator turned) compared in full, so a hit is always the same position; entries
-  carry the solve's generation number, so a new solve needs no clearing.
+- a transposition table at trick starts (two tricks or more left; ``solver_table.py``):
+  a fixed-size table of ``2**bits`` slots replaced on collision, compared in full, so a
+  hit is always the same subgame. Its entries hold the tricks won from the trick start
+  on, keyed on whether each seat has won a trick yet rather than on the tricks won
+  (``NO_FUTURE``): a seat's payoff ``pot_start * k / hand_size`` orders its counts from
+  one trick on the same way whatever it won before (the loo penalty and the defender's
+  exemption sit at zero tricks; ``_setup`` checks the floats and keys on the tricks won
+  when they do not). The hands are keyed in their ranks among the cards in play
+  (``NO_RANKS``; ``solver_table.canonical``): each suit's order, each hand's tie-break
+  order, Pam and (under Pam be civil) the aces kept, which is all a trick start's
+  subgame reads; so the transpositions that differ in which of two cards, equal by
+  then, went earlier meet. The rest of the key: the leader, the trick, trumps, the
+  indicator turned, the indicator itself;
+- the table across solves (``NO_SHARE``): a solve keeps the table of the solve before
+  when the rules and the payoffs are the same (the generation number counts the
+  changes), so ``perfect``'s decisions of one deal and ``pimc``'s samples of one
+  decision and the next share the subgames they meet (kernel/cardplay.py).
+  ``solve_many`` solves unrelated positions and starts each afresh.
 
-Measured on one core (``scripts/bench.py --solver``, a shared two-core machine), five
-seats in the deal, from the first lead: three-card about 130,000 solves/s (the reference
-300: some 440x; 190 nodes a solve), five-card about 450 solves/s (the reference 1.9: some
-240x; 71,000 nodes a solve). Each shortcut's share, as solves/s with it turned off
-(``ST_FLAGS``), three-card / five-card: merging 73,000 / 110, the transposition table
-141,000 / 160 (three-card has one trick start to store, so the table costs a little
-there), the cut 120,000 / 400; the recursion 104,000 / 360.
+Measured on one core (``bash scripts/dev.sh bench --solver``, scripts/bench_solver.py,
+a shared two-core machine, the old search timed in turns with the new in one process),
+five seats in the deal, from the first lead: five-card about 520 solves/s with 23,600
+nodes a solve, against 194 solves/s and 70,800 nodes with ``OLD_SEARCH`` (2.7x; the
+reference 1.4 solves/s); three-card about 69,000 solves/s with 145 nodes a solve,
+against 66,000 and 192 nodes (1.05-1.08x: one trick start to store, so little for the
+table to save, and ranking the hands there costs about what it saves). Each shortcut alone turned off, five-card
+solves/s: shallow pruning 320, the key on tricks won or not 290, ranks 225, the
+follower's cut 315, merging 234, the table 92, the cut 307; the recursion (old search)
+153. pimc:32 in a five-card ladder of 4: about 2x the deals/s of the old search
+(``pimc_ladder_report``). The table is 5.5 MB here (``TT_BITS``; kernel/cardplay.py's
+workspaces 1.4 MB, ``SOLVER_TT_BITS``); a five-card first-lead solve fills about 900
+slots, so neither size is a limit.
 """
 
 import numpy as np
@@ -72,17 +102,22 @@ from numba import njit
 from loo_sim.game import abi as L
 from loo_sim.kernel.bits import beats, eff_suit, is_trump
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.solver_search import (  # noqa: F401 (the layout is this module's interface too)
-    F_LEN,
-    MAX_DEPTH,
+from loo_sim.kernel.solver_search import F_LEN, MAX_DEPTH, ROOT, ROOT_ALL, _value
+from loo_sim.kernel.solver_table import (  # noqa: F401 (the layout is this module's interface too)
     NO_CUT,
+    NO_FUTURE,
     NO_MERGE,
+    NO_RANKS,
+    NO_SHALLOW,
+    NO_SHARE,
     NO_TT,
-    ROOT,
-    ROOT_ALL,
+    NO_UPPER,
+    OLD_SEARCH,
     ST_BEST,
     ST_CIVIL,
+    ST_CONTEXT,
     ST_FLAGS,
+    ST_FUTURE,
     ST_GEN,
     ST_H,
     ST_INDICATOR,
@@ -90,16 +125,18 @@ from loo_sim.kernel.solver_search import (  # noqa: F401 (the layout is this mod
     ST_LEN,
     ST_MODE,
     ST_N,
+    ST_NEED,
     ST_NODES,
     ST_OUT_CARDS,
     ST_OUT_N,
     ST_OUT_RES,
     ST_PAM,
     ST_SINGLE,
+    ST_TABLES,
     ST_VOID,
     TT_BITS,
     TT_COLS,
-    _value,
+    TT_GEN,
     count_of,
 )
 
@@ -119,10 +156,16 @@ def workspace(tt_bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
 
 @njit(cache=True, **NO_REFCOUNT)
 def _setup(pi, pf, ri, st, hands, cards, pay, cap):
-    """Fill the per-solve context, the hands, the trick and the payoff tables from a position."""
+    """Fill the per-solve context, the hands, the trick and the payoffs from a position; a new
+    table generation unless the previous solve had the same rules and payoffs, and the
+    tables of the payoffs (:func:`_payoff_tables`) only when the payoffs changed."""
     n = pi[L.PI_N]
     h = ri[L.R_HAND]
-    st[ST_GEN] += 1
+    same = (st[ST_CONTEXT] == st[ST_FLAGS] + 1 and (st[ST_FLAGS] & NO_SHARE) == 0 and st[ST_N] == n
+            and st[ST_H] == h and st[ST_PAM] == ri[L.R_PAM] and st[ST_CIVIL] == ri[L.R_CIVIL]
+            and st[ST_LEAD] == ri[L.R_LEAD] and st[ST_VOID] == ri[L.R_VOID] and st[ST_MODE] == pi[L.PI_MODE]
+            and st[ST_SINGLE] == pi[L.PI_SINGLE])  # fmt: skip
+    payoffs_kept = st[ST_TABLES] == st[ST_FLAGS] + 1 and st[ST_N] == n and st[ST_H] == h
     st[ST_N] = n
     st[ST_H] = h
     st[ST_PAM] = ri[L.R_PAM]
@@ -139,7 +182,27 @@ def _setup(pi, pf, ri, st, hands, cards, pay, cap):
         hands[i] = pi[L.PI_HANDS + i]
         for k in range(h + 1):
             won = pot * k / h  # the engine's shares (R3)
-            pay[i, k] = won - penalty if k == 0 and i != defender else won
+            p = won - penalty if k == 0 and i != defender else won
+            if pay[i, k] != p:
+                payoffs_kept = False
+                pay[i, k] = p
+    if not payoffs_kept:
+        _payoff_tables(st, pay, cap, n, h)
+    if not (same and payoffs_kept):
+        st[ST_GEN] += 1
+    st[ST_CONTEXT] = st[ST_FLAGS] + 1
+    tix = pi[L.PI_TRICK]
+    for j in range(pi[L.PI_NCARDS]):
+        cards[tix * L.MAX_PLAYERS + j] = pi[L.PI_CARDS + j]
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def _payoff_tables(st, pay, cap, n, h):
+    """From the payoffs: ``cap`` (the best payoff over the counts a seat can still reach),
+    the fewest tricks paying as much as k (shallow pruning's), and whether the table may
+    key on whether each seat has won a trick (``ST_FUTURE``)."""
+    future = (st[ST_FLAGS] & NO_FUTURE) == 0
+    for i in range(n):
         for k in range(h + 1):
             for left in range(h + 1):
                 top = pay[i, k]
@@ -147,9 +210,17 @@ def _setup(pi, pf, ri, st, hands, cards, pay, cap):
                     if pay[i, j] > top:
                         top = pay[i, j]
                 cap[i, k, left] = top
-    tix = pi[L.PI_TRICK]
-    for j in range(pi[L.PI_NCARDS]):
-        cards[tix * L.MAX_PLAYERS + j] = pi[L.PI_CARDS + j]
+            need = 0
+            while pay[i, need] < pay[i, k]:
+                need += 1
+            st[ST_NEED + i * (L.MAX_TRICKS + 1) + k] = need
+        # from the first trick on, the payoffs must order the tricks to come alike
+        for k in range(2, h):
+            step, first = pay[i, k + 1] - pay[i, k], pay[i, 2] - pay[i, 1]
+            if (step > 0) != (first > 0) or (step < 0) != (first < 0):
+                future = False
+    st[ST_FUTURE] = future
+    st[ST_TABLES] = st[ST_FLAGS] + 1
 
 
 @njit(cache=True, inline="always")
@@ -207,6 +278,7 @@ def solve_many(pis, pfs, ri, tt, st, hands, cards, pay, cap, fr, fb, out):
     searched into ``out[j, 2]``."""
     for j in range(pis.shape[0]):
         st[ST_NODES] = 0
+        st[ST_CONTEXT] = 0  # independent positions: a fresh table each (the figures of scripts/bench.py)
         out[j, 0] = _root(pis[j], pfs[j], ri, tt, st, hands, cards, pay, cap, fr, fb, ROOT)
         out[j, 1] = st[ST_BEST]
         out[j, 2] = st[ST_NODES]

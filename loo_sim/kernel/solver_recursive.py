@@ -1,5 +1,6 @@
 """The perfect-information solver's search as a numba recursion: the twin of
-``kernel/solver.py``'s explicit-stack :func:`~loo_sim.kernel.solver._value`, card for card,
+``kernel/solver.py``'s explicit-stack :func:`~loo_sim.kernel.solver._value` as it was before
+shallow pruning (the stack with ``OLD_SEARCH`` but sharing the table's key), card for card,
 without the ``NO_*`` switches. Nothing in a study calls it; ``scripts/bench.py --solver``
 measures it beside the stack (the recursion is the slower, and numba cannot cache a
 self-recursive function: the cached copy crashes on load, so it compiles in each process).
@@ -25,12 +26,11 @@ from loo_sim.kernel.bits import (
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver import _root_state, _setup
-from loo_sim.kernel.solver_search import (
-    NODE,
-    ROOT,
-    ROOT_ALL,
+from loo_sim.kernel.solver_search import NODE, ROOT, ROOT_ALL, _judge, _last_trick
+from loo_sim.kernel.solver_table import (
     ST_BEST,
     ST_CIVIL,
+    ST_CONTEXT,
     ST_GEN,
     ST_H,
     ST_INDICATOR,
@@ -48,10 +48,9 @@ from loo_sim.kernel.solver_search import (
     TT_HANDS,
     TT_META,
     TT_VALUE,
-    _judge,
-    _last_trick,
     _slot,
     count_of,
+    table_key,
 )
 
 
@@ -68,16 +67,16 @@ def _value_rec(hands, cards, st, tt, pay, cap, li, k, tix, won, t, turned, civil
     if k == 0:
         if tix == h - 1 and mode_r == NODE:
             return _last_trick(hands, st, li, won, t)
-        meta = li | (tix << 4) | ((t + 1) << 8) | (turned << 11) | (won << 12)
+        meta = table_key(st, li, tix, t, turned, won)
         slot = _slot(hands, n, meta, tt.shape[0])
-        if tt[slot, TT_GEN] == st[ST_GEN] and tt[slot, TT_META] == meta:
+        if mode_r == NODE and tt[slot, TT_GEN] == st[ST_GEN] and tt[slot, TT_META] == meta:
             same = True
             for i in range(n):
                 if tt[slot, TT_HANDS + i] != hands[i]:
                     same = False
                     break
             if same:
-                return tt[slot, TT_VALUE]
+                return tt[slot, TT_VALUE] + won  # the entries hold the tricks won from the trick start
     st[ST_NODES] += 1
     base = tix * L.MAX_PLAYERS
     mover = li + k
@@ -190,7 +189,7 @@ def _value_rec(hands, cards, st, tt, pay, cap, li, k, tix, won, t, turned, civil
     if slot >= 0:
         tt[slot, TT_GEN] = st[ST_GEN]
         tt[slot, TT_META] = meta
-        tt[slot, TT_VALUE] = best
+        tt[slot, TT_VALUE] = best - won
         for i in range(n):
             tt[slot, TT_HANDS + i] = hands[i]
     return best
@@ -201,6 +200,7 @@ def solve_many_recursive(pis, pfs, ri, tt, st, hands, cards, pay, cap, fr, fb, o
     """:func:`solve_many` with the recursive search (not cached: compiled in each process)."""
     for j in range(pis.shape[0]):
         st[ST_NODES] = 0
+        st[ST_CONTEXT] = 0  # independent positions: a fresh table each, as solve_many
         _setup(pis[j], pfs[j], ri, st, hands, cards, pay, cap)
         pi = pis[j]
         won, led, win_i, trumped = _root_state(pi, ri, cards)
@@ -209,3 +209,4 @@ def solve_many_recursive(pis, pfs, ri, tt, st, hands, cards, pay, cap, fr, fb, o
                                win_i, trumped, ROOT)  # fmt: skip
         out[j, 1] = st[ST_BEST]
         out[j, 2] = st[ST_NODES]
+    st[ST_CONTEXT] = 0  # its entries are keyed on the cards themselves: no later solve may share them

@@ -1,8 +1,8 @@
 """The search of the perfect-information solver (``kernel/solver.py`` explains it): the
-layout of its vectors (the per-solve context ``st``, the transposition table ``tt``, the
-explicit stack's frames ``fr``/``fb``) and the steps of the depth-first max^n search over
-that stack (:func:`_value`), with the last trick played out directly (:func:`_last_trick`)
-and the transposition table's slots (:func:`_slot`)."""
+layout of the explicit stack's frames ``fr``/``fb`` and the steps of the depth-first max^n
+search over that stack (:func:`_value`), with the last trick played out directly
+(:func:`_last_trick`) and shallow pruning (:func:`_shallow`); the context ``st`` and the
+transposition table are ``kernel/solver_table.py``'s."""
 
 from numba import njit
 
@@ -23,40 +23,49 @@ from loo_sim.kernel.bits import (
 )
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
+from loo_sim.kernel.solver_table import (
+    NO_CUT,
+    NO_MERGE,
+    NO_SHALLOW,
+    NO_TT,
+    NO_UPPER,
+    ST_BEST,
+    ST_CANON,
+    ST_CIVIL,
+    ST_FLAGS,
+    ST_GEN,
+    ST_H,
+    ST_INDICATOR,
+    ST_LEAD,
+    ST_MODE,
+    ST_N,
+    ST_NEED,
+    ST_NODES,
+    ST_OUT_CARDS,
+    ST_OUT_N,
+    ST_OUT_RES,
+    ST_PAM,
+    ST_SINGLE,
+    ST_VOID,
+    TT_GEN,
+    TT_HANDS,
+    TT_META,
+    TT_VALUE,
+    _slot,
+    canonical,
+    count_of,
+    table_key,
+)
 
-# ---- the per-solve context and results: int vector ``st`` ----------------------------------
-ST_GEN = 0  # generation number of the current solve (transposition entries carry it)
-ST_NODES = 1  # nodes searched (statistics)
-ST_N, ST_H, ST_PAM, ST_CIVIL, ST_LEAD, ST_VOID, ST_MODE, ST_INDICATOR, ST_SINGLE = range(2, 11)
-ST_BEST = 11  # the root's chosen card (bit position)
-ST_OUT_N = 12  # card_values: legal cards at the root
-ST_OUT_CARDS = 13  # [MAX_TRICKS] their bit positions, in tie-break order
-ST_OUT_RES = ST_OUT_CARDS + L.MAX_TRICKS  # [MAX_TRICKS] the packed counts after each
-ST_FLAGS = ST_OUT_RES + L.MAX_TRICKS  # the shortcuts turned off (measurements and tests): NO_MERGE | NO_TT | NO_CUT
-ST_LEN = ST_FLAGS + 1
-NO_MERGE, NO_TT, NO_CUT = 1, 2, 4
-# ---- transposition table: int matrix [slot, TT_*] ------------------------------------------
-TT_GEN, TT_META, TT_VALUE = 0, 1, 2
-TT_HANDS = 3  # [MAX_PLAYERS]
-TT_COLS = TT_HANDS + L.MAX_PLAYERS
-TT_BITS = 16
 # ---- search frames (the explicit stack): int matrix fr [depth, F_*], float matrix fb [depth, FB_*] ----
 F_LI, F_K, F_TIX, F_WON, F_T, F_TURNED, F_CIVIL, F_RENOUNCED, F_LED, F_WIN, F_TRUMPED, F_LED_TRUMP = range(12)
 F_BEAT, F_MOVER, F_HAND, F_LIVE, F_PLAIN, F_TRUMPS, F_PAM, F_PREV, F_FOUND, F_DONE, F_BEST, F_CARD = range(12, 24)
-F_SLOT, F_METAKEY, F_MODE = 24, 25, 26
-F_LEN = 27
+F_SLOT, F_METAKEY, F_MODE, F_PRUNED, F_UPPER = 24, 25, 26, 27, 28
+F_LEN = 29
 FB_PAY, FB_CAP = 0, 1  # the best payoff so far, the most the mover can still get
 MAX_DEPTH = L.MAX_TRICKS * L.MAX_PLAYERS + 1
 # ---- root modes -----------------------------------------------------------------------------
 NODE, ROOT, ROOT_ALL = 0, 1, 2  # ROOT: note the chosen card; ROOT_ALL: every card, no cut, no merging
-_K = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
-
-
-
-@njit(cache=True, inline="always")
-def count_of(packed, i):
-    """Seat index ``i``'s tricks in packed counts (4 bits a seat)."""
-    return (packed >> (4 * i)) & 15
 
 
 @njit(cache=True, inline="always")
@@ -110,15 +119,6 @@ def _last_trick(hands, st, li, won, t):
     if winner >= n:
         winner -= n
     return won + (1 << (4 * winner))
-
-
-@njit(cache=True, inline="always")
-def _slot(hands, n, meta, size):
-    x = meta * _K
-    for i in range(n):
-        x = (x ^ hands[i]) * _K
-    x ^= x >> 29
-    return x & (size - 1)
 
 
 @njit(cache=True, inline="always")
@@ -182,12 +182,43 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     fr[d, F_SLOT] = slot
     fr[d, F_METAKEY] = meta
     fr[d, F_MODE] = mode_r
+    fr[d, F_PRUNED] = 0
     fb[d, FB_PAY] = 0.0
-    fb[d, FB_CAP] = cap[mover, count_of(won, mover), st[ST_H] - tix]
+    upper = st[ST_H] - tix  # the most tricks the mover can still win
+    if k > 0 and (legal & beat) == 0 and (t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE) and (st[ST_FLAGS] & NO_UPPER) == 0:
+        upper -= 1  # none of its cards heads this trick, and no reveal can judge it again
+    fr[d, F_UPPER] = upper
+    fb[d, FB_CAP] = cap[mover, count_of(won, mover), upper]
 
 
 @njit(cache=True, inline="always")
-def _deliver(fr, fb, d, hands, st, pay, res):
+def _shallow(fr, fb, d, st, cap):
+    """Shallow max^n pruning (Korf 1991) on the constant sum of tricks: frame ``d``'s mover
+    ``m`` will end with at least ``need`` tricks (the fewest paying it as much as its best so
+    far), so the parent's mover ``p`` with at most ``extra = need - m's tricks now`` fewer
+    than all the tricks left; when even the best of those cannot beat the parent's best so
+    far (it keeps strictly better only), the parent will not take this card: stop, and keep
+    the inexact value out of the table. Never under a ROOT_ALL frame (its cards' values are
+    reported)."""
+    if d == 0 or (st[ST_FLAGS] & NO_SHALLOW) != 0:
+        return
+    up = d - 1
+    p = fr[up, F_MOVER]
+    m = fr[d, F_MOVER]
+    if p == m or fr[up, F_FOUND] == 0 or fr[up, F_MODE] == ROOT_ALL:
+        return
+    won = fr[d, F_WON]
+    extra = st[ST_NEED + m * (L.MAX_TRICKS + 1) + count_of(fr[d, F_BEST], m)] - count_of(won, m)
+    most = st[ST_H] - fr[d, F_TIX] - extra  # p's tricks from here on, at most
+    if fr[up, F_TIX] == fr[d, F_TIX] and fr[up, F_UPPER] < most:
+        most = fr[up, F_UPPER]  # p cannot head this trick either
+    if extra > 0 and cap[p, count_of(won, p), most] <= fb[up, FB_PAY]:
+        fr[d, F_DONE] = 1
+        fr[d, F_PRUNED] = 1
+
+
+@njit(cache=True, inline="always")
+def _deliver(fr, fb, d, hands, st, pay, cap, res):
     """The value of the card frame ``d`` is trying came back: keep it if strictly better."""
     mover = fr[d, F_MOVER]
     hands[mover] = fr[d, F_HAND]
@@ -206,6 +237,8 @@ def _deliver(fr, fb, d, hands, st, pay, res):
             st[ST_BEST] = fr[d, F_CARD]
         if p >= fb[d, FB_CAP] and mode_r != ROOT_ALL and (st[ST_FLAGS] & NO_CUT) == 0:
             fr[d, F_DONE] = 1  # the most the mover can still get: a later card could only tie
+        else:
+            _shallow(fr, fb, d, st, cap)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -253,16 +286,17 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
         if c < 0:  # frame d is searched
             best = fr[d, F_BEST]
             slot = fr[d, F_SLOT]
-            if slot >= 0:
+            if slot >= 0 and fr[d, F_PRUNED] == 0:  # a pruned frame's value is not exact
+                canonical(hands, st, n)
                 tt[slot, TT_GEN] = st[ST_GEN]
                 tt[slot, TT_META] = fr[d, F_METAKEY]
-                tt[slot, TT_VALUE] = best
+                tt[slot, TT_VALUE] = best - fr[d, F_WON]  # the tricks won from here on
                 for i in range(n):
-                    tt[slot, TT_HANDS + i] = hands[i]
+                    tt[slot, TT_HANDS + i] = st[ST_CANON + i]
             if d == 0:
                 return best
             d -= 1
-            _deliver(fr, fb, d, hands, st, pay, best)
+            _deliver(fr, fb, d, hands, st, pay, cap, best)
             continue
         # play c
         fr[d, F_CARD] = c
@@ -305,26 +339,25 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             winner -= n
         won += 1 << (4 * winner)
         if tix + 1 == h:
-            _deliver(fr, fb, d, hands, st, pay, won)
+            _deliver(fr, fb, d, hands, st, pay, cap, won)
             continue
         if tix + 2 == h:
-            _deliver(fr, fb, d, hands, st, pay, _last_trick(hands, st, winner, won, t))
+            _deliver(fr, fb, d, hands, st, pay, cap, _last_trick(hands, st, winner, won, t))
             continue
-        meta = winner | ((tix + 1) << 4) | ((t + 1) << 8) | (turned << 11) | (won << 12)
-        slot = _slot(hands, n, meta, size)
-        if (st[ST_FLAGS] & NO_TT) != 0:
-            slot = -1
-        elif tt[slot, TT_GEN] == st[ST_GEN] and tt[slot, TT_META] == meta:
+        meta = table_key(st, winner, tix + 1, t, turned, won)
+        slot = -1
+        if (st[ST_FLAGS] & NO_TT) == 0:
+            canonical(hands, st, n)
+            slot = _slot(st[ST_CANON : ST_CANON + n], n, meta, size)
+        if slot >= 0 and tt[slot, TT_GEN] == st[ST_GEN] and tt[slot, TT_META] == meta:
             same = True
             for i in range(n):
-                if tt[slot, TT_HANDS + i] != hands[i]:
+                if tt[slot, TT_HANDS + i] != st[ST_CANON + i]:
                     same = False
                     break
             if same:
-                _deliver(fr, fb, d, hands, st, pay, tt[slot, TT_VALUE])
+                _deliver(fr, fb, d, hands, st, pay, cap, tt[slot, TT_VALUE] + won)
                 continue
         _enter(fr, fb, d + 1, hands, cards, st, cap, winner, 0, tix + 1, won, t, turned, False, False, 0, 0, False,
                NODE, slot, meta)  # fmt: skip
         d += 1
-
-

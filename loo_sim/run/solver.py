@@ -4,10 +4,12 @@ into the kernel's vectors (slots ``PI_*`` / ``PIF_*`` of ``game/abi.py``), and
 :func:`solve`, :func:`card_values` and :func:`best_card` answer as ``engine/solver.py``'s
 functions of the same names do, exactly (tests/test_kernel_solver.py).
 
-Measured on one core (``bash scripts/dev.sh bench --solver``), five seats in the deal, from
-the first lead, the kernel's batch loop (``kernel.solver.solve_many``): three-card about
-130,000 solves/s (the reference 300), five-card about 450 (the reference 1.9). These
-wrappers add the encoding and a call from Python to each solve.
+Measured on one core (``bash scripts/dev.sh bench --solver``, a shared machine), five seats
+in the deal, from the first lead, the kernel's batch loop (``kernel.solver.solve_many``):
+three-card about 70,000-100,000 solves/s (the reference about 110), five-card about 520
+(the reference 1.4). These wrappers add the encoding and a call from Python to each solve;
+they share one workspace, so consecutive solves with the same rules and payoffs share
+its table (kernel/solver.py).
 """
 
 from __future__ import annotations

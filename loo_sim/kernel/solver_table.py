@@ -1,0 +1,105 @@
+"""The perfect-information solver's vectors and its transposition table (``kernel/solver.py``
+explains the search): the per-solve context ``st`` (slots ``ST_*``), the switches that turn
+shortcuts off (``NO_*``), the table ``tt`` (columns ``TT_*``) and a trick start's key in it:
+:func:`table_key`, the hands in ranks (:func:`canonical`) and the slot (:func:`_slot`)."""
+
+from numba import njit
+
+from loo_sim.game import abi as L
+from loo_sim.kernel.bits import ACE_BITS, PAM_BIT, SUIT_MASK, has, lsb, msb
+
+# ---- the per-solve context and results: int vector ``st`` ----------------------------------
+ST_GEN = 0  # generation number of the current solve (transposition entries carry it)
+ST_NODES = 1  # nodes searched (statistics)
+ST_N, ST_H, ST_PAM, ST_CIVIL, ST_LEAD, ST_VOID, ST_MODE, ST_INDICATOR, ST_SINGLE = range(2, 11)
+ST_BEST = 11  # the root's chosen card (bit position)
+ST_OUT_N = 12  # card_values: legal cards at the root
+ST_OUT_CARDS = 13  # [MAX_TRICKS] their bit positions, in tie-break order
+ST_OUT_RES = ST_OUT_CARDS + L.MAX_TRICKS  # [MAX_TRICKS] the packed counts after each
+ST_FLAGS = ST_OUT_RES + L.MAX_TRICKS  # the shortcuts turned off (measurements and tests): NO_* below
+ST_CONTEXT = ST_FLAGS + 1  # 1 + the flags the table's entries were made with; 0: a new table generation next solve
+ST_FUTURE = ST_CONTEXT + 1  # 1: the table keys on whether each seat has won a trick, not on the tricks won
+ST_NEED = ST_FUTURE + 1  # [MAX_PLAYERS * (MAX_TRICKS + 1)] the fewest tricks with i's payoff at k tricks or more
+ST_CANON = ST_NEED + L.MAX_PLAYERS * (L.MAX_TRICKS + 1)  # [MAX_PLAYERS] a trick start's hands in the table's ranks
+ST_TABLES = ST_CANON + L.MAX_PLAYERS  # 1 + the flags cap, ST_NEED and ST_FUTURE were made with; 0: none yet
+ST_LEN = ST_TABLES + 1
+NO_MERGE, NO_TT, NO_CUT = 1, 2, 4
+NO_SHALLOW, NO_FUTURE, NO_SHARE = 8, 16, 32  # shallow pruning, the key on tricks won or not, the table across solves
+NO_RANKS = 64  # the table keyed on the cards themselves, not on their ranks among the cards in play
+NO_UPPER = 128  # the cut without the follower that cannot head the trick
+OLD_SEARCH = NO_SHALLOW | NO_FUTURE | NO_SHARE | NO_RANKS | NO_UPPER  # the search before these (measurements, tests)
+# ---- transposition table: int matrix [slot, TT_*] ------------------------------------------
+TT_GEN, TT_META, TT_VALUE = 0, 1, 2
+TT_HANDS = 3  # [MAX_PLAYERS]
+TT_COLS = TT_HANDS + L.MAX_PLAYERS
+TT_BITS = 16
+_K = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
+
+
+@njit(cache=True, inline="always")
+def count_of(packed, i):
+    """Seat index ``i``'s tricks in packed counts (4 bits a seat)."""
+    return (packed >> (4 * i)) & 15
+
+
+@njit(cache=True, inline="always")
+def table_key(st, li, tix, t, turned, won):
+    """A trick start's key in the table, besides the hands: the leader, the trick, trumps,
+    the indicator (pimc's samples differ in it while it is hidden) and the tricks won. Under
+    ``ST_FUTURE`` only whether each seat has won a trick yet: the entries hold the tricks
+    won from the trick start on, and a seat's payoff then orders those the same way
+    whatever it won before, from its first trick on (``_setup`` checks the floats)."""
+    if st[ST_FUTURE] == 1:
+        won = (won | (won >> 1) | (won >> 2) | (won >> 3)) & 0x11111111  # a bit a seat: has it won a trick
+    return li | (tix << 4) | ((t + 1) << 8) | (turned << 11) | ((st[ST_INDICATOR] + 1) << 12) | (won << 18)
+
+
+@njit(cache=True, inline="always")
+def canonical(hands, st, n):
+    """A trick start's hands in the table's ranks, into ``st[ST_CANON:]``: every card in play
+    moved to the lowest bit of its suit above both the card before it in its suit and the
+    card before it in its hand (bit order), aces (under Pam be civil) and Pam staying put.
+    Each suit's order, each hand's tie-break order (plain cards in bit order) and the
+    ace of trumps and Pam are kept, and nothing else from a trick start on (the first-trick
+    clauses are behind; a dead card is never compared), so hands with the same ranks have
+    the same subgame: the transpositions that differ in which of two cards, equal by then,
+    went earlier meet in the table."""
+    live = 0
+    for i in range(n):
+        live |= hands[i]
+        st[ST_CANON + i] = 0
+    if (st[ST_FLAGS] & NO_RANKS) != 0:
+        for i in range(n):
+            st[ST_CANON + i] = hands[i]
+        return
+    fixed = PAM_BIT if st[ST_PAM] == 1 else 0
+    if st[ST_CIVIL] == 1:
+        fixed |= ACE_BITS
+    placed = 0
+    while live:
+        c = lsb(live)
+        live &= live - 1
+        o = 0
+        while not has(hands[o], c):
+            o += 1
+        if has(fixed, c):
+            b = c
+        else:
+            below = placed & SUIT_MASK[c & 3]
+            x = msb(below) if below else -1
+            mine = st[ST_CANON + o]
+            if mine and msb(mine) > x:
+                x = msb(mine)
+            b = x + 1
+            b += ((c & 3) - b) & 3  # the next bit of c's suit
+        st[ST_CANON + o] |= 1 << b
+        placed |= 1 << b
+
+
+@njit(cache=True, inline="always")
+def _slot(hands, n, meta, size):
+    x = meta * _K
+    for i in range(n):
+        x = (x ^ hands[i]) * _K
+    x ^= x >> 29
+    return x & (size - 1)

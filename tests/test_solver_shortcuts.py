@@ -1,0 +1,139 @@
+"""The solver's newer shortcuts (kernel/solver.py: shallow pruning, the table keyed on
+whether each seat has won a trick and on the ranks among the cards in play, the cut of a
+follower that cannot head the trick, the table kept across solves) change no answer.
+
+On 10,000 positions of real reference deals of every preset (tests/solver_positions.py's
+way: three-card with 3 to 8 players, five-card with 3 to 5, Pam be civil, classic-limited
+with the indicator hidden and turned, defenders, first_lead, the lead and void options)
+the search with every shortcut (one workspace, solved in deal order as ``perfect`` solves
+a deal's decisions, so the table is shared) gives the same card, the same counts and the
+same value of every legal card as the search before them (``OLD_SEARCH``: a fresh table
+each solve, none of them). Where trumps are still unknown under ``first_renounce`` the
+position is solved again with another hidden indicator (pimc's samples differ so), in
+the same shared table. Every 50th position (five-card: with three tricks or fewer left)
+is also checked against the reference engine (engine/solver.py).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from loo_sim.engine import solver as reference
+from loo_sim.engine.deal import reference_positions
+from loo_sim.game.rules import Rules, Trump
+from loo_sim.kernel import solver as K
+from loo_sim.kernel.bits import CARD, POS
+from loo_sim.run.args import rules_arrays
+from loo_sim.run.solver import encode_position
+from tests.solver_positions import policies_for
+
+POSITIONS = 10_000
+REFERENCE_EVERY = 50
+FAMILIES = ["always", "basic", "cautious"]
+# (name, preset, overrides, carried pots)
+PRESETS = [
+    *[(f"three-card {n} players", "three-card", {"players": n}, [0.0, 3.0]) for n in range(3, 9)],
+    *[(f"five-card {n} players", "five-card", {"players": n}, [0.0, 5.0]) for n in range(3, 6)],
+    ("five-card lead=classic void=trump_to_win", "five-card", {"lead": "classic", "void": "trump_to_win"}, [0.0]),
+    (
+        "five-card no Pam lead=ace first_lead",
+        "five-card",
+        {"pam": False, "pam_be_civil": False, "lead": "ace", "trump": "first_lead", "players": 4},
+        [0.0],
+    ),
+    ("classic-limited single (indicator hidden)", "classic-limited", {}, [0.0]),
+    ("classic-limited double (defenders)", "classic-limited", {}, [3.0, 6.0]),
+    ("irish (first_lead)", "irish", {}, [0.0, 6.0]),
+    ("three-card lead=ace void=trump_to_win", "three-card", {"lead": "ace", "void": "trump_to_win"}, [0.0]),
+]
+
+
+def _answers(pi, pf, ri, ws) -> tuple:
+    """(packed counts, card) of solve_position, then card_values_position's cards and counts."""
+    packed = K.solve_position(pi, pf, ri, *ws)
+    best = int(ws[1][K.ST_BEST])
+    K.card_values_position(pi, pf, ri, *ws)
+    st = ws[1]
+    out = int(st[K.ST_OUT_N])
+    return (int(packed), best, st[K.ST_OUT_CARDS : K.ST_OUT_CARDS + out].tolist(),
+            st[K.ST_OUT_RES : K.ST_OUT_RES + out].tolist())  # fmt: skip
+
+
+def _other_indicator(pi, rng: random.Random) -> int:
+    """A card in no hand and not the indicator: a hidden indicator pimc could sample."""
+    held = 0
+    for i in range(int(pi[K.L.PI_N])):
+        held |= int(pi[K.L.PI_HANDS + i])
+    for j in range(int(pi[K.L.PI_NCARDS])):
+        held |= 1 << int(pi[K.L.PI_CARDS + j])
+    free = [b for b in range(52) if not (held >> b) & 1 and b != pi[K.L.PI_INDICATOR]]
+    return rng.choice(free)
+
+
+@pytest.mark.parametrize("entry", PRESETS, ids=[e[0] for e in PRESETS])
+def test_new_shortcuts_give_the_old_answers(entry):
+    name, preset, overrides, carried = entry
+    rules = Rules.preset(preset, **overrides)
+    ri, _ = rules_arrays(rules)
+    rng = random.Random(len(name) * 7919 + 17)
+    new, old = K.workspace(), K.workspace()
+    old[1][K.ST_FLAGS] = K.OLD_SEARCH
+    done = resampled = referenced = first_leads = 0
+    while done < POSITIONS:
+        deck = list(range(52))
+        rng.shuffle(deck)
+        dealer, pot = rng.randrange(rules.players), rng.choice(carried)
+        positions, _ = reference_positions(rules, deck, dealer, pot, policies_for(rng, FAMILIES, rules.players))
+        for pos in positions[: POSITIONS - done]:  # in deal order: the decisions perfect solves, one table
+            pi, pf = encode_position(pos)
+            where = f"{name}: {pos}"
+            got = _answers(pi, pf, ri, new)
+            assert got == _answers(pi, pf, ri, old), where
+            if pos.trump is None and pos.mode is Trump.FIRST_RENOUNCE:
+                pi2 = pi.copy()
+                pi2[K.L.PI_INDICATOR] = _other_indicator(pi, rng)
+                assert _answers(pi2, pf, ri, new) == _answers(pi2, pf, ri, old), f"{where}, another indicator"
+                resampled += 1
+            left = rules.hand_size - pos.trick_index
+            if done % REFERENCE_EVERY == 0 and (rules.hand_size == 3 or left <= 3):
+                assert got[1] == POS[reference.best_card(pos)], where
+                tricks = reference.solve(pos)
+                assert K.counts(got[0], len(pos.seats)) == [tricks[s] for s in pos.seats], where
+                values = reference.card_values(pos)
+                assert [int(CARD[c]) for c in got[2]] == list(values), where
+                referenced += 1
+            first_leads += pos.trick_index == 0 and not pos.trick
+            done += 1
+    assert referenced >= POSITIONS // REFERENCE_EVERY // 3 and first_leads >= 100
+    if rules.trump is not Trump.FIRST_LEAD and "single" in name:
+        assert resampled >= 500
+
+
+def test_each_new_shortcut_alone_changes_nothing():
+    """Each shortcut turned off alone (and all of them) gives the same card and counts, on
+    whole five-card deals of five seats from the first lead."""
+    rng = random.Random(33)
+    rules = Rules.preset("five-card")
+    encoded = []
+    while len(encoded) < 30:
+        deck = list(range(52))
+        rng.shuffle(deck)
+        positions, _ = reference_positions(rules, deck, len(encoded) % 5, 0.0, policies_for(rng, ["always"], 5))
+        if positions and len(positions[0].seats) == 5:
+            encoded.append(encode_position(positions[0]))
+    pis, pfs = np.array([e[0] for e in encoded]), np.array([e[1] for e in encoded])
+    ri, _ = rules_arrays(rules)
+    ws = K.workspace()
+    answers, nodes = [], []
+    for flags in (0, K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.OLD_SEARCH):
+        ws[1][K.ST_FLAGS] = flags
+        out = np.zeros((len(encoded), 3), dtype=np.int64)
+        K.solve_many(pis, pfs, ri, *ws, out)
+        answers.append(out[:, :2].copy())
+        nodes.append(int(out[:, 2].sum()))
+    for flags, other in zip((K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.OLD_SEARCH), answers[1:]):
+        assert (other == answers[0]).all(), flags
+    assert nodes[0] < nodes[-1] / 2  # they do save work: the search with all of them, against none
