@@ -16,14 +16,19 @@ DASK_MISSING = (
 )
 
 
+def check_scheduler(name: str, scheduler: str | None, scheduler_flag: str = "--scheduler") -> None:
+    """A scheduler address goes with the dask backend only (checked before --out is made)."""
+    if name == "local" and scheduler:
+        raise LooError(f"{scheduler_flag} goes with --backend dask")
+
+
 @contextmanager
 def open_backend(name: str = "local", scheduler: str | None = None, workers: int | None = None,
                  timeout: str = "20s", scheduler_flag: str = "--scheduler") -> Iterator[object]:  # fmt: skip
     """The backend ``name`` (local or dask), closed (with its client and cluster) on exit.
     ``scheduler_flag`` names where the scheduler address came from, for the messages."""
+    check_scheduler(name, scheduler, scheduler_flag)
     if name == "local":
-        if scheduler:
-            raise LooError(f"{scheduler_flag} goes with --backend dask")
         yield make_backend("local")
         return
     try:
