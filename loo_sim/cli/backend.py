@@ -11,6 +11,20 @@ from contextlib import ExitStack, contextmanager
 from loo_sim.base.errors import LooError
 from loo_sim.run.backend import make_backend
 
+# run in each LocalCluster worker as it starts (a Dask preload, as script text). A Ctrl-C in the
+# terminal reaches the whole process group: a worker would die with a KeyboardInterrupt
+# traceback on the command's stderr, while this process handles it (PARTIAL results) and
+# closes the cluster. Closing it cancels the chunk task a worker is running, which the
+# worker logs as a warning ("Async instruction ... ended with CancelledError"): expected here.
+WORKER_SETUP = """
+import logging
+import signal
+
+
+def dask_setup(worker):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.getLogger("distributed.worker.state_machine").setLevel(logging.ERROR)
+"""
 DASK_MISSING = (
     "the dask backend needs the dask extra: pip install 'loo-sim[dask]' (from a checkout: pip install '.[dask]')"
 )
@@ -44,7 +58,8 @@ def open_backend(name: str = "local", scheduler: str | None = None, workers: int
         else:
             # one process a core, each kernel call on one numba thread: no oversubscription
             cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, env={"NUMBA_NUM_THREADS": "1"})  # fmt: skip
+                                   dashboard_address=None, env={"NUMBA_NUM_THREADS": "1"},
+                                   preload=[WORKER_SETUP])  # fmt: skip
             stack.callback(cluster.close)
             client = Client(cluster)
         stack.callback(client.close)
