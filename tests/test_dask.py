@@ -91,6 +91,34 @@ def test_killing_a_worker_mid_run_still_gives_identical_results(cluster):
     assert np.array_equal(got.totals, expected.totals)
 
 
+def test_an_argument_sent_once_is_computed_again_when_the_worker_holding_it_dies(cluster):
+    # a chart seat's declaration table (2.2 MB) goes to the cluster once per run, as a task the
+    # chunks depend on (DaskBackend.map_chunks); the worker holding it is killed while they run
+    # (Dask computes it again, or copies it from the other worker if that one has it by then)
+    from loo_sim.game import abi as L
+
+    rules = Rules.preset("five-card")
+    table = parse_table(["chart", "basic", "basic", "basic", "basic"], 5)
+    chart = np.zeros(L.CHART_SHAPE, dtype=np.int64)  # pass wherever passing is allowed
+    expected = simulate(rules, table, 600_000, seed=9, blocks_per_call=4, chart=chart)
+    client = cluster.client
+    client.wait_for_workers(2, timeout=120)
+    pids = client.run(os.getpid)
+    killed = []
+
+    def kill_its_holder(done, total):
+        if not killed:  # after the first chunk came back, with the others in flight
+            holders = [w for key, ws in client.who_has().items() if str(key).startswith("loo-static-") for w in ws]
+            assert holders and holders[0] in pids
+            os.kill(pids[holders[0]], signal.SIGKILL)
+            killed.append(holders[0])
+
+    got = simulate(rules, table, 600_000, seed=9, blocks_per_call=4, chart=chart, backend=cluster,
+                   progress=kill_its_holder)  # fmt: skip
+    assert killed and got.deals_done == expected.deals_done
+    assert np.array_equal(got.totals, expected.totals)
+
+
 def test_bad_backend_options_are_clear():
     with pytest.raises(LooError, match="backend: 'spark' is not one of local, dask"):
         make_backend("spark")
