@@ -13,7 +13,7 @@ import typer
 from loo_sim.base import checks
 from loo_sim.base.errors import Interrupted
 from loo_sim.cli.app import warn_profile
-from loo_sim.cli.backend import open_backend
+from loo_sim.cli.backend import check_scheduler, open_backend
 from loo_sim.cli.progress import TerminalProgress, compile_notice
 
 if TYPE_CHECKING:  # the runners import the kernel: loaded when a study runs, not for --help
@@ -40,6 +40,7 @@ def run_and_write(study: Study, out: str | None, threads: int | None, backend: s
     from loo_sim.report.running import run_study, write_study
 
     count = set_threads(threads)
+    check_scheduler(backend, scheduler)  # a refused option leaves no --out folder behind
     out_dir = prepare_out_dir(out) if out is not None else None
     if scheduler is None and workers is None and sys.stderr.isatty():  # a cluster's speed is not known here
         from loo_sim.run.estimate import long_run_notice

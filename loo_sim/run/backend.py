@@ -14,6 +14,7 @@ from typing import Any
 from loo_sim.base.errors import LooError
 
 BACKENDS = ("local", "dask")
+SHIP_ONCE_BYTES = 1 << 18  # a chunk task's arguments larger than this go to a Dask cluster once per run
 
 
 class LocalBackend:
@@ -61,6 +62,11 @@ class DaskBackend:
 
     def map_chunks(self, task: Callable, static: tuple, chunks: Sequence[tuple[int, int]]) -> Iterator[Any]:
         token = hashlib.sha256(repr([task.__name__, *[_fingerprint(x) for x in static]]).encode()).hexdigest()[:12]
+        # a large array (a strategy table: 2.2 MB) goes to the cluster once, as a task of its own
+        # the chunks depend on, not once in every chunk's arguments; lost with a worker, it is
+        # computed again from the scheduler's copy, as a chunk is
+        static = tuple(self.client.submit(_same, x, key=f"loo-static-{token}-{i}", pure=False)
+                       if getattr(x, "nbytes", 0) > SHIP_ONCE_BYTES else x for i, x in enumerate(static))  # fmt: skip
         pending = []
         next_chunk = 0
         try:
@@ -78,6 +84,10 @@ class DaskBackend:
 
     def close(self) -> None:
         pass  # the client is the caller's
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _fingerprint(value: Any) -> str:

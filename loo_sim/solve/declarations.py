@@ -170,18 +170,19 @@ def _sum_over(carried: Sequence[float], run: Callable[[float], np.ndarray]) -> n
 
 def nash_conv(rules: Rules, table: Sequence[Policy], deals: int, seed: int, label: str, *,
               carried: Sequence[float] = (0.0,), tables: dict | None = None, chart=None,
-              evaluation: int = 0) -> Exploitability:  # fmt: skip
+              evaluation: int = 0, backend=None) -> Exploitability:  # fmt: skip
     """NashConv of ``table`` (one policy per seat) on fresh deals: the best response picked
     on ``deals`` deals per carried pot (streams (seed, EVAL_SESSION + 2 evaluation)), its
-    gain measured deal by deal on as many others (+ 1)."""
+    gain measured deal by deal on as many others (+ 1); the deals run on ``backend``."""
     from loo_sim.kernel.equilibrium import E_ANTES, E_DEALS, E_GAIN, E_GAIN_SQ, E_VALUE
 
     session = EVAL_SESSION + 2 * evaluation
-    pick = _sum_over(carried, lambda c: infoset_cells(rules, table, deals, seed, session, c, tables, chart).pooled)
+    pick = _sum_over(carried, lambda c: infoset_cells(rules, table, deals, seed, session, c, tables, chart,
+                                                      backend).pooled)  # fmt: skip
     q, allowed, met = action_values(pick)
     response = best_response(q, allowed)
     sums = _sum_over(carried, lambda c: response_gains(rules, table, response, deals, seed, session + 1, c, tables,
-                                                       chart))  # fmt: skip
+                                                       chart, backend))  # fmt: skip
     n = rules.players
     count = sums[E_TABLE, E_DEALS]
 
@@ -245,11 +246,11 @@ def check_solve_args(iterations: int, deals: int, start: str, carried: Sequence[
 def solve(rules: Rules, play: Policy, iterations: int, deals: int, seed: int, *, start: str = "basic",
           averaging: str = "linear", carried: Sequence[float] = (0.0,),
           progress: Callable[[int, int, dict], None] | None = None,
-          stop: Callable[[dict], bool] | None = None) -> SolveResult:  # fmt: skip
+          stop: Callable[[dict], bool] | None = None, backend=None) -> SolveResult:  # fmt: skip
     """Fictitious play of the declaration game (module docstring): ``iterations`` iterations
-    after the start, ``deals`` deals each per carried pot; ``stop(row)`` (the iteration's
-    convergence row) ends it early when true. Ctrl-C keeps the iterations done
-    (``partial``)."""
+    after the start, ``deals`` deals each per carried pot, run on ``backend`` (this process
+    by default); ``stop(row)`` (the iteration's convergence row) ends it early when true.
+    Ctrl-C keeps the iterations done (``partial``)."""
     check_solve_args(iterations, deals, start, carried)
     averaging_weight(1, averaging)  # an unknown scheme fails before any work
     n = rules.players
@@ -261,14 +262,14 @@ def solve(rules: Rules, play: Policy, iterations: int, deals: int, seed: int, *,
         for t in range(iterations + 1):
             table = start_table if t == 0 else [res.table_policy()] * n
             halves = _sum_over(carried, lambda c, table=table, t=t: infoset_cells(
-                rules, table, deals, seed, SOLVE_SESSION + t, c, res.tables).halves)  # fmt: skip
+                rules, table, deals, seed, SOLVE_SESSION + t, c, res.tables, backend=backend).halves)  # fmt: skip
             pooled = halves[0] + halves[1]
             played = played_strategy(pooled, None if t == 0 else res.strategy)
             row = _convergence_row(t, halves, played, deals * len(carried), n)
             q, allowed, met = action_values(pooled)
             # the information sets the table never reached: their values from exploring deals
             explored = _sum_over(
-                carried, lambda c, t=t, played=played: _explore(rules, play, played, deals, seed, t, c)
+                carried, lambda c, t=t, played=played: _explore(rules, play, played, deals, seed, t, c, backend)
             )
             q_x, allowed_x, met_x = action_values(explored)
             unreached = met == 0
@@ -300,12 +301,12 @@ def _explore_deals(deals: int) -> int:
     return max(BLOCK, deals // EXPLORE_SHARE)
 
 
-def _explore(rules: Rules, play: Policy, played: np.ndarray, deals: int, seed: int, t: int,
-             carried: float) -> np.ndarray:  # fmt: skip
+def _explore(rules: Rules, play: Policy, played: np.ndarray, deals: int, seed: int, t: int, carried: float,
+             backend=None) -> np.ndarray:  # fmt: skip
     """Iteration t's exploring deals: every seat plays ``exploring_table(played)``; the cells."""
     table = [Policy("table", play.play, play.exchange, table=EXPLORING, samples=play.samples)] * rules.players
     return infoset_cells(rules, table, _explore_deals(deals), seed, EXPLORE_SESSION + t, carried,
-                         {EXPLORING: exploring_table(played)}).pooled  # fmt: skip
+                         {EXPLORING: exploring_table(played)}, backend=backend).pooled  # fmt: skip
 
 
 def _convergence_row(t: int, halves: np.ndarray, played: np.ndarray, deals: int, players: int) -> dict:

@@ -7,7 +7,18 @@ from typing import Annotated
 
 import typer
 
-from loo_sim.cli.options import PlayersOpt, PresetOpt, SetOpt, ThreadsOpt, rules_with_players, shared
+from loo_sim.cli.app import check_workers
+from loo_sim.cli.options import (
+    BackendOpt,
+    PlayersOpt,
+    PresetOpt,
+    SchedulerOpt,
+    SetOpt,
+    ThreadsOpt,
+    WorkersOpt,
+    rules_with_players,
+    shared,
+)
 from loo_sim.cli.params import policy_text
 from loo_sim.cli.study import print_written, run_and_write
 from loo_sim.report.kinds.cardplay import CardplayStudy
@@ -44,6 +55,9 @@ def cardplay_cmd(
     out: Annotated[
         str | None, shared("--out", f": ladder.csv, ladder.png and summary.md [default: {DEFAULT_OUT}].")
     ] = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
     compare_charts: Annotated[
         tuple[str, str] | None,
         typer.Option(
@@ -62,13 +76,14 @@ def cardplay_cmd(
     (the committed ladder, a few minutes), `loo-sim cardplay --compare-charts out/miss-basic out/miss-low
     --out out/verdicts`.
     """
+    check_workers(backend, workers)
     if compare_charts is not None and compare_charts[0] is not None:
         _compare(*compare_charts, out)
         return
     study = CardplayStudy(preset=preset, rules=rules_with_players(sets, players), entrants=split_policies(entrants),
                           focal=focal, table_policy=table, whole_table=whole_table, carried=carried, deals=deals,
                           seed=seed)  # fmt: skip
-    print_written(*run_and_write(study, out or DEFAULT_OUT, threads, "local", None, None))
+    print_written(*run_and_write(study, out or DEFAULT_OUT, threads, backend, scheduler, workers))
 
 
 def _compare(a: str, b: str, out: str | None) -> None:

@@ -10,7 +10,7 @@ import typer
 
 from loo_sim.base.errors import LooError
 from loo_sim.cli.app import check_workers
-from loo_sim.cli.backend import open_backend
+from loo_sim.cli.backend import check_scheduler, open_backend
 from loo_sim.cli.options import SchedulerOpt, ThreadsOpt, WorkersOpt, shared
 from loo_sim.cli.progress import TerminalProgress, compile_notice
 from loo_sim.cli.study import set_threads
@@ -44,9 +44,10 @@ def report_cmd(
 
     cfg = load_config(config)
     check_workers(backend or cfg.backend, workers)
+    where = "--scheduler" if scheduler else f"scheduler (in {config})"
+    check_scheduler(backend or cfg.backend, scheduler or cfg.scheduler, where)  # before --out is made
     set_threads(threads)
     out_dir = prepare_out_dir(out)
-    where = "--scheduler" if scheduler else f"scheduler (in {config})"
     runner = open_backend(backend or cfg.backend, scheduler or cfg.scheduler, workers, scheduler_flag=where)
     with report_lock(Path(out_dir)), runner as kernel_backend, TerminalProgress() as progress:
         if not (scheduler or cfg.scheduler):  # the kernel compiles on this machine

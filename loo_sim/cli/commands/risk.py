@@ -7,13 +7,17 @@ from typing import Annotated
 
 import typer
 
+from loo_sim.cli.app import check_workers
 from loo_sim.cli.options import (
+    BackendOpt,
     OldDealsOpt,
     PlayersOpt,
     PolicyOpt,
     PresetOpt,
+    SchedulerOpt,
     SetOpt,
     ThreadsOpt,
+    WorkersOpt,
     rules_with_players,
     shared,
 )
@@ -37,6 +41,9 @@ def risk_cmd(
     seed: Annotated[int, shared("--seed", ": deal j of session i comes from (seed, i, j).")] = 0,
     threads: ThreadsOpt = None,
     out: Annotated[str, shared("--out", ": the curves, CSVs and summary.md.")] = "out/risk",
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Risk of ruin over bankroll for one seat's policy at a table (--policy: the other seats),
     the deals until ruin, the bankroll for a 1% and 5% risk, and N0: the deals after which
@@ -44,7 +51,8 @@ def risk_cmd(
 
     Example: `loo-sim risk --preset limited --focal-policy ev --sessions 4000 --session-deals 200 --seed 1`.
     """
+    check_workers(backend, workers)
     study = RiskStudy(preset=preset, rules=rules_with_players(sets, players), policy=policy,
                       focal_policy=focal_policy, focal=focal, sessions=sessions, session_deals=session_deals,
                       deals=deals, seed=seed)  # fmt: skip
-    print_written(*run_and_write(study, out, threads, "local", None, None))
+    print_written(*run_and_write(study, out, threads, backend, scheduler, workers))

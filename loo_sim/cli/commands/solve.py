@@ -9,7 +9,18 @@ import typer
 
 from loo_sim.base.checks import MAX_DEALS
 from loo_sim.base.config import MIN_SOLVE_DEALS
-from loo_sim.cli.options import PlayersOpt, PresetOpt, SetOpt, ThreadsOpt, rules_with_players, shared
+from loo_sim.cli.app import check_workers
+from loo_sim.cli.options import (
+    BackendOpt,
+    PlayersOpt,
+    PresetOpt,
+    SchedulerOpt,
+    SetOpt,
+    ThreadsOpt,
+    WorkersOpt,
+    rules_with_players,
+    shared,
+)
 from loo_sim.cli.params import WholeNumber, policy_text
 from loo_sim.cli.study import print_written, run_and_write
 from loo_sim.report.kinds.solve import SolveStudy
@@ -61,6 +72,9 @@ def solve_cmd(
     seed: Annotated[int, shared("--seed", " of every iteration's deals and the fresh deals of the evaluation.")] = 0,
     threads: ThreadsOpt = None,
     out: Annotated[str, shared("--out", ": strategy.csv, the plots, CSVs and summary.md.")] = "out/solve",
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Solve the declaration game: a strategy table no seat can profitably leave (given the
     table's card play), its exploitability (NashConv) on fresh deals, and that of each
@@ -70,8 +84,9 @@ def solve_cmd(
     `loo-sim solve --preset classic-limited --carried 0 --carried 6 --start basic --start always --start cautious`,
     `loo-sim solve --iterations 20 --exploitability-of 'rule:play if trumps >= 1 or aces >= 1; defend; pass; play'`.
     """
+    check_workers(backend, workers)
     study = SolveStudy(preset=preset, rules=rules_with_players(sets, players), policy=policy, deals=deals, seed=seed,
                        iterations=iterations, starts=list(start) if start else ["basic"], averaging=averaging,
                        carried=list(carried) if carried else [0.0], eval_deals=eval_deals,
                        exploitability_of=list(exploitability_of or []))  # fmt: skip
-    print_written(*run_and_write(study, out, threads, "local", None, None))
+    print_written(*run_and_write(study, out, threads, backend, scheduler, workers))

@@ -7,13 +7,17 @@ from typing import Annotated
 
 import typer
 
+from loo_sim.cli.app import check_workers
 from loo_sim.cli.options import (
+    BackendOpt,
     BankrollOpt,
     OldDealsOpt,
     PlayersOpt,
     PresetOpt,
+    SchedulerOpt,
     SetOpt,
     ThreadsOpt,
+    WorkersOpt,
     rules_with_players,
     shared,
 )
@@ -36,6 +40,9 @@ def tournament_cmd(
     seed: Annotated[int, shared("--seed", ": deal j of session i comes from (seed, i, j) at every table.")] = 0,
     threads: ThreadsOpt = None,
     out: Annotated[str, shared("--out", ": the league, head-to-head and summary.md.")] = "out/tournament",
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Heuristics at mixed tables over whole sessions: a league table with intervals, results
     by position, and the head-to-head matrix (a's chips per deal minus b's at the tables
@@ -44,7 +51,8 @@ def tournament_cmd(
     Examples: `loo-sim tournament --policies basic,cautious,ev --players 5 --sessions 2000 --session-deals 50 --seed 1`,
     `loo-sim tournament --preset classic-limited --policies basic,ev,table:out/solve/strategy.csv`.
     """
+    check_workers(backend, workers)
     study = TournamentStudy(preset=preset, rules=rules_with_players(sets, players), policies=split_policies(policies),
                             sessions=sessions, session_deals=session_deals, deals=deals, seed=seed,
                             bankroll=bankroll)  # fmt: skip
-    print_written(*run_and_write(study, out, threads, "local", None, None))
+    print_written(*run_and_write(study, out, threads, backend, scheduler, workers))

@@ -67,7 +67,7 @@ def run_solve(study: Any, out: str | None, progress, backend) -> StudyOutput:
     n = rules.players
     carried = [float(c) for c in study.carried]
     eval_deals = study.evaluation_deals()
-    results, interrupted = _solves(study, rules, play, carried, progress)
+    results, interrupted = _solves(study, rules, play, carried, progress, backend)
     if interrupted:  # Ctrl-C in the iterations: what finished, and no evaluation
         return _partial_output(study, rules, results, [], "iterations", out)
     exploit: list = []
@@ -99,8 +99,8 @@ def run_solve(study: Any, out: str | None, progress, backend) -> StudyOutput:
                        total=len(study.starts) * (int(study.iterations) + 1), unit="iterations")  # fmt: skip
 
 
-def _solves(study: Any, rules: Rules, play: Policy, carried: list[float],
-            progress) -> tuple[list[SolveResult], bool]:  # fmt: skip
+def _solves(study: Any, rules: Rules, play: Policy, carried: list[float], progress,
+            backend) -> tuple[list[SolveResult], bool]:  # fmt: skip
     """The solve from each start, and whether Ctrl-C cut them (a solve cut before its second
     iteration is dropped; the solves before it are kept whole)."""
     results: list[SolveResult] = []
@@ -113,7 +113,7 @@ def _solves(study: Any, rules: Rules, play: Policy, carried: list[float],
 
         try:
             res = solve(rules, play, int(study.iterations), int(study.deals), int(study.seed), start=start,
-                        averaging=study.averaging, carried=carried, progress=step)  # fmt: skip
+                        averaging=study.averaging, carried=carried, progress=step, backend=backend)  # fmt: skip
         except KeyboardInterrupt:
             if not results:
                 raise
@@ -138,7 +138,7 @@ def _evaluate(study: Any, rules: Rules, play: Policy, results: list[SolveResult]
     bar = progress("exploitability profiles") if progress else None
     for i, (label, table, tables) in enumerate(solved + heuristics):
         exploit.append(nash_conv(rules, table, eval_deals, int(study.seed), label, carried=carried, tables=tables,
-                                 chart=chart))  # fmt: skip
+                                 chart=chart, backend=backend))  # fmt: skip
         if bar is not None:
             bar(i + 1, len(solved) + len(heuristics))
     return _heuristic_frame(rules, results[0], play, eval_deals, study, progress, backend)
