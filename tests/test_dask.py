@@ -376,3 +376,4 @@ def test_without_dask_each_command_says_how_to_install_it(monkeypatch, capsys, t
     assert main([*COMMANDS[command], "--backend", "dask", "--workers", "2", "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert err == f"error: {DASK_MISSING}\n", err
+    assert not (tmp_path / "o").exists()  # refused before --out is made

@@ -31,9 +31,15 @@ DASK_MISSING = (
 
 
 def check_scheduler(name: str, scheduler: str | None, scheduler_flag: str = "--scheduler") -> None:
-    """A scheduler address goes with the dask backend only (checked before --out is made)."""
+    """A scheduler address goes with the dask backend only, and the dask backend needs its
+    extra installed (both checked before --out is made)."""
     if name == "local" and scheduler:
         raise LooError(f"{scheduler_flag} goes with --backend dask")
+    if name == "dask":
+        try:  # imported here anyway, before any work
+            import dask.distributed  # noqa: F401
+        except ImportError:
+            raise LooError(DASK_MISSING) from None
 
 
 @contextmanager
