@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from loo_sim.base.errors import LooError
 from loo_sim.engine.cardplay import Play, Sight, perfect_card, pimc_card
+from loo_sim.engine.infer import evidence_for, infer_samples
 from loo_sim.engine.policies import choose_card
 from loo_sim.game.cards import ACE, PAM, make_card, suit_of
 from loo_sim.game.decl import DEFEND, MISS
@@ -105,6 +106,10 @@ class TrickPlay:
         def basic() -> int:
             return choose_card(Policy(), options, cards, self.ts)
 
+        if policy.infer:  # pimc:N:infer: the samples agree with the declarations too (engine/infer.py)
+            evidence = evidence_for(self, seat, policy.infer)
+            return pimc_card(pos, self.sight(seat), options, policy.samples, draw, basic, values,
+                             lambda sight, n, draw: infer_samples(sight, evidence, n, draw))  # fmt: skip
         return pimc_card(pos, self.sight(seat), options, policy.samples, draw, basic, values)
 
     def sight(self, seat: int) -> Sight:
