@@ -28,7 +28,7 @@ from loo_sim.base import rng
 from loo_sim.engine.cardplay import ATTEMPTS_PER_SAMPLE as P8_ATTEMPTS
 from loo_sim.engine.cardplay import Sight, sample_deals, shuffled
 from loo_sim.engine.deal import _Deal, play_out
-from loo_sim.engine.infer import ATTEMPTS_PER_SAMPLE, Declared, evidence_for, infer_samples
+from loo_sim.engine.infer import ATTEMPTS_PER_SAMPLE, Declared, infer_samples
 from loo_sim.engine.policies import DeclareChoice
 from loo_sim.game import abi as L
 from loo_sim.game.decl import DEFEND, MISS, PASS
@@ -99,7 +99,7 @@ def play_to(rules, deck, dealer, carried, table, script, target, declared=None, 
             raise Stop
         i, count = count, count + 1
         if i == target:
-            seen.update(deal=deal, sight=deal.sight(pos.to_move), evidence=evidence_for(deal, pos.to_move, model))
+            seen.update(deal=deal, sight=deal.sight(pos.to_move), evidence=deal.evidence(pos.to_move, model))
             raise Stop
         if script is None:
             return None

@@ -40,18 +40,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from loo_sim.engine.cardplay import Sight, sample_deals, shuffled
 from loo_sim.engine.policies import DeclareChoice, declare
-from loo_sim.game.cards import suit_of
-from loo_sim.game.decl import DEFEND, MISS, PASS, PLAY
+from loo_sim.game.decl import DEFEND, MISS, PASS
 from loo_sim.game.policy import Policy
 from loo_sim.game.ranking import TrumpState
-from loo_sim.game.rules import Rules, Trump
-
-if TYPE_CHECKING:
-    from loo_sim.engine.deal import _Deal
+from loo_sim.game.rules import Rules
 
 ATTEMPTS_PER_SAMPLE = 64  # pimc:N:infer gives up after 64N attempts (game.abi.INFER_ATTEMPTS)
 Sample = tuple[dict[int, list[int]], "int | None"]
@@ -96,18 +91,6 @@ def choice_of(allowed: Sequence[str]) -> DeclareChoice:
     case_2 = DEFEND in allowed
     return DeclareChoice(may_pass=PASS in allowed, miss_on_offer=MISS in allowed and not case_2,
                          dealer_case=2 if case_2 else 0, dealer_miss=MISS in allowed and case_2)  # fmt: skip
-
-
-def evidence_for(deal: _Deal, seat: int, model: str) -> Evidence:
-    """The declarations ``seat`` reads at a card decision of ``deal`` (module docstring)."""
-    trump = suit_of(deal.indicator) if deal.mode is Trump.TURN_UP and deal.indicator is not None else None
-    judged = []
-    for other in deal.order:
-        action = deal.declarations[other]
-        if other == seat or (action == PLAY and deal.exchanges):
-            continue
-        judged.append(Declared(other, action, choice_of(deal.trace.options[other]), action != PLAY))
-    return Evidence(deal.rules, model, TrumpState(trump, deal.rules.pam), tuple(judged))
 
 
 def infer_samples(sight: Sight, evidence: Evidence, samples: int, draw: Callable[[int], int]) -> list[Sample]:
