@@ -426,12 +426,14 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--solve", action="store_true", help="only the solve benchmark (three-card, 5 players)")
     parser.add_argument("--solver", action="store_true",
-                        help="only the perfect-information solver (P7) and pimc (P8) benchmarks")  # fmt: skip
+                        help="only the perfect-information solver (P7) and pimc (P8, with and without "
+                             "infer) benchmarks")  # fmt: skip
     parser.add_argument("--rule", action="store_true", help="only the rule: family's benchmark (bench_rule.py)")
     parser.add_argument("--startup", action="store_true", help="only the command line's start-up without the kernel")
     parser.add_argument("--advise", action="store_true", help="only loo-sim advise's time to answer (bench_advise.py)")
     args = parser.parse_args()
-    from bench_startup import startup_report  # scripts/ is this script's folder, first on sys.path
+    from bench_infer import infer_report  # scripts/ is this script's folder, first on sys.path
+    from bench_startup import startup_report
 
     if args.startup:
         report = {"startup": startup_report()}
@@ -450,7 +452,8 @@ def main() -> None:
         return
     if args.solver:
         report = {"solver": solver_report(0.25 if args.quick else 1.0), "pimc": pimc_report(),
-                  "pimc_ladder": pimc_ladder_report(50 if args.quick else 200)}  # fmt: skip
+                  "pimc_ladder": pimc_ladder_report(50 if args.quick else 200),
+                  "infer": infer_report(scale=0.25 if args.quick else 1.0)}  # fmt: skip
         if args.json:
             print(json.dumps(report, indent=2))
         return
@@ -516,6 +519,7 @@ def main() -> None:
     report["solver"] = solver_report(0.25 if args.quick else 1.0)
     report["pimc"] = pimc_report()
     report["pimc_ladder"] = pimc_ladder_report(50 if args.quick else 200)
+    report["infer"] = infer_report()
     report["rule"] = rule_report(args.deals // 2)
     report["advise"] = advise_report()
     if args.json:

@@ -130,10 +130,7 @@ def sample_deals(
     attempts = 0
     while len(out) < samples and attempts < ATTEMPTS_PER_SAMPLE * samples:
         attempts += 1
-        order = list(unseen)
-        for i in range(len(order) - 1):
-            j = i + draw(len(order) - i)
-            order[i], order[j] = order[j], order[i]
+        order = shuffled(unseen, draw)
         taken: set[int] = set()
         hands: dict[int, list[int]] = {}
         for seat, count in sight.others:
@@ -147,6 +144,16 @@ def sample_deals(
             if sight.consistent(hands):
                 out.append((hands, indicator))
     return out
+
+
+def shuffled(unseen: Sequence[int], draw: Callable[[int], int]) -> list[int]:
+    """One attempt's shuffle (forward Fisher-Yates: for i = 0 .. u-2, swap place i with
+    i + draw(u - i)); pimc:N and pimc:N:infer (engine/infer.py) shuffle alike."""
+    order = list(unseen)
+    for i in range(len(order) - 1):
+        j = i + draw(len(order) - i)
+        order[i], order[j] = order[j], order[i]
+    return order
 
 
 def tie_break_order(pos: Position, options: Sequence[int]) -> list[int]:
@@ -173,15 +180,20 @@ def perfect_card(pos: Position, options: Sequence[int], values: CardValues = car
     return best_of({c: vals[c][mover] for c in options}, tie_break_order(pos, options))
 
 
+Sampler = Callable[[Sight, int, Callable[[int], int]], list[tuple[dict[int, list[int]], "int | None"]]]
+
+
 def pimc_card(pos: Position, sight: Sight, options: Sequence[int], samples: int, draw: Callable[[int], int],
-              basic: Callable[[], int], values: CardValues = card_values) -> int:  # fmt: skip
+              basic: Callable[[], int], values: CardValues = card_values,
+              sampler: Sampler = sample_deals) -> int:  # fmt: skip
     """``pimc:N``: the card of highest summed payoff over N consistent samples; ``basic``
-    gives the card to play when no sample is consistent."""
+    gives the card to play when no sample is consistent. ``sampler`` draws them (P8's
+    ``sample_deals``; pimc:N:infer's whole-layout draw, engine/infer.py)."""
     if len(options) == 1:
         return options[0]
     mover = pos.seats.index(pos.to_move)
     totals = dict.fromkeys(options, 0.0)
-    drawn = sample_deals(sight, samples, draw)
+    drawn = sampler(sight, samples, draw)
     if not drawn:
         return basic()
     for hands, indicator in drawn:

@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING
 
 from loo_sim.base.errors import LooError
 from loo_sim.engine.cardplay import Play, Sight, perfect_card, pimc_card
+from loo_sim.engine.infer import Declared, Evidence, choice_of, infer_samples
 from loo_sim.engine.policies import choose_card
 from loo_sim.game.cards import ACE, PAM, make_card, suit_of
-from loo_sim.game.decl import DEFEND, MISS
+from loo_sim.game.decl import DEFEND, MISS, PLAY
 from loo_sim.game.legality import follow_options, lead_options
 from loo_sim.game.paths import RulePath
 from loo_sim.game.policy import SOLVER_PLAY, Policy
+from loo_sim.game.ranking import TrumpState
 from loo_sim.game.record import Trick
 from loo_sim.game.rules import Trump
 
@@ -105,6 +107,10 @@ class TrickPlay:
         def basic() -> int:
             return choose_card(Policy(), options, cards, self.ts)
 
+        if policy.infer:  # pimc:N:infer: the samples agree with the declarations too (engine/infer.py)
+            evidence = self.evidence(seat, policy.infer)
+            return pimc_card(pos, self.sight(seat), options, policy.samples, draw, basic, values,
+                             lambda sight, n, draw: infer_samples(sight, evidence, n, draw))  # fmt: skip
         return pimc_card(pos, self.sight(seat), options, policy.samples, draw, basic, values)
 
     def sight(self, seat: int) -> Sight:
@@ -118,6 +124,16 @@ class TrickPlay:
         others = tuple((s, len(self.hands[s])) for s in self.in_deal if s != seat)
         hidden = self.indicator is not None and not self.indicator_turned
         return Sight(self.rules, self.single, seat, frozenset(known), others, tuple(self.plays), hidden)
+
+    def evidence(self, seat: int, model: str) -> Evidence:
+        """The declarations a ``pimc:N:infer=MODEL`` seat reads (engine/infer.py): every other
+        seat's, in declaration order, with its options and the trumps of the declarations; a
+        seat that played is not judged where the deal has an R9 exchange."""
+        trump = suit_of(self.indicator) if self.mode is Trump.TURN_UP and self.indicator is not None else None
+        judged = tuple(Declared(other, self.declarations[other], choice_of(self.trace.options[other]),
+                                self.declarations[other] != PLAY) for other in self.order
+                       if other != seat and not (self.declarations[other] == PLAY and self.exchanges))  # fmt: skip
+        return Evidence(self.rules, model, TrumpState(trump, self.rules.pam), judged)
 
     def position(self, leader: int, t: int, played: list[tuple[int, int]], civil: bool, renounced: bool) -> Position:
         """The perfect-information Position (engine/solver.py) before the next card of trick

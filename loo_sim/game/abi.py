@@ -66,7 +66,8 @@ VOID_MUST, VOID_TO_WIN = (VOID_CODES[m] for m in (Void.MUST_TRUMP, Void.TRUMP_TO
 P_DECLARE, P_PLAY, P_EXCHANGE = 0, 1, 2
 P_TABLE = 3  # chart and table seats: which of the run's declaration tables the seat reads
 P_SAMPLES = 4  # pimc seats: the deals sampled at each card decision (N of pimc:N)
-P_LEN = 5  # the fixed slots; a table with rule seats has wider rows:
+P_INFER = 5  # pimc:N:infer[=MODEL] seats: 1 + DECLARE_CODES[MODEL] (kernel/infer.py); 0: plain pimc:N
+P_LEN = 6  # the fixed slots; a table with rule seats has wider rows:
 P_RULE = P_LEN  # rule seats (P3b): the rule's program from here (game/rule_code.py), the rows as wide as the longest
 DECLARE_CODES = {
     "always": 0, "basic": 1, "cautious": 2, "nothing-takes-miss": 3, "threshold": 4, "ev": 5, "chart": 6, "table": 7,
@@ -82,6 +83,7 @@ PL_BASIC, PL_HIGH, PL_LOW, PL_RANDOM = 0, 1, 2, 3
 PL_PERFECT, PL_PIMC = 4, 5  # the solver families (docs/policies.md P8): codes >= PL_PERFECT
 SOLVER_TT_BITS = 14  # a solver workspace's transposition table: 2**14 slots (1.4 MB; kernel/cardplay.py)
 PIMC_ATTEMPTS = 8  # pimc:N stops after PIMC_ATTEMPTS * N attempts (engine.cardplay.ATTEMPTS_PER_SAMPLE)
+INFER_ATTEMPTS = 64  # pimc:N:infer's whole-layout rejection: 64 N attempts (engine.infer.ATTEMPTS_PER_SAMPLE)
 EXCHANGE_CODES = {"basic": 0, "none": 1, "keep-trumps": 2, "flush-chase": 3}
 X_BASIC, X_NONE, X_KEEP, X_FLUSH = 0, 1, 2, 3
 

@@ -31,6 +31,10 @@ PLAY_FAMILIES = ("basic", "high", "low", "random", "perfect", "pimc")
 # ``perfect`` sees every card, ``pimc:N`` samples N deals of the cards it cannot see
 SOLVER_PLAY = ("perfect", "pimc")
 MAX_SAMPLES = 1024  # pimc:N takes 1 <= N <= MAX_SAMPLES
+# pimc:N:infer[=MODEL] (docs/policies.md P8): the declaration families a pimc seat may assume
+# the others declare by; each decides from the hand and the options alone, so the likelihood
+# of a declaration is 0 or 1 (the draw rejects)
+INFER_MODELS = ("basic", "always", "cautious", "nothing-takes-miss", "flush-aware")
 EXCHANGE_FAMILIES = ("basic", "none", "keep-trumps", "flush-chase")
 SOLVE_STARTS = ("basic", "always", "cautious")  # the start policies of a solve (docs/policies.md P6)
 # the heuristics a miss study compares at the table and a solve measures the exploitability of
@@ -60,6 +64,7 @@ class Policy:
     samples: int = 0  # pimc: the deals sampled at each card decision (N of pimc:N)
     rule: str = ""  # rule: the clauses, canonical (game.rule_syntax.Rule's str), also when read from a file
     rule_path: str = ""  # rule: the .rule file's path as given ("" for clauses written inline)
+    infer: str = ""  # pimc:N:infer[=MODEL]: the others' declaration family the draw assumes ("": no inference)
 
     @property
     def needs_stream(self) -> bool:
@@ -69,8 +74,13 @@ class Policy:
 
     @property
     def play_name(self) -> str:
-        """The PLAY part as written: ``pimc:N`` with its N, else the family."""
-        return f"pimc:{self.samples}" if self.play == "pimc" else self.play
+        """The PLAY part as written: ``pimc:N`` with its N (and ``:infer``, ``:infer=MODEL``
+        where it reads the declarations), else the family."""
+        if self.play != "pimc":
+            return self.play
+        if not self.infer:
+            return f"pimc:{self.samples}"
+        return f"pimc:{self.samples}:infer" + ("" if self.infer == "basic" else f"={self.infer}")
 
     @classmethod
     def parse(cls, text: str | Policy) -> Policy:
@@ -87,7 +97,7 @@ class Policy:
         parts += ["basic"] * (3 - len(parts))
         declare_part, _, params = parts[0].partition(":")
         parts[0] = declare_part
-        parts[1], samples = _play_part(text, parts[1])
+        parts[1], samples, infer = _play_part(text, parts[1])
         for part, allowed, what in zip(
             parts, (DECLARE_FAMILIES, PLAY_FAMILIES, EXCHANGE_FAMILIES), ("declaration", "play", "exchange")
         ):
@@ -95,10 +105,10 @@ class Policy:
                 raise LooError(f"policy {text!r}: unknown {what} family {part!r}; allowed {', '.join(allowed)}")
         if declare_part == "threshold":
             play_at, miss_below = _threshold_params(text, params)
-            return cls(parts[0], parts[1], parts[2], play_at, miss_below, samples=samples)
+            return cls(parts[0], parts[1], parts[2], play_at, miss_below, samples=samples, infer=infer)
         if params:
             raise LooError(f"policy {text!r}: only threshold takes parameters (threshold:play=P,miss=M)")
-        return cls(*parts, samples=samples)
+        return cls(*parts, samples=samples, infer=infer)
 
     @classmethod
     def _parse_table(cls, text: object, stripped: str) -> Policy:
@@ -116,11 +126,11 @@ class Policy:
         if len(parts) > 2:
             raise LooError(f"policy {text!r}: expected table:PATH.csv[/PLAY[/EXCHANGE]]")
         parts += ["basic"] * (2 - len(parts))
-        parts[0], samples = _play_part(text, parts[0])
+        parts[0], samples, infer = _play_part(text, parts[0])
         for part, allowed, what in zip(parts, (PLAY_FAMILIES, EXCHANGE_FAMILIES), ("play", "exchange")):
             if part not in allowed:
                 raise LooError(f"policy {text!r}: unknown {what} family {part!r}; allowed {', '.join(allowed)}")
-        return cls("table", parts[0], parts[1], table=path, samples=samples)
+        return cls("table", parts[0], parts[1], table=path, samples=samples, infer=infer)
 
     @classmethod
     def _parse_rule(cls, text: object, body: str) -> Policy:
@@ -143,11 +153,11 @@ class Policy:
         if len(parts) > 2:
             raise LooError(f"policy {text!r}: expected rule:CLAUSES[/PLAY[/EXCHANGE]]")
         parts += ["basic"] * (2 - len(parts))
-        parts[0], samples = _play_part(text, parts[0])
+        parts[0], samples, infer = _play_part(text, parts[0])
         for part, allowed, what in zip(parts, (PLAY_FAMILIES, EXCHANGE_FAMILIES), ("play", "exchange")):
             if part not in allowed:
                 raise LooError(f"policy {text!r}: unknown {what} family {part!r}; allowed {', '.join(allowed)}")
-        return cls("rule", parts[0], parts[1], samples=samples, rule=str(rule), rule_path=path)
+        return cls("rule", parts[0], parts[1], samples=samples, rule=str(rule), rule_path=path, infer=infer)
 
     def __str__(self) -> str:
         declare = self.declare
@@ -160,17 +170,30 @@ class Policy:
         return f"{declare}/{self.play_name}/{self.exchange}"
 
 
-def _play_part(text: object, part: str) -> tuple[str, int]:
-    """The PLAY part's family and, for ``pimc:N``, its N (0 for the other families)."""
-    family, sep, n_text = part.partition(":")
+def _play_part(text: object, part: str) -> tuple[str, int, str]:
+    """The PLAY part's family and, for ``pimc:N[:infer[=MODEL]]``, its N and the model of
+    the others' declarations it infers from ("" without ``:infer``; ``basic`` when no
+    MODEL is named). The other families: (family, 0, "")."""
+    family, sep, rest = part.partition(":")
     if family == "pimc":
+        n_text, colon, option = rest.partition(":")
         if not sep or not n_text.strip().isdigit() or not 1 <= int(n_text) <= MAX_SAMPLES:
             raise LooError(f"policy {text!r}: pimc takes the deals it samples per card, pimc:N with N in "
-                           f"1..{MAX_SAMPLES}, e.g. basic/pimc:16")  # fmt: skip
-        return family, int(n_text)
+                           f"1..{MAX_SAMPLES}, e.g. basic/pimc:16 or basic/pimc:16:infer")  # fmt: skip
+        return family, int(n_text), _infer_model(text, option.strip()) if colon else ""
     if sep:
         raise LooError(f"policy {text!r}: only the play family pimc takes a parameter (pimc:N), not {family!r}")
-    return family, 0
+    return family, 0, ""
+
+
+def _infer_model(text: object, option: str) -> str:
+    """``infer`` (the others declare by ``basic``) or ``infer=MODEL``, MODEL one of INFER_MODELS."""
+    name, eq, model = option.partition("=")
+    model = model.strip() if eq else "basic"
+    if name.strip() != "infer" or model not in INFER_MODELS:
+        raise LooError(f"policy {text!r}: pimc:N takes one option, infer or infer=MODEL with MODEL one of "
+                       f"{', '.join(INFER_MODELS)}, e.g. basic/pimc:16:infer=cautious")  # fmt: skip
+    return model
 
 
 def _threshold_params(text: object, params: str) -> tuple[float, float]:

@@ -32,6 +32,7 @@ from loo_sim.kernel.bits import (
     popcount,
     power_masks,
 )
+from loo_sim.kernel.infer import infer_layout
 from loo_sim.kernel.krng import draw_below, swap
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
@@ -50,7 +51,8 @@ W_SPI = W_PI + L.PI_LEN  # [PI_LEN] one sample's position
 W_PLAYS = W_SPI + L.PI_LEN  # [MAX_PLAYS, H_LEN] every card played so far, with its context
 H_SEAT, H_CARD, H_LEAD, H_T, H_FIRST, H_CIVIL, H_SAME, H_TM, H_BEAT, H_TRUMPED, H_LATER = range(11)
 H_LEN = 11
-W_LEN = W_PLAYS + MAX_PLAYS * H_LEN
+W_PLAYED = W_PLAYS + MAX_PLAYS * H_LEN  # [MAX_PLAYERS] the cards each seat has played so far (pimc:N:infer)
+W_LEN = W_PLAYED + L.MAX_PLAYERS
 
 
 def workspace(tt_bits: int = L.SOLVER_TT_BITS) -> tuple:
@@ -86,34 +88,9 @@ def _workspace_for(solver):
     return make
 
 
-def pick_card(
-    ws,
-    pol,
-    family,
-    legal,
-    n_played,
-    beat,
-    suit,
-    low_plain,
-    low_trumps,
-    pam,
-    key,
-    sc,
-    seat,
-    ri,
-    oi,
-    trick,
-    leader_i,
-    m,
-    single,
-    mode,
-    indicator,
-    t,
-    civil,
-    renounced,
-    pot_start,
-    penalty,
-):  # pragma: no cover
+def pick_card(ws, pol, family, legal, n_played, beat, suit, low_plain, low_trumps, pam, key, sc, seat, ri, oi, trick,
+              leader_i, m, single, mode, indicator, t, civil, renounced, pot_start,
+              penalty):  # pragma: no cover  # fmt: skip
     raise NotImplementedError
 
 
@@ -136,7 +113,8 @@ def _pick_card(ws, pol, family, legal, n_played, beat, suit, low_plain, low_trum
             return fixed_card(L.PL_LOW, legal, n_played, beat, suit, low_plain, low_trumps, pam)
         basic = fixed_card(L.PL_BASIC, legal, n_played, beat, suit, low_plain, low_trumps, pam)
         return solver_card(ri, sc, oi, ws, family, pol[seat, L.P_SAMPLES], seat, key, basic, trick, leader_i,
-                           n_played, m, single, mode, indicator, t, civil, renounced, pot_start, penalty)  # fmt: skip
+                           n_played, m, single, mode, indicator, t, civil, renounced, pot_start, penalty,
+                           pol[seat, L.P_INFER])  # fmt: skip
 
     return with_solver
 
@@ -172,8 +150,8 @@ def true_position(ri, sc, oi, pi, pf, trick, leader_i, k, m, single, mode, indic
 
 @njit(cache=True, **NO_REFCOUNT)
 def solver_card(ri, sc, oi, ws, family, samples, seat, key, basic, trick, leader_i, k, m, single, mode, indicator, t,
-                civil, renounced, pot_start, penalty):  # fmt: skip
-    """The card (bit position) of a ``perfect`` or ``pimc`` seat with two or more legal cards."""
+                civil, renounced, pot_start, penalty, infer=0):  # fmt: skip
+    """The card (bit position) of a ``perfect`` or ``pimc`` seat (``infer``: its P_INFER), two or more legal."""
     tt, st, hands, cards, pay, cap, fr, fb, pf, wi, wf = ws
     pi = wi[W_PI : W_PI + L.PI_LEN]
     true_position(ri, sc, oi, pi, pf, trick, leader_i, k, m, single, mode, indicator, t, civil, renounced, pot_start,
@@ -181,7 +159,7 @@ def solver_card(ri, sc, oi, ws, family, samples, seat, key, basic, trick, leader
     if family == L.PL_PERFECT:
         K.solve_position(pi, pf, ri, tt, st, hands, cards, pay, cap, fr, fb)
         return st[K.ST_BEST]
-    return pimc(ri, sc, oi, ws, seat, key, samples, basic, trick, k, m, mode, indicator, t)
+    return pimc(ri, sc, oi, ws, seat, key, samples, basic, trick, k, m, mode, indicator, t, infer)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -237,7 +215,7 @@ def note_history(ri, sc, oi, wi, seat, trick, k, m, mode, t):
             known |= 1 << card
             n_plays += 1
     # the cards each seat is known to have held at each of its plays: the card, and those it played since
-    later = wi[W_SAMPLE : W_SAMPLE + L.MAX_PLAYERS]  # scratch here; the samples overwrite it
+    later = wi[W_PLAYED : W_PLAYED + L.MAX_PLAYERS]  # in the end the cards each seat played (pimc:N:infer)
     for s in range(L.MAX_PLAYERS):
         later[s] = 0
     for j in range(n_plays - 1, -1, -1):
@@ -264,9 +242,10 @@ def legal_then(ri, wi, h, hand, indicator):
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def pimc(ri, sc, oi, ws, seat, key, samples, basic, trick, k, m, mode, indicator, t):
+def pimc(ri, sc, oi, ws, seat, key, samples, basic, trick, k, m, mode, indicator, t, infer=0):
     """``pimc:N`` (engine/cardplay.py ``pimc_card``): the sight, the cards each other seat
-    may hold, the attempts, a solve of each consistent sample, the sums and the choice."""
+    may hold, the attempts, a solve of each consistent sample, the sums and the choice;
+    ``infer`` > 0 (P_INFER): pimc:N:infer's attempts (kernel/infer.py), P8's if none is kept."""
     tt, st, hands, cards, pay, cap, fr, fb, pf, wi, wf = ws
     pi = wi[W_PI : W_PI + L.PI_LEN]
     spi = wi[W_SPI : W_SPI + L.PI_LEN]
@@ -293,15 +272,23 @@ def pimc(ri, sc, oi, ws, seat, key, samples, basic, trick, k, m, mode, indicator
     got = 0
     attempts = 0
     n_out = 0
-    while got < samples and attempts < L.PIMC_ATTEMPTS * samples:
+    limit = (L.INFER_ATTEMPTS if infer > 0 else L.PIMC_ATTEMPTS) * samples
+    while got < samples and attempts < limit:
         attempts += 1
         for u in range(nu):
             wi[W_ORDER + u] = wi[W_UNSEEN + u]
         for u in range(nu - 1):  # forward Fisher-Yates, one draw of the seat's stream a step
             swap(wi, W_ORDER + u, W_ORDER + u + draw_below(key, counter, nu - u))
             counter += 1
-        taken = deal_sample(wi, n_others, nu)
-        if taken < 0 or not consistent(ri, sc, wi, seat, n_plays, n_others, indicator):
+        if infer > 0:  # the whole layout (kernel/infer.py)
+            taken, kept = infer_layout(ri, sc, oi, seat, infer - 1, hidden, wi, W_ORDER, W_NEED, W_OTHERS, W_SAMPLE,
+                                       W_PLAYED, n_others)  # fmt: skip
+        else:
+            taken = deal_sample(wi, n_others, nu)
+            kept = taken >= 0
+        if not (kept and consistent(ri, sc, wi, seat, n_plays, n_others, indicator)):
+            if infer > 0 and attempts == limit and got == 0:  # none kept: P8's draw, the stream going on
+                infer, attempts, limit = 0, 0, L.PIMC_ATTEMPTS * samples
             continue
         for j in range(L.PI_LEN):
             spi[j] = pi[j]

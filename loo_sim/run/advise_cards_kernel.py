@@ -40,7 +40,7 @@ def batch_size(first: int) -> int:
 class _KernelPlayer:
     def __init__(self, facts, table: Sequence[Policy], then: Policy, seed: int, session: int) -> None:
         rules = facts.rules
-        seats = [dataclasses.replace(p, play=then.play, samples=then.samples) for p in table]
+        seats = [dataclasses.replace(p, play=then.play, samples=then.samples, infer=then.infer) for p in table]
         self.args = kernel_args(rules, seats, resolve_strength(rules, seats, None))
         self.keys = (np.uint64(seed & MASK64), np.uint64(session & MASK64))
         self.me = facts.me

@@ -114,7 +114,7 @@ def replay_values(rules, deck: Sequence[int], carried: float, table: Sequence[Po
     same streams for every card: paired)."""
     from loo_sim.run.api import solver_values
 
-    policies = [replace(p, play=then.play, samples=then.samples) for p in table]
+    policies = [replace(p, play=then.play, samples=then.samples, infer=then.infer) for p in table]
     values = solver_values(rules, policies)
     out = {}
     for card in options:

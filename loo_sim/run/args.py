@@ -190,6 +190,7 @@ def kernel_args(rules: Rules, table: Sequence[Policy], strength=None, chart: np.
         pol[seat, L.P_PLAY] = L.PLAY_CODES[p.play]
         pol[seat, L.P_EXCHANGE] = L.EXCHANGE_CODES[p.exchange]
         pol[seat, L.P_SAMPLES] = p.samples
+        pol[seat, L.P_INFER] = 1 + L.DECLARE_CODES[p.infer] if p.infer else 0
         polf[seat, L.PF_PLAY_AT] = p.play_at
         polf[seat, L.PF_MISS_BELOW] = p.miss_below
     if strength is not None:

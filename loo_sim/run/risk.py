@@ -53,7 +53,8 @@ def run_risk(rules: Rules, table: Sequence[Policy], focal: int, policy: Policy, 
     if not 0 <= focal < rules.players:
         raise LooError(f"focal: seat {focal} does not exist; allowed 0..{rules.players - 1}", key="focal")
     seats = [list(table), list(table)]
-    seats[0][focal], seats[1][focal] = policy, Policy("basic", policy.play, policy.exchange, samples=policy.samples)
+    seats[0][focal], seats[1][focal] = policy, Policy("basic", policy.play, policy.exchange, samples=policy.samples,
+                                                       infer=policy.infer)
     arms = [Arm(name, rules, s) for name, s in zip(("policy", "basic"), seats)]
     ri, rf, pol, polf, strength, tables, solver = stack_args([arm_args(a) for a in arms])
     share = np.full(2, rules.final_pot is FinalPot.SHARE, dtype=np.bool_)

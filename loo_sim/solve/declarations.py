@@ -215,7 +215,8 @@ class SolveResult:
     partial: bool = False
 
     def table_policy(self) -> Policy:
-        return Policy("table", self.play.play, self.play.exchange, table=SOLVED, samples=self.play.samples)
+        return Policy("table", self.play.play, self.play.exchange, table=SOLVED, samples=self.play.samples,
+                      infer=self.play.infer)
 
     @property
     def tables(self) -> dict[str, np.ndarray]:
@@ -254,7 +255,7 @@ def solve(rules: Rules, play: Policy, iterations: int, deals: int, seed: int, *,
     check_solve_args(iterations, deals, start, carried)
     averaging_weight(1, averaging)  # an unknown scheme fails before any work
     n = rules.players
-    start_table = [Policy(start, play.play, play.exchange, samples=play.samples)] * n
+    start_table = [Policy(start, play.play, play.exchange, samples=play.samples, infer=play.infer)] * n
     res = SolveResult(rules, play, start, averaging, iterations, deals, seed, list(carried),
                       np.full((N_INFOSETS, ACTIONS), np.nan), np.zeros(N_INFOSETS))  # fmt: skip
     began = time.perf_counter()
@@ -304,7 +305,8 @@ def _explore_deals(deals: int) -> int:
 def _explore(rules: Rules, play: Policy, played: np.ndarray, deals: int, seed: int, t: int, carried: float,
              backend=None) -> np.ndarray:  # fmt: skip
     """Iteration t's exploring deals: every seat plays ``exploring_table(played)``; the cells."""
-    table = [Policy("table", play.play, play.exchange, table=EXPLORING, samples=play.samples)] * rules.players
+    table = [Policy("table", play.play, play.exchange, table=EXPLORING, samples=play.samples,
+                    infer=play.infer)] * rules.players
     return infoset_cells(rules, table, _explore_deals(deals), seed, EXPLORE_SESSION + t, carried,
                          {EXPLORING: exploring_table(played)}, backend=backend).pooled  # fmt: skip
 

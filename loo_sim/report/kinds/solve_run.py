@@ -31,7 +31,8 @@ TARGET_SHARE = 0.01  # of the ante pool: the issue's bar for a solved table
 
 def _with_play(declare: str | Policy, play: Policy) -> Policy:
     """The DECLARE part of ``declare`` with the table's card play and exchange."""
-    return replace(Policy.parse(declare), play=play.play, exchange=play.exchange, samples=play.samples)
+    return replace(Policy.parse(declare), play=play.play, exchange=play.exchange, samples=play.samples,
+                   infer=play.infer)
 
 
 def strategy_frame(res: SolveResult, met: np.ndarray | None, values: np.ndarray | None, deals: int) -> pd.DataFrame:
