@@ -211,7 +211,7 @@ def _finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried,
 
 def _finish_deal_flat(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
                       forced_seat, forced_action):  # fmt: skip
-    """_finish_deal with the tricks inlined too (play_tricks_inline): for simulate's blocks alone."""
+    """_finish_deal with the basic tricks inlined too (play_tricks_inline): for simulate's blocks alone."""
     played, defender, m, single, mode, indicator, t, pot_start, penalty = deal_to_tricks(
         ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, first_i, forced_seat,
         forced_action)  # fmt: skip
@@ -298,10 +298,11 @@ play_deal_inline = njit(inline="always")(_play_deal)
 @njit(inline="always")
 def play_deal_flat(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, forced_seat,
                    forced_action):  # fmt: skip
-    """_play_deal with the tricks inlined too (finish_deal_flat), for simulate's blocks
-    (chunks.play_block) alone: a call of play_tricks is about 10 ns of a 170 ns three-card
-    deal, but inlining it adds about 1.4 s to the first compile of whichever driver has
-    it, so the other drivers (sessions, variants, the ladder) keep play_deal_inline."""
+    """_play_deal with the basic tricks inlined too (finish_deal_flat, tricks.py
+    ``play_tricks_inline``), for simulate's blocks (chunks.play_block) alone: a call of
+    play_tricks is about 10 ns of a 170 ns three-card deal, but what is inlined is compiled
+    again in each driver that inlines it, so the other drivers (sessions, variants, the
+    ladder) keep play_deal_inline and the one compiled play_tricks."""
     begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
     finish_deal_flat(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, 0,
                      forced_seat, forced_action)  # fmt: skip
