@@ -10,7 +10,8 @@ deals per second inside sessions (``loo-sim pots``) against ``simulate``'s. Then
 start-up of fresh processes (``start_times``: seconds to the first deal of simulate, miss
 and pots, with an empty and a filled numba cache). Then, for three-card / 5 players /
 basic and five-card / 5 players / basic it prints:
-kernel deals/s on 1 and 2 threads (and the 2/1 ratio), a Dask LocalCluster of two worker
+kernel deals/s on 1 and 2 threads (and the 2/1 ratio, beside the load average and the
+CPU per deal at each: equal CPU per deal and a ratio short of 2 mean a busy machine), a Dask LocalCluster of two worker
 processes beside them (and how long its first task takes), the reference engine's rate and
 the kernel/reference ratio, the bare-deal rate (shuffle and deal only) and the
 full/bare ratio, and the peak memory of a whole `simulate` process at 10^6 and 10^8
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -64,13 +66,28 @@ def target_note(ratio: float, target: float) -> str:
 
 
 def kernel_rate(preset: str, policy: str, deals: int, threads: int, players: int = 5) -> float:
+    return kernel_rate_cpu(preset, policy, deals, threads, players)[0]
+
+
+def kernel_rate_cpu(preset: str, policy: str, deals: int, threads: int, players: int = 5) -> tuple[float, float]:
+    """(simulate's deals/s, this process's CPU nanoseconds per deal). The threads of a run
+    share no data, so the CPU per deal at 2 threads should be that at 1: where 2 threads /
+    1 falls short with equal CPU per deal, the threads waited for a core (a loaded machine),
+    not for each other."""
+    import resource
+
     from loo_sim import Rules
     from loo_sim.run.simulate import simulate
 
+    def cpu_s() -> float:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+
     rules = Rules.preset(preset, players=players)
     simulate(rules, policy, 4096, seed=99, threads=threads)  # compile / warm up
+    start = cpu_s()
     res = simulate(rules, policy, deals, seed=1, threads=threads)
-    return res.deals_done / res.elapsed_s
+    return res.deals_done / res.elapsed_s, (cpu_s() - start) / res.deals_done * 1e9
 
 
 def bare_rate(preset: str, deals: int, threads: int = 1) -> float:
@@ -321,7 +338,6 @@ def start_times(kinds: tuple[str, ...] = ("simulate", "miss", "pots")) -> dict[s
     loo_sim, plays one deal with each kernel driver its command uses (miss: the chart's
     and the heuristics') and prints ``time.perf_counter()``: the system-wide monotonic
     clock, which the parent read just before starting it."""
-    import os
     import tempfile
 
     runs = {  # the tiny run of each kind
@@ -473,8 +489,9 @@ def main() -> None:
         print(f"  {kind:9s} cold {t['cold_s']:5.1f} s   warm {t['warm_s']:5.2f} s   "
               f"(cold with numba as it is {t['cold_numba_as_is_s']:5.1f} s)")  # fmt: skip
     for preset, policy in CONFIGS:
-        one = kernel_rate(preset, policy, args.deals, 1)
-        two = kernel_rate(preset, policy, args.deals, 2)
+        load = os.getloadavg()[0]
+        one, cpu_one = kernel_rate_cpu(preset, policy, args.deals, 1)
+        two, cpu_two = kernel_rate_cpu(preset, policy, args.deals, 2)
         bare = bare_rate(preset, args.deals * 4)
         ref = reference_rate(preset, policy)
         batch, batch_frame = play_deals_rate(preset, policy)
@@ -485,6 +502,9 @@ def main() -> None:
             "kernel_1_thread_deals_per_s": one,
             "kernel_2_threads_deals_per_s": two,
             "threads_2_over_1": two / one,
+            "cpu_ns_per_deal_1_thread": cpu_one,
+            "cpu_ns_per_deal_2_threads": cpu_two,
+            "load_average_1min": load,
             "reference_deals_per_s": ref,
             "dask_local_cluster_2_workers_deals_per_s": dask,
             "dask_first_task_s": dask_first,
@@ -504,7 +524,8 @@ def main() -> None:
         print(f"{preset} / 5 players / {policy}")
         print(f"  kernel, 1 thread     {one / 1e6:8.2f} M deals/s")
         print(f"  kernel, 2 threads    {two / 1e6:8.2f} M deals/s   (2 threads / 1 = {two / one:.2f}x; "
-              f"{target_note(two / one, THREADS_TARGET)}; {cpu_model()})")  # fmt: skip
+              f"{target_note(two / one, THREADS_TARGET)}; {cpu_model()}; load average {load:.1f} on "
+              f"{os.cpu_count()} cores; CPU per deal {cpu_one:.0f} ns at 1 thread, {cpu_two:.0f} ns at 2)")  # fmt: skip
         print(f"  reference engine     {ref / 1e3:8.2f} k deals/s   (kernel / reference = {one / ref:,.0f}x)")
         print(f"  play_deals batch of 1e5 / simulate rate (1 thread): {batch / one:.2f} ({batch / 1e6:.2f} M deals/s); "
               f"as_frame=True {batch_frame / one:.2f} ({batch_frame / 1e6:.2f} M deals/s)")  # fmt: skip

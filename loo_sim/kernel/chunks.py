@@ -16,7 +16,7 @@ from loo_sim.game import abi as L
 from loo_sim.kernel.aggregate import add_classes, add_deal, add_seat_counts, seat_counts
 from loo_sim.kernel.bits import POS
 from loo_sim.kernel.cardplay import workspace_for
-from loo_sim.kernel.deal import play_deal, play_deal_inline
+from loo_sim.kernel.deal import play_deal, play_deal_flat
 from loo_sim.kernel.krng import shuffle_prefix, stream_key
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.scratch import (
@@ -33,7 +33,8 @@ CARD_NUMBERS = np.arange(52, dtype=np.int64)  # the canonical deck as card numbe
 @njit(cache=True, **NO_REFCOUNT)
 def play_block(ri, rf, pol, polf, strength, tables, ws, seed, session, first, count, dealer0, rotate, carried, agg,
                by_class, deck, sc, seat_keys, oi, of, counts):  # fmt: skip
-    """run_block's deals, with the deal inlined (kernel/deal.py: why without reference counting)."""
+    """run_block's deals, with the deal inlined, its tricks too (kernel/deal.py: why without
+    reference counting, and why only here play_deal_flat)."""
     n = ri[L.R_PLAYERS]
     need = deck_cards_needed(ri)
     random_seats = any_random(pol, n)
@@ -42,8 +43,8 @@ def play_block(ri, rf, pol, polf, strength, tables, ws, seed, session, first, co
         dealer = dealer0
         if rotate:
             dealer = (dealer0 + k) % n
-        play_deal_inline(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of,
-                         L.NO_FORCING, 0)  # fmt: skip
+        play_deal_flat(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of,
+                       L.NO_FORCING, 0)  # fmt: skip
         add_deal(agg, counts, ri, oi, of, dealer)
         if by_class:
             add_classes(agg, ri, oi, sc)

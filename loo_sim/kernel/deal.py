@@ -21,7 +21,7 @@ from loo_sim.kernel.bits import CARD, u
 from loo_sim.kernel.declare import declare_all, loo_penalty
 from loo_sim.kernel.exchange import exchange, show_flushes
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.tricks import play_tricks
+from loo_sim.kernel.tricks import play_tricks, play_tricks_inline
 
 
 # ---- the deal, step by step like engine/deal.py (_Deal) ----------------------------------
@@ -172,10 +172,13 @@ def begin_deal(ri, rf, deck, dealer, carried, sc, oi, of):
     collect_antes(ri, rf, dealer, carried, of)
 
 
-def _finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
-                 forced_seat, forced_action):  # fmt: skip
-    """The deal from the ``first_i``-th declaration on (R4-R9): what begin_deal dealt is read
-    back from the record and the scratch."""
+@njit(cache=True, inline="always")
+def deal_to_tricks(ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
+                   forced_seat, forced_action):  # fmt: skip
+    """The deal from the ``first_i``-th declaration up to the tricks (R4, R5, R8, R9): what
+    begin_deal dealt is read back from the record and the scratch. Returns (whether the
+    tricks are played, the defender, the seats in, single, the trump mode, the indicator,
+    trumps, the pot at the start, the loo penalty): what the tricks and score take."""
     single = oi[L.O_SINGLE] == 1
     mode = L.FIRST_RENOUNCE if single else ri[L.R_TRUMP]
     miss_dealt = ri[L.R_MISS] == 1 and not single
@@ -186,14 +189,35 @@ def _finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried,
     defender, m = declare_all(ri, rf, pol, polf, strength, tables, deck, dealer, carried, single, mode, miss_dealt,
                               indicator, t, pot_start, miss, first_i, forced_seat, forced_action, seat_keys, sc,
                               oi)  # fmt: skip
-    if settle_uncontested(m, pot_start, sc, oi, of):
-        return
-    exchange(ri, pol, deck, single, miss_dealt, t, m, sc[L.SC_STOCK], seat_keys, sc)
-    penalty = loo_penalty(ri, rf, pot_start)
-    if show_flushes(ri, t, m, pot_start, penalty, sc, oi, of):
-        return
-    play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws)
-    score(ri, m, pot_start, penalty, defender, sc, oi, of)
+    penalty = 0.0
+    played = not settle_uncontested(m, pot_start, sc, oi, of)
+    if played:
+        exchange(ri, pol, deck, single, miss_dealt, t, m, sc[L.SC_STOCK], seat_keys, sc)
+        penalty = loo_penalty(ri, rf, pot_start)
+        played = not show_flushes(ri, t, m, pot_start, penalty, sc, oi, of)
+    return played, defender, m, single, mode, indicator, t, pot_start, penalty
+
+
+def _finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
+                 forced_seat, forced_action):  # fmt: skip
+    """The deal from the ``first_i``-th declaration on (R4-R9), the tricks a call of their own."""
+    played, defender, m, single, mode, indicator, t, pot_start, penalty = deal_to_tricks(
+        ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, first_i, forced_seat,
+        forced_action)  # fmt: skip
+    if played:
+        play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws)
+        score(ri, m, pot_start, penalty, defender, sc, oi, of)
+
+
+def _finish_deal_flat(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, first_i,
+                      forced_seat, forced_action):  # fmt: skip
+    """_finish_deal with the basic tricks inlined too (play_tricks_inline): for simulate's blocks alone."""
+    played, defender, m, single, mode, indicator, t, pot_start, penalty = deal_to_tricks(
+        ri, rf, pol, polf, strength, tables, deck, dealer, carried, seat_keys, sc, oi, of, first_i, forced_seat,
+        forced_action)  # fmt: skip
+    if played:
+        play_tricks_inline(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws)
+        score(ri, m, pot_start, penalty, defender, sc, oi, of)
 
 
 # Two compiled forms of the same steps, as for the whole deal below: ``finish_deal``,
@@ -202,8 +226,10 @@ def _finish_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried,
 # compiled body spares ``loo-sim miss`` a second compile of these steps (its chart and
 # its heuristics' play_deal each compiled them: 1.6 s of its first run); a replay arm
 # pays one call (the chart's decisions/s: 7.34 M instead of 7.51 M, three-card).
+# ``finish_deal_flat`` inlines the tricks as well, for play_deal_flat alone.
 finish_deal = njit(inline="always")(_finish_deal)
 finish_deal_call = njit(cache=True, **NO_REFCOUNT)(_finish_deal)
+finish_deal_flat = njit(inline="always")(_finish_deal_flat)
 
 
 @njit(cache=True, inline="always")
@@ -267,3 +293,16 @@ def play_deal(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, se
 # which are compiled without reference counting too. The inlined form is never compiled
 # on its own, so it has no cache of its own.
 play_deal_inline = njit(inline="always")(_play_deal)
+
+
+@njit(inline="always")
+def play_deal_flat(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, forced_seat,
+                   forced_action):  # fmt: skip
+    """_play_deal with the basic tricks inlined too (finish_deal_flat, tricks.py
+    ``play_tricks_inline``), for simulate's blocks (chunks.play_block) alone: a call of
+    play_tricks is about 10 ns of a 170 ns three-card deal, but what is inlined is compiled
+    again in each driver that inlines it, so the other drivers (sessions, variants, the
+    ladder) keep play_deal_inline and the one compiled play_tricks."""
+    begin_deal(ri, rf, deck, dealer, carried, sc, oi, of)
+    finish_deal_flat(ri, rf, pol, polf, strength, tables, ws, deck, dealer, carried, seat_keys, sc, oi, of, 0,
+                     forced_seat, forced_action)  # fmt: skip

@@ -180,6 +180,25 @@ def play_trick_basic(trick, leader_i, m, t, pam, civil_rule, void, lead, first, 
     return win_i
 
 
+@njit(cache=True, inline="always")
+def all_basic(pol, m, sc):
+    """Whether every seat in the deal plays basic and nothing is scripted: its tricks with
+    trumps known go by play_trick_basic."""
+    basic = sc[L.SC_SCRIPT_LEN] == 0
+    for i in range(m):
+        basic &= pol[sc[u(L.SC_IN_DEAL + i)], L.P_PLAY] == L.PL_BASIC
+    return basic
+
+
+@njit(cache=True, inline="always")
+def end_trick(trick, leader_i, win_i, m, oi):
+    """The trick's winner into the record; returns the place of the next leader (the winner)."""
+    winner = oi[u(L.O_SEATS + trick * L.MAX_PLAYERS + win_i)]
+    oi[u(L.O_WINNER + trick)] = winner
+    oi[u(L.O_WON + winner)] += 1
+    return leader_i + win_i if leader_i + win_i < m else leader_i + win_i - m
+
+
 @njit(cache=True, **NO_REFCOUNT)  # a call of its own, once a deal: compiled once for every driver
 def play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws):
     """R6, R7: the tricks; the winner of each leads the next. The trumps at the end go into the record."""
@@ -188,9 +207,7 @@ def play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_s
     civil_rule = ri[L.R_CIVIL]
     void = ri[L.R_VOID]
     lead = ri[L.R_LEAD]
-    basic = sc[L.SC_SCRIPT_LEN] == 0  # every seat in the deal plays basic, nothing scripted: play_trick_basic
-    for i in range(m):
-        basic &= pol[sc[u(L.SC_IN_DEAL + i)], L.P_PLAY] == L.PL_BASIC
+    basic = all_basic(pol, m, sc)
     leader_i = 0
     for trick in range(h):
         oi[u(L.O_LEADER + trick)] = sc[u(L.SC_IN_DEAL + leader_i)]
@@ -200,9 +217,32 @@ def play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_s
         else:
             win_i, t = play_trick(ri, pol, seat_keys, trick, leader_i, m, single, mode, indicator, t, sc, oi,
                                   pot_start, penalty, ws)  # fmt: skip
-        winner = oi[u(L.O_SEATS + trick * L.MAX_PLAYERS + win_i)]
-        oi[u(L.O_WINNER + trick)] = winner
-        oi[u(L.O_WON + winner)] += 1
-        leader_i = leader_i + win_i if leader_i + win_i < m else leader_i + win_i - m
+        leader_i = end_trick(trick, leader_i, win_i, m, oi)
+    oi[L.O_NTRICKS] = h
+    oi[L.O_TRUMP] = t
+
+
+@njit(inline="always")
+def play_tricks_inline(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws):
+    """play_tricks for simulate's blocks alone (kernel/deal.py ``play_deal_flat``): a deal
+    whose every trick goes by play_trick_basic (all_basic, trumps known at the first lead,
+    so at every lead) plays them here, inlined; any other deal calls play_tricks. The
+    call costs about 10 ns of a 170 ns three-card deal; inlining the whole of play_tricks
+    (play_trick and the card-play policies with it) would add seconds to the first
+    compile, and inlining it into every driver would add them to every driver."""
+    if not (t >= 0 and all_basic(pol, m, sc)):
+        play_tricks(ri, pol, seat_keys, single, mode, indicator, t, m, sc, oi, pot_start, penalty, ws)
+        return
+    h = ri[L.R_HAND]
+    pam = ri[L.R_PAM]
+    civil_rule = ri[L.R_CIVIL]
+    void = ri[L.R_VOID]
+    lead = ri[L.R_LEAD]
+    leader_i = 0
+    for trick in range(h):
+        oi[u(L.O_LEADER + trick)] = sc[u(L.SC_IN_DEAL + leader_i)]
+        win_i = play_trick_basic(trick, leader_i, m, t, pam, civil_rule, void, lead, trick == 0 and not single,
+                                 indicator, sc, oi)  # fmt: skip
+        leader_i = end_trick(trick, leader_i, win_i, m, oi)
     oi[L.O_NTRICKS] = h
     oi[L.O_TRUMP] = t
