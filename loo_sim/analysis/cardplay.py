@@ -72,6 +72,59 @@ def ladder_table(res: LadderResult, ladder: str = "A") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=LADDER_COLUMNS)
 
 
+INFER_COLUMNS = ["ladder", "table", "entrant", "policy", "reference", "reference_policy", "position", "deals",
+                 "chips_per_deal", "reference_chips_per_deal", "diff_vs_reference", "diff_se", "diff_ci_low",
+                 "diff_ci_high", "loo_diff", "loo_diff_ci_low", "loo_diff_ci_high", "tricks_diff",
+                 "tricks_diff_ci_low", "tricks_diff_ci_high"]  # fmt: skip
+
+
+def infer_table(pair: LadderResult, ladder: str = "A") -> pd.DataFrame:
+    """The second entrant of a pair ladder (``run.ladder.infer_pairs``: ``pimc:N`` then
+    ``pimc:N:infer``) against the first, paired deal by deal: one row per position (``all``
+    first), the differences of ``ladder_table`` under the reference's name."""
+    if len(pair.names) != 2:
+        raise LooError("an inference pair is two entrants: pimc:N, then pimc:N:infer")
+    both = ladder_table(pair, ladder)
+    ref = both[both.entrant == pair.names[0]].reset_index(drop=True)
+    out = both[both.entrant == pair.names[1]].reset_index(drop=True)
+    out = out.rename(columns={"baseline": "reference", "diff_vs_baseline": "diff_vs_reference"})
+    out["reference_policy"] = str(pair.entrants[0])
+    out["reference_chips_per_deal"] = ref.chips_per_deal
+    return out[INFER_COLUMNS]
+
+
+def infer_sentences(table: pd.DataFrame) -> list[str]:
+    """What the inference adds, in sentences drawn from ``infer_table`` rows (one ladder, one
+    or more pairs): the paired difference from the reference averaged over the positions,
+    then at each position, each called significant only where its 95% interval excludes 0."""
+    lines = []
+    for entrant, rows in table.groupby("entrant", sort=False):
+        ref = rows.reference.iloc[0]
+        overall = rows[rows.position.astype(str) == ALL].iloc[0]
+        lines.append(f"`{entrant}` minus `{ref}` on the same deals: {_diff_words(overall)} averaged over the "
+                     "positions.")  # fmt: skip
+        by_pos = rows[rows.position.astype(str) != ALL]
+        groups: dict[str, list[str]] = {"ahead": [], "behind": [], "unclear": []}
+        for r in by_pos.itertuples():
+            verdict = _verdict(r.diff_vs_reference, r.diff_se, r.diff_ci_low, r.diff_ci_high)
+            numbers = f"{r.diff_vs_reference:+.3f} {_interval(r.diff_ci_low, r.diff_ci_high)}"
+            groups.setdefault(verdict, []).append(f"{r.position} ({numbers})")
+        words = {"ahead": "ahead", "behind": "behind", "unclear": "not significant", "same": "exactly 0",
+                 "unknown": "without an interval"}  # fmt: skip
+        parts = [f"{words[v]} at position{'s' if len(ps) > 1 else ''} {', '.join(ps)}"
+                 for v, ps in groups.items() if ps]  # fmt: skip
+        lines.append(f"By position (1: the eldest, who leads the first trick when in; the others follow), "
+                     f"`{entrant}` is {'; '.join(parts)}.")  # fmt: skip
+    return lines
+
+
+def _diff_words(row) -> str:
+    diff = f"{row.diff_vs_reference:+.3f} chips per deal {_interval(row.diff_ci_low, row.diff_ci_high)}"
+    verdict = _verdict(row.diff_vs_reference, row.diff_se, row.diff_ci_low, row.diff_ci_high)
+    return {"ahead": f"ahead by {diff}", "behind": f"behind by {diff}", "same": "exactly 0 on every deal",
+            "unclear": f"{diff}, not significant (the interval includes 0)"}.get(verdict, diff)  # fmt: skip
+
+
 def _ci(prefix: str, value: float, se: float) -> dict[str, float]:
     lo, hi = normal_ci(value, se)
     return {f"{prefix}_ci_low": lo, f"{prefix}_ci_high": hi}
@@ -85,13 +138,17 @@ def judgement(row) -> str:
     """How an entrant's paired difference from the baseline reads: ``same`` (zero on every
     deal), ``ahead`` or ``behind`` (the 95% interval excludes 0), ``unclear`` (it includes 0),
     or ``unknown`` (no interval)."""
-    if row.diff_vs_baseline == 0 and row.diff_se == 0:
+    return _verdict(row.diff_vs_baseline, row.diff_se, row.diff_ci_low, row.diff_ci_high)
+
+
+def _verdict(diff: float, se: float, low: float, high: float) -> str:
+    if diff == 0 and se == 0:
         return "same"
-    if not (math.isfinite(row.diff_ci_low) and math.isfinite(row.diff_ci_high)):
+    if not (math.isfinite(low) and math.isfinite(high)):
         return "unknown"
-    if row.diff_ci_low > 0:
+    if low > 0:
         return "ahead"
-    if row.diff_ci_high < 0:
+    if high < 0:
         return "behind"
     return "unclear"
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -47,6 +47,13 @@ def with_play(table: Policy, text: str) -> Policy:
         detail = str(e).split(": ", 1)[-1]
         raise LooError(f"{text!r} is not a card-play family ({detail}); or give a whole policy, "
                        "DECLARE/PLAY[/EXCHANGE]") from None  # fmt: skip
+
+
+def infer_pairs(entrants: Sequence[Policy]) -> list[tuple[int, Policy]]:
+    """Each ``pimc:N:infer`` entrant's index with its reference, the same policy without
+    ``:infer`` (``pimc:N`` of the same N): the pair whose paired difference says what the
+    inference adds (the cardplay study runs each pair as a ladder of its own)."""
+    return [(e, replace(p, infer="")) for e, p in enumerate(entrants) if p.play == "pimc" and p.infer]
 
 
 @dataclass

@@ -92,8 +92,13 @@ class CardplayStudy(Study):
         return args + ["--carried", f"{self.carried:g}", "--deals", str(self.deals), "--seed", str(self.seed)]
 
     def deals_estimate(self) -> float:
-        """Every entrant plays every deal in every position, in each ladder."""
-        return float(self.deals) * len(self.entrants) * self.base_rules().players * len(self.ladders())
+        """Every entrant plays every deal in every position, in each ladder; each
+        ``pimc:N:infer`` entrant once more with its ``pimc:N`` (the pair ladders)."""
+        from loo_sim.run.ladder import infer_pairs
+
+        pairs = len(infer_pairs(self.entrant_policies()))
+        per_ladder = len(self.entrants) + 2 * pairs
+        return float(self.deals) * per_ladder * self.base_rules().players * len(self.ladders())
 
     def run(self, out: str | None, progress: Any, backend: Any) -> StudyOutput:
         from loo_sim.report.kinds.cardplay_run import run_cardplay_study

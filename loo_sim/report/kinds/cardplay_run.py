@@ -15,16 +15,20 @@ from loo_sim.analysis.cardplay import (
     ALL,
     change_lines,
     compare_charts,
+    infer_sentences,
+    infer_table,
     ladder_sentences,
     ladder_table,
     read_chart,
 )
 from loo_sim.report.command import command
 from loo_sim.report.running import StudyOutput, chip_warnings, figure
-from loo_sim.run.ladder import run_ladder
+from loo_sim.run.ladder import infer_pairs, run_ladder
 
 LADDER_TITLES = {"A": "Ladder A: the focal seat among the table's players",
                  "B": "Ladder B: the focal seat with every other seat on the whole-table family"}  # fmt: skip
+INFER_PAIRING = ("each pimc:N:infer entrant plays the same deals again in a ladder of two, after pimc:N of the same N "
+                 "(its baseline there): infer.csv")  # fmt: skip
 
 
 def run_cardplay_study(study: Any, out: str | None, progress, backend) -> StudyOutput:
@@ -34,7 +38,7 @@ def run_cardplay_study(study: Any, out: str | None, progress, backend) -> StudyO
     n = rules.players
     entrants = study.entrant_policies()
     names = [t.strip() for t in study.entrants]
-    results, frames = [], []
+    results, frames, infer_frames = [], [], []
     partial, done = False, 0
     for ladder, other in study.ladders():
         label = f"ladder {ladder} deals"
@@ -51,6 +55,11 @@ def run_cardplay_study(study: Any, out: str | None, progress, backend) -> StudyO
         if res.partial:
             partial, done = True, res.deals_done
             break
+        pairs = _infer_pairs(study, rules, ladder, other, entrants, names, progress, backend)
+        if pairs is None:
+            partial, done = True, 0
+            break
+        infer_frames.extend(pairs)
     table = pd.concat(frames, ignore_index=True)
     where = f"{study.preset}, {n} players, {study.deals:,} deals" + (
         f", {study.carried:g} chips carried in" if study.carried else ""
@@ -80,8 +89,14 @@ def run_cardplay_study(study: Any, out: str | None, progress, backend) -> StudyO
                          f"{r.tricks_per_deal_played:.3f} ± {1.96 * r.tricks_se:.3f} | {r.diff_vs_baseline:+.3f} "
                          f"[{r.diff_ci_low:+.3f}, {r.diff_ci_high:+.3f}] |")  # fmt: skip
         lines += ["", *ladder_sentences(part)]
+        lines += _infer_lines(infer_frames, ladder)
         figure_rows.append((ladder, other, part))
-    lines += ["", "Files: ladder.csv (every entrant at every position and `all`), ladder.png, run.json."]
+    tables = {"ladder": table}
+    files = "ladder.csv (every entrant at every position and `all`)"
+    if infer_frames:
+        tables["infer"] = pd.concat(infer_frames, ignore_index=True)
+        files += ", infer.csv (each `pimc:N:infer` minus `pimc:N`, paired, at every position and `all`)"
+    lines += ["", f"Files: {files}, ladder.png, run.json."]
     figures = {"ladder": _figure(figure_rows, where)}
     info = {
         "rules": rules.to_dict(),
@@ -91,13 +106,42 @@ def run_cardplay_study(study: Any, out: str | None, progress, backend) -> StudyO
             for ladder, other, res in results
         ],  # fmt: skip
         "carried": study.carried,
+        **({"infer_pairs": INFER_PAIRING} if infer_frames else {}),
         "pairing": "every entrant plays the same deals: deal k on the deck shuffled from (seed, k), dealt by seat k "
         "mod players, once with the focal seat at each position; differences from the first entrant are paired "
         "deal by deal",
     }
-    return StudyOutput(study, {"ladder": table}, figures, "\n".join(lines) + "\n", info,
+    return StudyOutput(study, tables, figures, "\n".join(lines) + "\n", info,
                        chip_warnings(rules, [float(study.carried)]), partial=partial, done=done, total=study.deals,
                        unit="deals")  # fmt: skip
+
+
+def _infer_pairs(study, rules, ladder: str, other, entrants, names, progress, backend) -> list[pd.DataFrame] | None:
+    """Each ``pimc:N:infer`` entrant against ``pimc:N`` in a ladder of the two alone, on
+    the same deals (``infer_table`` rows); None when one was interrupted."""
+    frames = []
+    for e, reference in infer_pairs(entrants):
+        ref_name = next((names[i] for i, p in enumerate(entrants) if p == reference), str(reference))
+        label = f"ladder {ladder}: {names[e]} vs {ref_name} deals"
+        try:
+            res = run_ladder(rules, [other] * rules.players, [reference, entrants[e]], [ref_name, names[e]],
+                             study.deals, study.seed, study.carried, progress=progress(label) if progress else None,
+                             backend=backend)  # fmt: skip
+        except KeyboardInterrupt:
+            return None
+        if res.partial:
+            return None
+        frames.append(infer_table(res, ladder))
+    return frames
+
+
+def _infer_lines(frames: list[pd.DataFrame], ladder: str) -> list[str]:
+    rows = [f for f in frames if (f.ladder == ladder).all()]
+    if not rows:
+        return []
+    return ["", "What the inference adds: each `pimc:N:infer` minus `pimc:N` of the same N, paired deal by deal in "
+                "a ladder of the two alone on the same deals (infer.csv).", "",
+            *infer_sentences(pd.concat(rows, ignore_index=True))]  # fmt: skip
 
 
 def _figure(rows, where: str):
