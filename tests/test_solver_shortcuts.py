@@ -1,6 +1,7 @@
 """The solver's newer shortcuts (kernel/solver.py: shallow pruning, the table keyed on
 whether each seat has won a trick and on the ranks among the cards in play, the cut of a
-follower that cannot head the trick, the table kept across solves) change no answer.
+follower that cannot head the trick, the table kept across solves, the endgame of the
+last two tricks) change no answer.
 
 On 10,000 positions of real reference deals of every preset (tests/solver_positions.py's
 way: three-card with 3 to 8 players, five-card with 3 to 5, Pam be civil, classic-limited
@@ -128,12 +129,14 @@ def test_each_new_shortcut_alone_changes_nothing():
     ri, _ = rules_arrays(rules)
     ws = K.workspace()
     answers, nodes = [], []
-    for flags in (0, K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.OLD_SEARCH):
+    switches = (K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.NO_ENDGAME, K.OLD_SEARCH)
+    for flags in (0, *switches):
         ws[1][K.ST_FLAGS] = flags
         out = np.zeros((len(encoded), 3), dtype=np.int64)
         K.solve_many(pis, pfs, ri, *ws, out)
         answers.append(out[:, :2].copy())
         nodes.append(int(out[:, 2].sum()))
-    for flags, other in zip((K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.OLD_SEARCH), answers[1:]):
+    for flags, other in zip(switches, answers[1:]):
         assert (other == answers[0]).all(), flags
     assert nodes[0] < nodes[-1] / 2  # they do save work: the search with all of them, against none
+    assert nodes[switches.index(K.NO_ENDGAME) + 1] != nodes[0]  # the endgame is searched (its own nodes)

@@ -105,6 +105,7 @@ from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver_search import F_LEN, MAX_DEPTH, ROOT, ROOT_ALL, _value
 from loo_sim.kernel.solver_table import (  # noqa: F401 (the layout is this module's interface too)
     NO_CUT,
+    NO_ENDGAME,
     NO_FUTURE,
     NO_MERGE,
     NO_RANKS,
