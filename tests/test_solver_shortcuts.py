@@ -139,4 +139,25 @@ def test_each_new_shortcut_alone_changes_nothing():
     for flags, other in zip(switches, answers[1:]):
         assert (other == answers[0]).all(), flags
     assert nodes[0] < nodes[-1] / 2  # they do save work: the search with all of them, against none
-    assert nodes[switches.index(K.NO_ENDGAME) + 1] != nodes[0]  # the endgame is searched (its own nodes)
+    # the endgame (solver_endgame.py) tries the same cards as the search's frames would, a node a seat
+    assert nodes[switches.index(K.NO_ENDGAME) + 1] == nodes[0]
+
+
+def test_the_endgame_replaces_the_table_of_the_last_two_tricks():
+    """Three-card from the first lead: the only trick start below the root has two tricks
+    left, which the endgame evaluates without the table (after one trick no two plays meet),
+    so the table stays empty; the search's frames store it there."""
+    rng = random.Random(5)
+    rules = Rules.preset("three-card", players=5)
+    ri, _ = rules_arrays(rules)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    positions, _ = reference_positions(rules, deck, 0, 0.0, policies_for(rng, ["always"], 5))
+    pi, pf = encode_position(positions[0])
+    filled = {}
+    for flags in (0, K.NO_ENDGAME):
+        ws = K.workspace()
+        ws[1][K.ST_FLAGS] = flags
+        K.solve_position(pi, pf, ri, *ws)
+        filled[flags] = int((ws[0][:, K.TT_GEN] == ws[1][K.ST_GEN]).sum())
+    assert filled[0] == 0 and filled[K.NO_ENDGAME] > 0

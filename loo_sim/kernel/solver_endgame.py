@@ -1,15 +1,17 @@
-"""The solver's endgame (``kernel/solver.py`` explains the search): the last two tricks
-from the lead of the trick before the last, every seat holding two cards, evaluated in a
-tight loop of its own (:func:`two_tricks`) rather than by the search's frames and table.
+"""The solver's endgame (``kernel/solver.py`` explains the search): the last trick played
+out (:func:`last_trick`), and the last two tricks from the lead of the trick before the
+last, every seat holding two cards, evaluated in a tight loop of their own
+(:func:`two_tricks`) rather than by the search's frames.
 
-The trick before the last is searched seat by seat (at most two legal cards each, in the
-tie-break order, a card kept only when strictly better for its seat, as the search does);
-each of its complete plays leaves every seat one card, so the last trick is played out
-(``solver_search._last_trick``). The rules are the search's (``_enter``): lead duties,
-Pam be civil, heading and the void option, ``first_lead`` setting trumps, and
-``first_renounce``'s reveal judging the trick again. The only shortcut is the cut (once a
-card pays its seat the most it can still get, the other could only tie), so the value is
-exact and the same as the search's."""
+The trick before the last is searched seat by seat in rows of scratch (at most two legal
+cards each, in the tie-break order, a card kept only when strictly better for its seat);
+each of its complete plays leaves every seat one card, so the last trick is played out.
+The rules are the search's (``solver_search._enter``): lead duties, Pam be civil, heading
+and the void option, ``first_lead`` setting trumps, ``first_renounce``'s reveal judging
+the trick again. So are the shortcuts, each under the same switch: the cut (with the
+follower's, ``NO_UPPER``), equivalent cards (``NO_MERGE``) and shallow pruning
+(``NO_SHALLOW``, against the search's frame that called too); it tries exactly the cards
+the frames would, a node a seat, at a fraction of the cost of a frame."""
 
 from numba import njit
 
@@ -33,6 +35,8 @@ from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver_table import (
     NO_CUT,
+    NO_MERGE,
+    NO_SHALLOW,
     NO_UPPER,
     ST_CIVIL,
     ST_FLAGS,
@@ -40,6 +44,7 @@ from loo_sim.kernel.solver_table import (
     ST_LEAD,
     ST_MODE,
     ST_N,
+    ST_NEED,
     ST_NODES,
     ST_PAM,
     ST_SINGLE,
@@ -104,6 +109,7 @@ def last_trick(hands, st, li, won, t):
 # ---- a seat's row of the endgame, in the rows of the search's frames below the caller's ----
 E_T, E_LED, E_WIN, E_TRUMPED, E_CIVIL, E_REN = range(6)  # the trick as the seat finds it
 E_MOVER, E_HAND, E_NEXT, E_LATER, E_BEAT, E_LED_TRUMP, E_FOUND, E_BEST = range(6, 14)
+E_UPPER, E_PRUNED = 14, 15  # the most tricks the seat can still win; 1: stopped by shallow pruning
 EB_PAY, EB_CAP = 0, 1  # (float row) the best payoff so far, the most the seat can still get
 
 
@@ -135,6 +141,17 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
         led_trump = is_trump(cards[base], t, pam)
     first = lowest_in(legal, low_plain, low_trumps)
     rest = legal & ~(1 << first)
+    later = lowest_in(rest, low_plain, low_trumps) if rest else -1
+    if later >= 0 and (later & 3) == (first & 3) and (later >> 2) != 12 and later != PAM:
+        live = hands[0]  # equivalent to the first card (solver.py): it could only tie
+        for i in range(1, n):
+            live |= hands[i]
+        base = tix * L.MAX_PLAYERS
+        for j in range(k):
+            live |= 1 << cards[base + j]
+        between = ((1 << later) - 1) & ~((2 << first) - 1)
+        if (between & live & SUIT_MASK[first & 3]) == 0 and (st[ST_FLAGS] & NO_MERGE) == 0:
+            later = -1
     fr[r, E_T] = t
     fr[r, E_LED] = led
     fr[r, E_WIN] = win_i
@@ -144,35 +161,59 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
     fr[r, E_MOVER] = mover
     fr[r, E_HAND] = hand
     fr[r, E_NEXT] = first
-    fr[r, E_LATER] = lowest_in(rest, low_plain, low_trumps) if rest else -1
+    fr[r, E_LATER] = later
     fr[r, E_BEAT] = beat
     fr[r, E_LED_TRUMP] = led_trump
     fr[r, E_FOUND] = 0
+    fr[r, E_PRUNED] = 0
     upper = 2
     if k > 0 and (legal & beat) == 0 and (t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE) and (st[ST_FLAGS] & NO_UPPER) == 0:
         upper = 1  # none of its cards heads this trick, and no reveal can judge it again
+    fr[r, E_UPPER] = upper
     fb[r, EB_CAP] = cap[mover, count_of(won, mover), upper]
 
 
 @njit(cache=True, inline="always")
-def _keep(fr, fb, r, hands, st, pay, res):
-    """The counts after row ``r``'s card came back: keep them if strictly better."""
+def _keep(fr, fb, r, r0, hands, st, pay, cap, res, won, parent, parent_pay):
+    """The counts after row ``r``'s card came back: keep them if strictly better; then the
+    cut, or shallow pruning against the row before (row ``r0``: against the search's frame
+    that called, whose mover is ``parent``, -1 for none, with ``parent_pay`` so far), as
+    ``solver_search._shallow``: a pruned row's value is not exact, and its parent rejects it."""
     mover = fr[r, E_MOVER]
     hands[mover] = fr[r, E_HAND]
-    p = pay[mover, count_of(res, mover)]
-    if fr[r, E_FOUND] == 0 or p > fb[r, EB_PAY]:
-        fr[r, E_FOUND] = 1
-        fr[r, E_BEST] = res
-        fb[r, EB_PAY] = p
-        if p >= fb[r, EB_CAP] and (st[ST_FLAGS] & NO_CUT) == 0:
-            fr[r, E_NEXT] = -1  # the most it can still get: the other card could only tie
+    pm = pay[mover, count_of(res, mover)]
+    if fr[r, E_FOUND] == 1 and pm <= fb[r, EB_PAY]:
+        return
+    fr[r, E_FOUND] = 1
+    fr[r, E_BEST] = res
+    fb[r, EB_PAY] = pm
+    if pm >= fb[r, EB_CAP] and (st[ST_FLAGS] & NO_CUT) == 0:
+        fr[r, E_NEXT] = -1  # the most it can still get: the other card could only tie
+        return
+    if (st[ST_FLAGS] & NO_SHALLOW) != 0:
+        return
+    p, p_pay, p_upper = parent, parent_pay, 2
+    if r > r0:
+        p = fr[r - 1, E_MOVER]  # in the same trick, always found (its first card is being tried)
+        p_pay = fb[r - 1, EB_PAY] if fr[r - 1, E_FOUND] == 1 else -1e300
+        p_upper = fr[r - 1, E_UPPER]
+    if p < 0 or p == mover:
+        return
+    extra = st[ST_NEED + mover * (L.MAX_TRICKS + 1) + count_of(res, mover)] - count_of(won, mover)
+    most = min(2 - extra, p_upper)
+    if extra > 0 and cap[p, count_of(won, p), most] <= p_pay:
+        fr[r, E_NEXT] = -1
+        fr[r, E_PRUNED] = 1
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned):
+def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, parent, parent_pay):
     """The final counts (packed) of the last two tricks under max^n, trick ``tix`` led by
     ``li``; rows ``r0`` on of ``fr``/``fb`` are its scratch, ``cards[tix * MAX_PLAYERS:]``
-    takes the trick's cards; the hands are as they were when it returns."""
+    takes the trick's cards; the hands are as they were when it returns. ``parent`` (the
+    mover of the search's frame that called, -1: no pruning against it) and
+    ``parent_pay`` (its best payoff so far) for shallow pruning; when that stopped the
+    endgame, ``fr[r0, E_PRUNED]`` is 1 and the value is not exact."""
     n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
     base = tix * L.MAX_PLAYERS
     _open(fr, fb, r0, hands, cards, st, cap, li, 0, tix, won, t, turned, False, False, 0, 0, False)
@@ -185,7 +226,7 @@ def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned):
             if k == 0:
                 return res
             k -= 1
-            _keep(fr, fb, r - 1, hands, st, pay, res)
+            _keep(fr, fb, r - 1, r0, hands, st, pay, cap, res, won, parent, parent_pay)
             continue
         fr[r, E_NEXT] = fr[r, E_LATER]
         fr[r, E_LATER] = -1
@@ -215,4 +256,5 @@ def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned):
         winner = li + nwin
         if winner >= n:
             winner -= n
-        _keep(fr, fb, r, hands, st, pay, last_trick(hands, st, winner, won + (1 << (4 * winner)), nt))
+        res = last_trick(hands, st, winner, won + (1 << (4 * winner)), nt)
+        _keep(fr, fb, r, r0, hands, st, pay, cap, res, won, parent, parent_pay)

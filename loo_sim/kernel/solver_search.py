@@ -22,7 +22,7 @@ from loo_sim.kernel.bits import (
 )
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.solver_endgame import judge, last_trick, two_tricks
+from loo_sim.kernel.solver_endgame import E_PRUNED, judge, last_trick, two_tricks
 from loo_sim.kernel.solver_table import (
     NO_CUT,
     NO_ENDGAME,
@@ -300,8 +300,10 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             _deliver(fr, fb, d, hands, st, pay, cap, last_trick(hands, st, winner, won, t))
             continue
         endgame = tix + 3 == h and (st[ST_FLAGS] & NO_ENDGAME) == 0
+        parent = fr[d, F_MOVER] if fr[d, F_FOUND] == 1 and fr[d, F_MODE] != ROOT_ALL else -1
         if endgame and tix == 0:  # after one trick no two plays reach the same hands: no table
-            res = two_tricks(fr, fb, d + 1, hands, cards, st, pay, cap, winner, tix + 1, won, t, turned)
+            res = two_tricks(fr, fb, d + 1, hands, cards, st, pay, cap, winner, tix + 1, won, t, turned, parent,
+                             fb[d, FB_PAY])  # fmt: skip
             _deliver(fr, fb, d, hands, st, pay, cap, res)
             continue
         meta = table_key(st, winner, tix + 1, t, turned, won)
@@ -319,8 +321,9 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
                 _deliver(fr, fb, d, hands, st, pay, cap, tt[slot, TT_VALUE] + won)
                 continue
         if endgame:  # exact: into the table as a searched frame's value goes
-            res = two_tricks(fr, fb, d + 1, hands, cards, st, pay, cap, winner, tix + 1, won, t, turned)
-            if slot >= 0:
+            res = two_tricks(fr, fb, d + 1, hands, cards, st, pay, cap, winner, tix + 1, won, t, turned, parent,
+                             fb[d, FB_PAY])  # fmt: skip
+            if slot >= 0 and fr[d + 1, E_PRUNED] == 0:
                 _store(tt, slot, st, n, meta, res - won)
             _deliver(fr, fb, d, hands, st, pay, cap, res)
             continue
