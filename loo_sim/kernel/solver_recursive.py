@@ -1,9 +1,10 @@
 """The perfect-information solver's search as a numba recursion: the twin of
 ``kernel/solver.py``'s explicit-stack :func:`~loo_sim.kernel.solver._value` as it was before
-shallow pruning (the stack with ``OLD_SEARCH`` but sharing the table's key), card for card,
-without the ``NO_*`` switches. Nothing in a study calls it; ``scripts/bench.py --solver``
-measures it beside the stack (the recursion is the slower, and numba cannot cache a
-self-recursive function: the cached copy crashes on load, so it compiles in each process).
+shallow pruning and the endgame (the stack with ``OLD_SEARCH`` but sharing the table's
+key), card for card, without the ``NO_*`` switches. Nothing in a study calls it;
+``scripts/bench.py --solver`` measures it beside the stack (the recursion is the slower,
+and numba cannot cache a self-recursive function: the cached copy crashes on load, so it
+compiles in each process).
 ``tests/test_compile_fixes.py`` checks that both give the same answers.
 """
 
