@@ -1,6 +1,7 @@
 """The solver's newer shortcuts (kernel/solver.py: shallow pruning, the table keyed on
 whether each seat has won a trick and on the ranks among the cards in play, the cut of a
-follower that cannot head the trick, the table kept across solves) change no answer.
+follower that cannot head the trick, the table kept across solves, the endgame of the
+last two tricks) change no answer.
 
 On 10,000 positions of real reference deals of every preset (tests/solver_positions.py's
 way: three-card with 3 to 8 players, five-card with 3 to 5, Pam be civil, classic-limited
@@ -128,12 +129,35 @@ def test_each_new_shortcut_alone_changes_nothing():
     ri, _ = rules_arrays(rules)
     ws = K.workspace()
     answers, nodes = [], []
-    for flags in (0, K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.OLD_SEARCH):
+    switches = (K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.NO_ENDGAME, K.OLD_SEARCH)
+    for flags in (0, *switches):
         ws[1][K.ST_FLAGS] = flags
         out = np.zeros((len(encoded), 3), dtype=np.int64)
         K.solve_many(pis, pfs, ri, *ws, out)
         answers.append(out[:, :2].copy())
         nodes.append(int(out[:, 2].sum()))
-    for flags, other in zip((K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.OLD_SEARCH), answers[1:]):
+    for flags, other in zip(switches, answers[1:]):
         assert (other == answers[0]).all(), flags
     assert nodes[0] < nodes[-1] / 2  # they do save work: the search with all of them, against none
+    # the endgame (solver_endgame.py) tries the same cards as the search's frames would, a node a seat
+    assert nodes[switches.index(K.NO_ENDGAME) + 1] == nodes[0]
+
+
+def test_the_endgame_replaces_the_table_of_the_last_two_tricks():
+    """Three-card from the first lead: the only trick start below the root has two tricks
+    left, which the endgame evaluates without the table (after one trick no two plays meet),
+    so the table stays empty; the search's frames store it there."""
+    rng = random.Random(5)
+    rules = Rules.preset("three-card", players=5)
+    ri, _ = rules_arrays(rules)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    positions, _ = reference_positions(rules, deck, 0, 0.0, policies_for(rng, ["always"], 5))
+    pi, pf = encode_position(positions[0])
+    filled = {}
+    for flags in (0, K.NO_ENDGAME):
+        ws = K.workspace()
+        ws[1][K.ST_FLAGS] = flags
+        K.solve_position(pi, pf, ri, *ws)
+        filled[flags] = int((ws[0][:, K.TT_GEN] == ws[1][K.ST_GEN]).sum())
+    assert filled[0] == 0 and filled[K.NO_ENDGAME] > 0

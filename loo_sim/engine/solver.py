@@ -35,10 +35,11 @@ the most the mover can still get (every trick left; a later card could only tie,
 ties keep the earlier one); and the value of a position at the start of a trick is
 memoised, keyed on all the rest of the deal depends on (the hands, the leader, the
 trick number, the tricks won so far, trumps and whether the indicator is turned).
-Measured on one core (``scripts/bench.py --solver``), five seats in the deal, from the
-first lead: about 300 three-card solves/s, about 2 five-card solves/s (some 500,000
-nodes each). ``kernel/solver.py`` is its numba twin (the same answers, exactly;
-tests/test_kernel_solver.py), some 250-450 times faster.
+Measured on one core (``bash scripts/dev.sh bench --solver``, a shared two-core machine),
+five seats in the deal, from the first lead: about 120 three-card solves/s, 0.7-1.4
+five-card solves/s. ``kernel/solver.py`` is its numba twin (the same answers, exactly;
+tests/test_kernel_solver.py) with more shortcuts (its docstring lists them), some 500-650
+times faster in the same run.
 """
 
 from __future__ import annotations

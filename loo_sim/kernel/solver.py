@@ -36,7 +36,7 @@ without the newer shortcuts, kept for ``scripts/bench.py --solver``) is no faste
 five-card hands, and numba cannot cache a self-recursive function (the cached copy
 crashes on load), so the stack is the one used. What makes it fast, all exact (each
 can be turned off with its ``NO_*`` bit in ``st[ST_FLAGS]``; ``OLD_SEARCH`` turns off
-the last five, the search as it was before them):
+the last six, the search as it was before them):
 
 - the cut of the reference: once a card reaches the most the mover can still get
   (``cap``: its best payoff over every count it can still end with), stop; later cards
@@ -75,6 +75,12 @@ the last five, the search as it was before them):
   subgame reads; so the transpositions that differ in which of two cards, equal by
   then, went earlier meet. The rest of the key: the leader, the trick, trumps, the
   indicator turned, the indicator itself;
+- the endgame (``NO_ENDGAME``; ``solver_endgame.py``): the last two tricks, every seat
+  holding two cards, in a tight loop of rows of scratch rather than frames: the same
+  rules, tie-break and shortcuts, so it tries exactly the cards the frames would (the
+  same nodes: about 74 % of them in five-card, 87 % in three-card) at
+  less cost a node. Its start is looked up in the table from the third trick on; after
+  one trick no two plays reach the same hands, so there it is evaluated straight away;
 - the table across solves (``NO_SHARE``): a solve keeps the table of the solve before
   when the rules and the payoffs are the same (the generation number counts the
   changes), so ``perfect``'s decisions of one deal and ``pimc``'s samples of one
@@ -82,18 +88,24 @@ the last five, the search as it was before them):
   ``solve_many`` solves unrelated positions and starts each afresh.
 
 Measured on one core (``bash scripts/dev.sh bench --solver``, scripts/bench_solver.py,
-a shared two-core machine, the old search timed in turns with the new in one process),
-five seats in the deal, from the first lead: five-card about 520 solves/s with 23,600
-nodes a solve, against 194 solves/s and 70,800 nodes with ``OLD_SEARCH`` (2.7x; the
-reference 1.4 solves/s); three-card about 69,000 solves/s with 145 nodes a solve,
-against 66,000 and 192 nodes (1.05-1.08x: one trick start to store, so little for the
-table to save, and ranking the hands there costs about what it saves). Each shortcut alone turned off, five-card
-solves/s: shallow pruning 320, the key on tricks won or not 290, ranks 225, the
-follower's cut 315, merging 234, the table 92, the cut 307; the recursion (old search)
-153. pimc:32 in a five-card ladder of 4: about 2x the deals/s of the old search
-(``pimc_ladder_report``). The table is 5.5 MB here (``TT_BITS``; kernel/cardplay.py's
-workspaces 1.4 MB, ``SOLVER_TT_BITS``); a five-card first-lead solve fills about 900
-slots, so neither size is a limit.
+a shared two-core machine under load, the old search timed in turns with the new in one
+process), five seats in the deal, from the first lead: three-card 76,700 solves/s with
+167 nodes a solve against 51,100 and 192 nodes with ``OLD_SEARCH`` (1.50x; 1.05x before
+the endgame), the endgame alone turned off 25,800 (that run; 52,000-105,000 in quieter
+ones); five-card 348 solves/s with 23,568 nodes a solve against 160 and 70,814 nodes
+(2.2x; 2.2-2.7x over runs; the reference 0.7 solves/s), the endgame off 362: within the
+noise, as the endgame searches the same nodes and the table already answered most of its
+starts. Each shortcut alone turned off, five-card solves/s in that run: shallow pruning
+293, the key on tricks won or not 377, ranks 277, the follower's cut 373, merging 276,
+the table 122, the cut 342; the recursion (old search) 142. Where three-card's time goes
+(scratch measurement, one process): a solve from the last trick's lead costs 0.17 us
+(the setup and five nodes), from the second trick's lead 0.70 us (12 nodes), from the
+first lead 6.9 us (166 nodes): per-solve overhead is 2-3 %, and 87 % of the nodes are
+the endgame's. pimc:32 in a five-card ladder of 4: 1.97x the deals/s of the old
+search (``pimc_ladder_report``, 34.4 against 17.5 deals/s). The table is 5.5 MB here
+(``TT_BITS``; kernel/cardplay.py's workspaces 1.4 MB, ``SOLVER_TT_BITS``); a five-card
+first-lead solve fills about 920 slots, a three-card one none (its only trick start below
+the root is the endgame's), so neither size is a limit.
 """
 
 import numpy as np
@@ -105,6 +117,7 @@ from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver_search import F_LEN, MAX_DEPTH, ROOT, ROOT_ALL, _value
 from loo_sim.kernel.solver_table import (  # noqa: F401 (the layout is this module's interface too)
     NO_CUT,
+    NO_ENDGAME,
     NO_FUTURE,
     NO_MERGE,
     NO_RANKS,

@@ -1,9 +1,10 @@
 """The perfect-information solver's search as a numba recursion: the twin of
 ``kernel/solver.py``'s explicit-stack :func:`~loo_sim.kernel.solver._value` as it was before
-shallow pruning (the stack with ``OLD_SEARCH`` but sharing the table's key), card for card,
-without the ``NO_*`` switches. Nothing in a study calls it; ``scripts/bench.py --solver``
-measures it beside the stack (the recursion is the slower, and numba cannot cache a
-self-recursive function: the cached copy crashes on load, so it compiles in each process).
+shallow pruning and the endgame (the stack with ``OLD_SEARCH`` but sharing the table's
+key), card for card, without the ``NO_*`` switches. Nothing in a study calls it;
+``scripts/bench.py --solver`` measures it beside the stack (the recursion is the slower,
+and numba cannot cache a self-recursive function: the cached copy crashes on load, so it
+compiles in each process).
 ``tests/test_compile_fixes.py`` checks that both give the same answers.
 """
 
@@ -26,7 +27,8 @@ from loo_sim.kernel.bits import (
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver import _root_state, _setup
-from loo_sim.kernel.solver_search import NODE, ROOT, ROOT_ALL, _judge, _last_trick
+from loo_sim.kernel.solver_endgame import judge, last_trick
+from loo_sim.kernel.solver_search import NODE, ROOT, ROOT_ALL
 from loo_sim.kernel.solver_table import (
     ST_BEST,
     ST_CIVIL,
@@ -66,7 +68,7 @@ def _value_rec(hands, cards, st, tt, pay, cap, li, k, tix, won, t, turned, civil
     meta = 0
     if k == 0:
         if tix == h - 1 and mode_r == NODE:
-            return _last_trick(hands, st, li, won, t)
+            return last_trick(hands, st, li, won, t)
         meta = table_key(st, li, tix, t, turned, won)
         slot = _slot(hands, n, meta, tt.shape[0])
         if mode_r == NODE and tt[slot, TT_GEN] == st[ST_GEN] and tt[slot, TT_META] == meta:
@@ -160,7 +162,7 @@ def _value_rec(hands, cards, st, tt, pay, cap, li, k, tix, won, t, turned, civil
             if nren and mode == L.FIRST_RENOUNCE:  # the trick is judged with the new trumps
                 nt = st[ST_INDICATOR] & 3
                 nturned = 1
-                nwin = _judge(cards, base, n, nt, pam)
+                nwin = judge(cards, base, n, nt, pam)
             winner = li + nwin
             if winner >= n:
                 winner -= n

@@ -1,8 +1,8 @@
 """The search of the perfect-information solver (``kernel/solver.py`` explains it): the
 layout of the explicit stack's frames ``fr``/``fb`` and the steps of the depth-first max^n
-search over that stack (:func:`_value`), with the last trick played out directly
-(:func:`_last_trick`) and shallow pruning (:func:`_shallow`); the context ``st`` and the
-transposition table are ``kernel/solver_table.py``'s."""
+search over that stack (:func:`_value`), the last trick played out and the last two
+evaluated directly (``kernel/solver_endgame.py``), and shallow pruning (:func:`_shallow`);
+the context ``st`` and the transposition table are ``kernel/solver_table.py``'s."""
 
 from numba import njit
 
@@ -12,7 +12,6 @@ from loo_sim.kernel.bits import (
     PAM_BIT,
     SUIT_MASK,
     beat_mask,
-    beats,
     eff_suit,
     follow_mask,
     has,
@@ -23,8 +22,10 @@ from loo_sim.kernel.bits import (
 )
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
+from loo_sim.kernel.solver_endgame import E_PRUNED, judge, last_trick, two_tricks
 from loo_sim.kernel.solver_table import (
     NO_CUT,
+    NO_ENDGAME,
     NO_MERGE,
     NO_SHALLOW,
     NO_TT,
@@ -66,59 +67,6 @@ FB_PAY, FB_CAP = 0, 1  # the best payoff so far, the most the mover can still ge
 MAX_DEPTH = L.MAX_TRICKS * L.MAX_PLAYERS + 1
 # ---- root modes -----------------------------------------------------------------------------
 NODE, ROOT, ROOT_ALL = 0, 1, 2  # ROOT: note the chosen card; ROOT_ALL: every card, no cut, no merging
-
-
-@njit(cache=True, inline="always")
-def _judge(cards, base, n, t, pam):
-    """The winner's place in a complete trick judged with trumps ``t`` (R7)."""
-    led = eff_suit(cards[base], t, pam)
-    winning = cards[base]
-    win_i = 0
-    for k in range(1, n):
-        if beats(cards[base + k], winning, led, t, pam):
-            winning = cards[base + k]
-            win_i = k
-    return win_i
-
-
-@njit(cache=True, inline="always")
-def _last_trick(hands, st, li, won, t):
-    """The last trick from its lead: every seat holds one card, its only legal one."""
-    n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
-    c = lsb(hands[li])
-    if mode == L.FIRST_LEAD and t < 0:
-        t = c & 3
-    first = c
-    led = eff_suit(c, t, pam)
-    winning = c
-    win_i = 0
-    renounced = False
-    j = li
-    for k in range(1, n):
-        j = j + 1 if j + 1 < n else 0
-        hand = hands[j]
-        c = lsb(hand)
-        if t < 0 and (hand & SUIT_MASK[led]) == 0:
-            renounced = True
-        if beats(c, winning, led, t, pam):
-            winning = c
-            win_i = k
-    if renounced and mode == L.FIRST_RENOUNCE:  # judged again with the trumps it reveals
-        t = st[ST_INDICATOR] & 3
-        led = eff_suit(first, t, pam)
-        winning = first
-        win_i = 0
-        j = li
-        for k in range(1, n):
-            j = j + 1 if j + 1 < n else 0
-            c = lsb(hands[j])
-            if beats(c, winning, led, t, pam):
-                winning = c
-                win_i = k
-    winner = li + win_i
-    if winner >= n:
-        winner -= n
-    return won + (1 << (4 * winner))
 
 
 @njit(cache=True, inline="always")
@@ -189,6 +137,17 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
         upper -= 1  # none of its cards heads this trick, and no reveal can judge it again
     fr[d, F_UPPER] = upper
     fb[d, FB_CAP] = cap[mover, count_of(won, mover), upper]
+
+
+@njit(cache=True, inline="always")
+def _store(tt, slot, st, n, meta, value):
+    """Into the table: the tricks won from a trick start on, under its key (the hands in
+    ranks at ``st[ST_CANON:]``)."""
+    tt[slot, TT_GEN] = st[ST_GEN]
+    tt[slot, TT_META] = meta
+    tt[slot, TT_VALUE] = value
+    for i in range(n):
+        tt[slot, TT_HANDS + i] = st[ST_CANON + i]
 
 
 @njit(cache=True, inline="always")
@@ -288,11 +247,7 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             slot = fr[d, F_SLOT]
             if slot >= 0 and fr[d, F_PRUNED] == 0:  # a pruned frame's value is not exact
                 canonical(hands, st, n)
-                tt[slot, TT_GEN] = st[ST_GEN]
-                tt[slot, TT_META] = fr[d, F_METAKEY]
-                tt[slot, TT_VALUE] = best - fr[d, F_WON]  # the tricks won from here on
-                for i in range(n):
-                    tt[slot, TT_HANDS + i] = st[ST_CANON + i]
+                _store(tt, slot, st, n, fr[d, F_METAKEY], best - fr[d, F_WON])
             if d == 0:
                 return best
             d -= 1
@@ -333,7 +288,7 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
         if nren and mode == L.FIRST_RENOUNCE:  # the trick is judged with the new trumps
             t = st[ST_INDICATOR] & 3
             turned = 1
-            nwin = _judge(cards, base, n, t, pam)
+            nwin = judge(cards, base, n, t, pam)
         winner = li + nwin
         if winner >= n:
             winner -= n
@@ -342,7 +297,14 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             _deliver(fr, fb, d, hands, st, pay, cap, won)
             continue
         if tix + 2 == h:
-            _deliver(fr, fb, d, hands, st, pay, cap, _last_trick(hands, st, winner, won, t))
+            _deliver(fr, fb, d, hands, st, pay, cap, last_trick(hands, st, winner, won, t))
+            continue
+        endgame = tix + 3 == h and (st[ST_FLAGS] & NO_ENDGAME) == 0
+        parent = fr[d, F_MOVER] if fr[d, F_FOUND] == 1 and fr[d, F_MODE] != ROOT_ALL else -1
+        if endgame and tix == 0:  # after one trick no two plays reach the same hands: no table
+            res = two_tricks(fr, fb, d + 1, hands, cards, st, pay, cap, winner, tix + 1, won, t, turned, parent,
+                             fb[d, FB_PAY])  # fmt: skip
+            _deliver(fr, fb, d, hands, st, pay, cap, res)
             continue
         meta = table_key(st, winner, tix + 1, t, turned, won)
         slot = -1
@@ -358,6 +320,13 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             if same:
                 _deliver(fr, fb, d, hands, st, pay, cap, tt[slot, TT_VALUE] + won)
                 continue
+        if endgame:  # exact: into the table as a searched frame's value goes
+            res = two_tricks(fr, fb, d + 1, hands, cards, st, pay, cap, winner, tix + 1, won, t, turned, parent,
+                             fb[d, FB_PAY])  # fmt: skip
+            if slot >= 0 and fr[d + 1, E_PRUNED] == 0:
+                _store(tt, slot, st, n, meta, res - won)
+            _deliver(fr, fb, d, hands, st, pay, cap, res)
+            continue
         _enter(fr, fb, d + 1, hands, cards, st, cap, winner, 0, tix + 1, won, t, turned, False, False, 0, 0, False,
                NODE, slot, meta)  # fmt: skip
         d += 1

@@ -27,7 +27,9 @@ NO_MERGE, NO_TT, NO_CUT = 1, 2, 4
 NO_SHALLOW, NO_FUTURE, NO_SHARE = 8, 16, 32  # shallow pruning, the key on tricks won or not, the table across solves
 NO_RANKS = 64  # the table keyed on the cards themselves, not on their ranks among the cards in play
 NO_UPPER = 128  # the cut without the follower that cannot head the trick
-OLD_SEARCH = NO_SHALLOW | NO_FUTURE | NO_SHARE | NO_RANKS | NO_UPPER  # the search before these (measurements, tests)
+NO_ENDGAME = 256  # the last two tricks by the search's frames and table, not by solver_endgame.two_tricks
+# the search before these (measurements, tests)
+OLD_SEARCH = NO_SHALLOW | NO_FUTURE | NO_SHARE | NO_RANKS | NO_UPPER | NO_ENDGAME
 # ---- transposition table: int matrix [slot, TT_*] ------------------------------------------
 TT_GEN, TT_META, TT_VALUE = 0, 1, 2
 TT_HANDS = 3  # [MAX_PLAYERS]

@@ -6,10 +6,10 @@ functions of the same names do, exactly (tests/test_kernel_solver.py).
 
 Measured on one core (``bash scripts/dev.sh bench --solver``, a shared machine), five seats
 in the deal, from the first lead, the kernel's batch loop (``kernel.solver.solve_many``):
-three-card about 70,000-100,000 solves/s (the reference about 110), five-card about 520
-(the reference 1.4). These wrappers add the encoding and a call from Python to each solve;
-they share one workspace, so consecutive solves with the same rules and payoffs share
-its table (kernel/solver.py).
+three-card about 75,000-150,000 solves/s (the reference about 120), five-card about
+350-870 (the reference 0.7-1.4), the spread the machine's load. These wrappers add the
+encoding and a call from Python to each solve; they share one workspace, so consecutive
+solves with the same rules and payoffs share its table (kernel/solver.py).
 """
 
 from __future__ import annotations

@@ -98,19 +98,7 @@ def run_cardplay_study(study: Any, out: str | None, progress, backend) -> StudyO
         files += ", infer.csv (each `pimc:N:infer` minus `pimc:N`, paired, at every position and `all`)"
     lines += ["", f"Files: {files}, ladder.png, run.json."]
     figures = {"ladder": _figure(figure_rows, where)}
-    info = {
-        "rules": rules.to_dict(),
-        "entrants": [{"name": name, "policy": str(p)} for name, p in zip(names, entrants)],
-        "ladders": [
-            {"ladder": ladder, "table": str(other), "deals_done": res.deals_done, "elapsed_s": round(res.elapsed_s, 3)}
-            for ladder, other, res in results
-        ],  # fmt: skip
-        "carried": study.carried,
-        **({"infer_pairs": INFER_PAIRING} if infer_frames else {}),
-        "pairing": "every entrant plays the same deals: deal k on the deck shuffled from (seed, k), dealt by seat k "
-        "mod players, once with the focal seat at each position; differences from the first entrant are paired "
-        "deal by deal",
-    }
+    info = _info(study, rules, names, entrants, results, bool(infer_frames))
     return StudyOutput(study, tables, figures, "\n".join(lines) + "\n", info,
                        chip_warnings(rules, [float(study.carried)]), partial=partial, done=done, total=study.deals,
                        unit="deals")  # fmt: skip
@@ -187,3 +175,20 @@ def _run_notes(path: str, side: str) -> list[str]:
     except (OSError, ValueError, AttributeError):
         return []
     return [f"{side} was made by `{cmd}`."] if cmd else []
+
+
+def _info(study: Any, rules: Any, names: list[str], entrants: list, results: list, paired_infer: bool) -> dict:
+    """run.json's information about a ladder study: rules, entrants, ladders and how deals pair."""
+    return {
+        "rules": rules.to_dict(),
+        "entrants": [{"name": name, "policy": str(p)} for name, p in zip(names, entrants)],
+        "ladders": [
+            {"ladder": ladder, "table": str(other), "deals_done": res.deals_done, "elapsed_s": round(res.elapsed_s, 3)}
+            for ladder, other, res in results
+        ],  # fmt: skip
+        "carried": study.carried,
+        **({"infer_pairs": INFER_PAIRING} if paired_infer else {}),
+        "pairing": "every entrant plays the same deals: deal k on the deck shuffled from (seed, k), dealt by seat k "
+        "mod players, once with the focal seat at each position; differences from the first entrant are paired "
+        "deal by deal",
+    }

@@ -1,0 +1,260 @@
+"""The solver's endgame (``kernel/solver.py`` explains the search): the last trick played
+out (:func:`last_trick`), and the last two tricks from the lead of the trick before the
+last, every seat holding two cards, evaluated in a tight loop of their own
+(:func:`two_tricks`) rather than by the search's frames.
+
+The trick before the last is searched seat by seat in rows of scratch (at most two legal
+cards each, in the tie-break order, a card kept only when strictly better for its seat);
+each of its complete plays leaves every seat one card, so the last trick is played out.
+The rules are the search's (``solver_search._enter``): lead duties, Pam be civil, heading
+and the void option, ``first_lead`` setting trumps, ``first_renounce``'s reveal judging
+the trick again. So are the shortcuts, each under the same switch: the cut (with the
+follower's, ``NO_UPPER``), equivalent cards (``NO_MERGE``) and shallow pruning
+(``NO_SHALLOW``, against the search's frame that called too); it tries exactly the cards
+the frames would, a node a seat, at a fraction of the cost of a frame."""
+
+from numba import njit
+
+from loo_sim.game import abi as L
+from loo_sim.kernel.bits import (
+    PAM,
+    PAM_BIT,
+    SUIT_MASK,
+    beat_mask,
+    beats,
+    eff_suit,
+    follow_mask,
+    has,
+    is_trump,
+    lowest_in,
+    lsb,
+    popcount,
+    power_masks,
+)
+from loo_sim.kernel.legality import follow_options, lead_options
+from loo_sim.kernel.nrt import NO_REFCOUNT
+from loo_sim.kernel.solver_table import (
+    NO_CUT,
+    NO_MERGE,
+    NO_SHALLOW,
+    NO_UPPER,
+    ST_CIVIL,
+    ST_FLAGS,
+    ST_INDICATOR,
+    ST_LEAD,
+    ST_MODE,
+    ST_N,
+    ST_NEED,
+    ST_NODES,
+    ST_PAM,
+    ST_SINGLE,
+    ST_VOID,
+    count_of,
+)
+
+
+@njit(cache=True, inline="always")
+def judge(cards, base, n, t, pam):
+    """The winner's place in a complete trick judged with trumps ``t`` (R7)."""
+    led = eff_suit(cards[base], t, pam)
+    winning = cards[base]
+    win_i = 0
+    for k in range(1, n):
+        if beats(cards[base + k], winning, led, t, pam):
+            winning = cards[base + k]
+            win_i = k
+    return win_i
+
+
+@njit(cache=True, inline="always")
+def last_trick(hands, st, li, won, t):
+    """The last trick from its lead: every seat holds one card, its only legal one."""
+    n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
+    c = lsb(hands[li])
+    if mode == L.FIRST_LEAD and t < 0:
+        t = c & 3
+    first = c
+    led = eff_suit(c, t, pam)
+    winning = c
+    win_i = 0
+    renounced = False
+    j = li
+    for k in range(1, n):
+        j = j + 1 if j + 1 < n else 0
+        hand = hands[j]
+        c = lsb(hand)
+        if t < 0 and (hand & SUIT_MASK[led]) == 0:
+            renounced = True
+        if beats(c, winning, led, t, pam):
+            winning = c
+            win_i = k
+    if renounced and mode == L.FIRST_RENOUNCE:  # judged again with the trumps it reveals
+        t = st[ST_INDICATOR] & 3
+        led = eff_suit(first, t, pam)
+        winning = first
+        win_i = 0
+        j = li
+        for k in range(1, n):
+            j = j + 1 if j + 1 < n else 0
+            c = lsb(hands[j])
+            if beats(c, winning, led, t, pam):
+                winning = c
+                win_i = k
+    winner = li + win_i
+    if winner >= n:
+        winner -= n
+    return won + (1 << (4 * winner))
+
+
+# ---- a seat's row of the endgame, in the rows of the search's frames below the caller's ----
+E_T, E_LED, E_WIN, E_TRUMPED, E_CIVIL, E_REN = range(6)  # the trick as the seat finds it
+E_MOVER, E_HAND, E_NEXT, E_LATER, E_BEAT, E_LED_TRUMP, E_FOUND, E_BEST = range(6, 14)
+E_UPPER, E_PRUNED = 14, 15  # the most tricks the seat can still win; 1: stopped by shallow pruning
+EB_PAY, EB_CAP = 0, 1  # (float row) the best payoff so far, the most the seat can still get
+
+
+@njit(cache=True, inline="always")
+def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped):
+    """Row ``r``: seat ``k`` of the trick to move, its legal cards in tie-break order."""
+    n, pam = st[ST_N], st[ST_PAM]
+    st[ST_NODES] += 1
+    mover = li + k
+    if mover >= n:
+        mover -= n
+    hand = hands[mover]
+    tm, low_plain, low_trumps, _ = power_masks(t, pam)
+    beat = 0
+    led_trump = False
+    if k == 0:
+        legal = hand
+        if t >= 0 and st[ST_LEAD] != L.LEAD_FREE:
+            indicator = st[ST_INDICATOR] if turned else -1
+            legal = lead_options(hand, t, pam, st[ST_LEAD], tix == 0 and st[ST_SINGLE] == 0, indicator)
+    else:
+        held = hand
+        if civil and has(hand, PAM) and popcount(hand) > 1:
+            held &= ~PAM_BIT
+        base = tix * L.MAX_PLAYERS
+        beat = beat_mask(cards[base + win_i], led, t, pam)
+        legal = follow_options(held, follow_mask(led, t, pam), tm, beat, trumped, st[ST_VOID])
+        renounced = renounced or (t < 0 and (held & SUIT_MASK[led]) == 0)
+        led_trump = is_trump(cards[base], t, pam)
+    first = lowest_in(legal, low_plain, low_trumps)
+    rest = legal & ~(1 << first)
+    later = lowest_in(rest, low_plain, low_trumps) if rest else -1
+    if later >= 0 and (later & 3) == (first & 3) and (later >> 2) != 12 and later != PAM:
+        live = hands[0]  # equivalent to the first card (solver.py): it could only tie
+        for i in range(1, n):
+            live |= hands[i]
+        base = tix * L.MAX_PLAYERS
+        for j in range(k):
+            live |= 1 << cards[base + j]
+        between = ((1 << later) - 1) & ~((2 << first) - 1)
+        if (between & live & SUIT_MASK[first & 3]) == 0 and (st[ST_FLAGS] & NO_MERGE) == 0:
+            later = -1
+    fr[r, E_T] = t
+    fr[r, E_LED] = led
+    fr[r, E_WIN] = win_i
+    fr[r, E_TRUMPED] = trumped
+    fr[r, E_CIVIL] = civil
+    fr[r, E_REN] = renounced
+    fr[r, E_MOVER] = mover
+    fr[r, E_HAND] = hand
+    fr[r, E_NEXT] = first
+    fr[r, E_LATER] = later
+    fr[r, E_BEAT] = beat
+    fr[r, E_LED_TRUMP] = led_trump
+    fr[r, E_FOUND] = 0
+    fr[r, E_PRUNED] = 0
+    upper = 2
+    if k > 0 and (legal & beat) == 0 and (t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE) and (st[ST_FLAGS] & NO_UPPER) == 0:
+        upper = 1  # none of its cards heads this trick, and no reveal can judge it again
+    fr[r, E_UPPER] = upper
+    fb[r, EB_CAP] = cap[mover, count_of(won, mover), upper]
+
+
+@njit(cache=True, inline="always")
+def _keep(fr, fb, r, r0, hands, st, pay, cap, res, won, parent, parent_pay):
+    """The counts after row ``r``'s card came back: keep them if strictly better; then the
+    cut, or shallow pruning against the row before (row ``r0``: against the search's frame
+    that called, whose mover is ``parent``, -1 for none, with ``parent_pay`` so far), as
+    ``solver_search._shallow``: a pruned row's value is not exact, and its parent rejects it."""
+    mover = fr[r, E_MOVER]
+    hands[mover] = fr[r, E_HAND]
+    pm = pay[mover, count_of(res, mover)]
+    if fr[r, E_FOUND] == 1 and pm <= fb[r, EB_PAY]:
+        return
+    fr[r, E_FOUND] = 1
+    fr[r, E_BEST] = res
+    fb[r, EB_PAY] = pm
+    if pm >= fb[r, EB_CAP] and (st[ST_FLAGS] & NO_CUT) == 0:
+        fr[r, E_NEXT] = -1  # the most it can still get: the other card could only tie
+        return
+    if (st[ST_FLAGS] & NO_SHALLOW) != 0:
+        return
+    p, p_pay, p_upper = parent, parent_pay, 2
+    if r > r0:
+        p = fr[r - 1, E_MOVER]  # in the same trick, always found (its first card is being tried)
+        p_pay = fb[r - 1, EB_PAY] if fr[r - 1, E_FOUND] == 1 else -1e300
+        p_upper = fr[r - 1, E_UPPER]
+    if p < 0 or p == mover:
+        return
+    extra = st[ST_NEED + mover * (L.MAX_TRICKS + 1) + count_of(res, mover)] - count_of(won, mover)
+    most = min(2 - extra, p_upper)
+    if extra > 0 and cap[p, count_of(won, p), most] <= p_pay:
+        fr[r, E_NEXT] = -1
+        fr[r, E_PRUNED] = 1
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, parent, parent_pay):
+    """The final counts (packed) of the last two tricks under max^n, trick ``tix`` led by
+    ``li``; rows ``r0`` on of ``fr``/``fb`` are its scratch, ``cards[tix * MAX_PLAYERS:]``
+    takes the trick's cards; the hands are as they were when it returns. ``parent`` (the
+    mover of the search's frame that called, -1: no pruning against it) and
+    ``parent_pay`` (its best payoff so far) for shallow pruning; when that stopped the
+    endgame, ``fr[r0, E_PRUNED]`` is 1 and the value is not exact."""
+    n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
+    base = tix * L.MAX_PLAYERS
+    _open(fr, fb, r0, hands, cards, st, cap, li, 0, tix, won, t, turned, False, False, 0, 0, False)
+    k = 0
+    while True:
+        r = r0 + k
+        c = fr[r, E_NEXT]
+        if c < 0:  # seat k is done
+            res = fr[r, E_BEST]
+            if k == 0:
+                return res
+            k -= 1
+            _keep(fr, fb, r - 1, r0, hands, st, pay, cap, res, won, parent, parent_pay)
+            continue
+        fr[r, E_NEXT] = fr[r, E_LATER]
+        fr[r, E_LATER] = -1
+        hands[fr[r, E_MOVER]] = fr[r, E_HAND] & ~(1 << c)
+        cards[base + k] = c
+        nt = fr[r, E_T]
+        nled = fr[r, E_LED]
+        nwin = fr[r, E_WIN]
+        ntrumped = fr[r, E_TRUMPED] == 1
+        ncivil = fr[r, E_CIVIL] == 1
+        if k == 0:
+            if mode == L.FIRST_LEAD and nt < 0:
+                nt = c & 3
+            nled = eff_suit(c, nt, pam)
+            ncivil = st[ST_CIVIL] == 1 and nt >= 0 and c == 48 + nt
+        elif has(fr[r, E_BEAT], c):
+            nwin = k
+            ntrumped = fr[r, E_LED_TRUMP] == 0 and is_trump(c, nt, pam)
+        if k + 1 < n:
+            _open(fr, fb, r + 1, hands, cards, st, cap, li, k + 1, tix, won, nt, turned, ncivil, fr[r, E_REN] == 1,
+                  nled, nwin, ntrumped)  # fmt: skip
+            k += 1
+            continue
+        if fr[r, E_REN] == 1 and mode == L.FIRST_RENOUNCE:  # judged again with the trumps it reveals
+            nt = st[ST_INDICATOR] & 3
+            nwin = judge(cards, base, n, nt, pam)
+        winner = li + nwin
+        if winner >= n:
+            winner -= n
+        res = last_trick(hands, st, winner, won + (1 << (4 * winner)), nt)
+        _keep(fr, fb, r, r0, hands, st, pay, cap, res, won, parent, parent_pay)
