@@ -41,7 +41,9 @@ import time
 
 from bench_advise import advise_report  # scripts/bench_advise.py, beside this file
 from bench_rule import rule_report  # scripts/bench_rule.py, beside this file
+from bench_solve import PEAK_MB, solve_pimc_report, solve_report, start_times  # scripts/bench_solve.py
 from bench_solver import pimc_ladder_report, pimc_report, solver_report  # scripts/bench_solver.py, beside this file
+from bench_steps import decision_rate, pots_rate, profile  # scripts/bench_steps.py
 
 CONFIGS = [("three-card", "basic"), ("five-card", "basic")]
 # issue #28 item 5, on any processor: the kernel at or past the yardstick (three-card, 5 and 8
@@ -175,7 +177,6 @@ def play_deals_rate(preset: str, policy: str, deals: int = 100_000, threads: int
 # A child's own peak RSS: VmHWM of /proc/self/status (its address space's high-water mark).
 # Not getrusage's ru_maxrss: Linux carries the parent's peak across fork and exec into it, so
 # a child of this (large) bench process read the bench's own size there.
-PEAK_MB = "int(next(l for l in open('/proc/self/status') if l.startswith('VmHWM')).split()[1]) / 1024"
 
 
 def peak_memory_mb(preset: str, deals: int) -> tuple[float, float]:
@@ -191,35 +192,6 @@ def peak_memory_mb(preset: str, deals: int) -> tuple[float, float]:
     subprocess.run([sys.executable, "-c", warm], capture_output=True, text=True, check=True)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     return float(out[0]), float(out[1])
-
-
-def profile(preset: str, players: int = 5, deals: int = 2_000_000) -> dict[str, float]:
-    """Nanoseconds per deal of each step (one thread, basic): the staged deal of
-    kernel/bench.py run up to each step in turn, the differences between stages. Its last
-    stage is a whole deal of simulate, compiled as simulate's is."""
-    import numpy as np
-    from numba import set_num_threads
-
-    from loo_sim import Rules
-    from loo_sim.base.rng import MASK64, NO_SESSION
-    from loo_sim.game.policy import parse_table
-    from loo_sim.kernel.bench import STAGES, staged_block
-    from loo_sim.run.args import kernel_args
-
-    set_num_threads(1)
-    rules = Rules.preset(preset, players=players)
-    a = kernel_args(rules, parse_table("basic", players))
-    args = (a.ri, a.rf, a.pol, a.polf, a.strength, a.tables, a.solver, np.uint64(1), np.uint64(NO_SESSION & MASK64))
-    cumulative = []
-    for stage in range(len(STAGES)):
-        staged_block(*args, 4096, stage)  # compile / warm up
-        best = float("inf")
-        for _ in range(3):
-            start = time.perf_counter()
-            staged_block(*args, deals, stage)
-            best = min(best, time.perf_counter() - start)
-        cumulative.append(best / deals * 1e9)
-    return {name: t - (cumulative[i - 1] if i else 0.0) for i, (name, t) in enumerate(zip(STAGES, cumulative))}
 
 
 def yardstick_ratios(deals: int = 4_000_000) -> dict[str, float] | None:
@@ -249,51 +221,6 @@ def yardstick_ratios(deals: int = 4_000_000) -> dict[str, float] | None:
         out[f"yardstick_{players}p_deals_per_s"] = yard
         out[f"kernel_{players}p_deals_per_s"] = ours
     return out
-
-
-def decision_rate(preset: str, deals: int = 200_000) -> tuple[float, float]:
-    """(decisions replayed per second by the decision chart of ``loo-sim miss``, one thread:
-    every (deal, seat, declaration on offer) evaluated, basic table, clean pot; how many
-    such decisions a deal has on average)."""
-    from numba import set_num_threads
-
-    from loo_sim import Rules
-    from loo_sim.game import abi as L
-    from loo_sim.game.policy import parse_table
-    from loo_sim.run.decisions import decisions
-
-    set_num_threads(1)
-    rules = Rules.preset(preset)
-    table = parse_table("basic", rules.players)
-    decisions(rules, table, 4096, 9)  # compile / warm up
-    best = 0.0
-    for _ in range(2):
-        start = time.perf_counter()
-        res = decisions(rules, table, deals, 1)
-        count = res.totals[..., L.CF_N : L.CF_N + L.ACTIONS].sum()
-        best = max(best, count / (time.perf_counter() - start))
-    return best, count / deals
-
-
-def pots_rate(preset: str, sessions: int = 40_000, deals: int = 50) -> float:
-    """Deals per second inside ``run_pots`` (one arm, basic, sessions of ``deals`` deals,
-    one thread)."""
-    from numba import set_num_threads
-
-    from loo_sim import Rules
-    from loo_sim.game import abi as L
-    from loo_sim.game.policy import parse_table
-    from loo_sim.run.sessions import make_arms, run_pots
-
-    set_num_threads(1)
-    arms = make_arms(Rules.preset(preset), lambda n: parse_table("basic", n), [])
-    run_pots(arms, 64, deals, 9)  # compile / warm up
-    best = 0.0
-    for _ in range(2):
-        start = time.perf_counter()
-        res = run_pots(arms, sessions, deals, 1)
-        best = max(best, res.scal[0, L.S_DEALS] / (time.perf_counter() - start))
-    return best
 
 
 def one_thread_report(deals: int) -> dict:
@@ -328,156 +255,61 @@ def one_thread_report(deals: int) -> dict:
     return report
 
 
-def start_times(kinds: tuple[str, ...] = ("simulate", "miss", "pots")) -> dict[str, dict[str, float]]:
-    """Start-up of a fresh process: seconds from its start to its first deal played
-    (three-card, 5 players, basic), ``cold`` with an empty numba cache (a new temporary
-    ``XDG_CACHE_HOME`` for each kind, so no kind reuses another's compiled code), then
-    ``warm``, a second process on the cache the first one filled; and
-    ``cold_numba_as_is``, cold with numba and LLVM as they are (``$LOO_SIM_NUMBA_AS_IS``:
-    without kernel/compile_fixes.py and kernel/codegen.py), in a cache of its own. The child imports
-    loo_sim, plays one deal with each kernel driver its command uses (miss: the chart's
-    and the heuristics') and prints ``time.perf_counter()``: the system-wide monotonic
-    clock, which the parent read just before starting it."""
-    import tempfile
-
-    runs = {  # the tiny run of each kind
-        "simulate": "from loo_sim.run.simulate import simulate\nsimulate(rules, 'basic', 1, seed=1)\n",
-        "miss": (
-            "from loo_sim.game.policy import Policy\n"
-            "from loo_sim.run.decisions import decisions, heuristics\n"
-            "decisions(rules, table, 1, 1)\n"
-            "heuristics(rules, table, 0, [Policy.parse('basic'), Policy.parse('cautious')], ['b', 'c'], 1, 1)\n"
-        ),
-        "pots": (
-            "from loo_sim.run.sessions import make_arms, run_pots\n"
-            "run_pots(make_arms(rules, lambda n: parse_table('basic', n), []), 1, 1, 1)\n"
-        ),
+def preset_report(preset: str, policy: str, deals: int, big: int) -> dict:
+    """The kernel at 1 and 2 threads, Dask, the reference engine, play_deals, the bare deal and
+    peak memory for one preset (the module's docstring), printed and returned."""
+    load = os.getloadavg()[0]
+    one, cpu_one = kernel_rate_cpu(preset, policy, deals, 1)
+    two, cpu_two = kernel_rate_cpu(preset, policy, deals, 2)
+    bare = bare_rate(preset, deals * 4)
+    ref = reference_rate(preset, policy)
+    batch, batch_frame = play_deals_rate(preset, policy)
+    dask, dask_first = dask_rate(preset, policy, deals)
+    mem_small, _ = peak_memory_mb(preset, 10**6)
+    mem_big, big_s = peak_memory_mb(preset, big)
+    r = {
+        "kernel_1_thread_deals_per_s": one,
+        "kernel_2_threads_deals_per_s": two,
+        "threads_2_over_1": two / one,
+        "cpu_ns_per_deal_1_thread": cpu_one,
+        "cpu_ns_per_deal_2_threads": cpu_two,
+        "load_average_1min": load,
+        "reference_deals_per_s": ref,
+        "dask_local_cluster_2_workers_deals_per_s": dask,
+        "dask_first_task_s": dask_first,
+        "kernel_over_reference": one / ref,
+        "play_deals_1e5_deals_per_s": batch,
+        "play_deals_1e5_over_simulate": batch / one,
+        "play_deals_1e5_as_frame_deals_per_s": batch_frame,
+        "play_deals_1e5_as_frame_over_simulate": batch_frame / one,
+        "bare_deal_per_s": bare,
+        "full_over_bare_cost": bare / one,
+        "peak_mb_1e6": mem_small,
+        f"peak_mb_{big:.0e}": mem_big,
+        "peak_ratio_big_over_1e6": mem_big / mem_small,
+        f"seconds_{big:.0e}": big_s,
     }
-    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "LOO_SIM_CACHE")}
-    times: dict[str, dict[str, float]] = {}
-    for kind in kinds:
-        code = (
-            "import time\n"
-            "from loo_sim import Rules\n"
-            "from loo_sim.game.policy import parse_table\n"
-            "rules = Rules.preset('three-card')\n"
-            "table = parse_table('basic', rules.players)\n"
-            f"{runs[kind]}"
-            "print(time.perf_counter())\n"
-        )
-        times[kind] = {}
-        # cold_numba_as_is_s: the same cold start without compile_fixes.py's two fixes and codegen.py's option
-        for state, as_is in (("cold_numba_as_is", "inline,literals,cmov"), ("cold", ""), ("warm", "")):
-            if state != "warm":
-                cache = tempfile.TemporaryDirectory(prefix="loo-start-")
-            child_env = {**env, "XDG_CACHE_HOME": cache.name, "LOO_SIM_NUMBA_AS_IS": as_is}
-            start = time.perf_counter()
-            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                                 env=child_env).stdout  # fmt: skip
-            times[kind][f"{state}_s"] = float(out.split()[-1]) - start
-            if state == "warm":
-                cache.cleanup()
-    return times
+    print(f"{preset} / 5 players / {policy}")
+    print(f"  kernel, 1 thread     {one / 1e6:8.2f} M deals/s")
+    print(f"  kernel, 2 threads    {two / 1e6:8.2f} M deals/s   (2 threads / 1 = {two / one:.2f}x; "
+          f"{target_note(two / one, THREADS_TARGET)}; {cpu_model()}; load average {load:.1f} on "
+          f"{os.cpu_count()} cores; CPU per deal {cpu_one:.0f} ns at 1 thread, {cpu_two:.0f} ns at 2)")  # fmt: skip
+    print(f"  reference engine     {ref / 1e3:8.2f} k deals/s   (kernel / reference = {one / ref:,.0f}x)")
+    print(f"  play_deals batch of 1e5 / simulate rate (1 thread): {batch / one:.2f} ({batch / 1e6:.2f} M deals/s); "
+          f"as_frame=True {batch_frame / one:.2f} ({batch_frame / 1e6:.2f} M deals/s)")  # fmt: skip
+    print(f"  Dask LocalCluster, 2 worker processes {dask / 1e6:6.2f} M deals/s   ({dask / two:.2f}x local "
+          f"2 threads; its first task took {dask_first:.1f} s)")  # fmt: skip
+    print(f"  bare deal (shuffle+deal) {bare / 1e6:6.2f} M deals/s   (full deal costs {bare / one:.2f}x a bare one)")
+    print(f"  peak memory: {mem_small:.0f} MB at 1e6 deals, {mem_big:.0f} MB at {big:.0e} "
+          f"({r['peak_ratio_big_over_1e6']:.3f}x; {big_s:.0f} s)")  # fmt: skip
+    return r
 
 
-def solve_benchmark(deals: int = 200_000, max_iterations: int = 300, eval_deals: int = 1_000_000) -> dict:
-    """``loo-sim solve``'s target: three-card, 5 players, basic card play; fictitious play until
-    an iteration's own NashConv estimate has its 95% upper bound at 1% of the ante pool
-    (0.15 chips per deal) or below, then the final table's NashConv on fresh deals. Time
-    and deals to get there (the kernel compiled first, by a small solve)."""
-    from loo_sim import Rules
-    from loo_sim.game.policy import Policy
-    from loo_sim.solve.declarations import nash_conv, solve
-
-    rules, play = Rules.preset("three-card"), Policy.parse("basic")
-    target = 0.01 * rules.ante * rules.players
-    solve(rules, play, 1, 8192, 2)  # compile
-    start = time.perf_counter()
-    res = solve(rules, play, max_iterations, deals, 1, stop=lambda row: row["nashconv_hi"] <= target)
-    solve_s = time.perf_counter() - start
-    e = nash_conv(rules, [res.table_policy()] * rules.players, eval_deals, 1, "equilibrium", tables=res.tables)
-    row = res.convergence[-1]
-    return {"target_chips_per_deal": target, "iterations": row["iteration"], "deals_played": row["deals"],
-            "solve_s": solve_s, "iteration_estimate": row["nashconv"], "iteration_hi": row["nashconv_hi"],
-            "fresh_nashconv": e.total, "fresh_nashconv_half_95": 1.96 * e.total_se,
-            "fresh_deals": 2 * eval_deals, "total_s": time.perf_counter() - start}  # fmt: skip
-
-
-def solve_peak_memory_mb(deals: int, iterations: int = 2) -> float:
-    """Peak RSS (MB) of a separate process solving three-card at ``deals`` deals an iteration."""
-    code = (
-        "from loo_sim import Rules\n"
-        "from loo_sim.game.policy import Policy\n"
-        "from loo_sim.solve.declarations import solve\n"
-        f"solve(Rules.preset('three-card'), Policy.parse('basic'), {iterations}, {deals}, 1)\n"
-        f"print({PEAK_MB})\n"
-    )
-    warm = code.replace(str(deals), "8192")  # compile first, so that the measured run compiles nothing
-    subprocess.run([sys.executable, "-c", warm], capture_output=True, text=True, check=True)
-    return float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
-
-
-def solve_report() -> dict:
-    bench = solve_benchmark()
-    small, big = solve_peak_memory_mb(100_000), solve_peak_memory_mb(2_000_000)
-    bench |= {"peak_mb_1e5_deals_per_iteration": small, "peak_mb_2e6_deals_per_iteration": big,
-              "peak_ratio": big / small}  # fmt: skip
-    print("solve, three-card / 5 players / basic card play (2 threads):")
-    print(
-        f"  NashConv upper bound <= {bench['target_chips_per_deal']:.2f} chips/deal after {bench['iterations']} "
-        f"iterations, {bench['deals_played']:,} deals, {bench['solve_s']:.0f} s"
-    )
-    print(
-        f"  final table on {bench['fresh_deals']:,} fresh deals: NashConv {bench['fresh_nashconv']:.4f} "
-        f"± {bench['fresh_nashconv_half_95']:.4f}; {bench['total_s']:.0f} s with the evaluation"
-    )
-    print(f"  peak memory {small:.0f} MB at 1e5 deals an iteration, {big:.0f} MB at 2e6 ({big / small:.3f}x)")
-    return bench
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="smaller runs (10^7 instead of 10^8 for memory)")
-    parser.add_argument("--deals", type=int, default=4_000_000, help="deals per timing run")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--solve", action="store_true", help="only the solve benchmark (three-card, 5 players)")
-    parser.add_argument("--solver", action="store_true",
-                        help="only the perfect-information solver (P7) and pimc (P8, with and without "
-                             "infer) benchmarks")  # fmt: skip
-    parser.add_argument("--rule", action="store_true", help="only the rule: family's benchmark (bench_rule.py)")
-    parser.add_argument("--startup", action="store_true", help="only the command line's start-up without the kernel")
-    parser.add_argument("--advise", action="store_true", help="only loo-sim advise's time to answer (bench_advise.py)")
-    args = parser.parse_args()
+def full_report(args: argparse.Namespace) -> dict:
+    """Every benchmark but the pimc solve (``--solve-pimc``, 30-60 minutes), in the module's order."""
     from bench_infer import infer_report  # scripts/ is this script's folder, first on sys.path
     from bench_startup import startup_report
 
-    if args.startup:
-        report = {"startup": startup_report()}
-        if args.json:
-            print(json.dumps(report, indent=2))
-        return
-    if args.advise:
-        report = {"advise": advise_report()}
-        if args.json:
-            print(json.dumps(report, indent=2))
-        return
-    if args.rule:
-        report = {"rule": rule_report(args.deals // 2)}
-        if args.json:
-            print(json.dumps(report, indent=2))
-        return
-    if args.solver:
-        report = {"solver": solver_report(0.25 if args.quick else 1.0), "pimc": pimc_report(),
-                  "pimc_ladder": pimc_ladder_report(50 if args.quick else 200),
-                  "infer": infer_report(scale=0.25 if args.quick else 1.0)}  # fmt: skip
-        if args.json:
-            print(json.dumps(report, indent=2))
-        return
-    if args.solve:
-        report = {"solve": solve_report()}
-        if args.json:
-            print(json.dumps(report, indent=2))
-        return
     big = 10**7 if args.quick else 10**8
     startup = startup_report()
     report = one_thread_report(args.deals)
@@ -489,53 +321,7 @@ def main() -> None:
         print(f"  {kind:9s} cold {t['cold_s']:5.1f} s   warm {t['warm_s']:5.2f} s   "
               f"(cold with numba as it is {t['cold_numba_as_is_s']:5.1f} s)")  # fmt: skip
     for preset, policy in CONFIGS:
-        load = os.getloadavg()[0]
-        one, cpu_one = kernel_rate_cpu(preset, policy, args.deals, 1)
-        two, cpu_two = kernel_rate_cpu(preset, policy, args.deals, 2)
-        bare = bare_rate(preset, args.deals * 4)
-        ref = reference_rate(preset, policy)
-        batch, batch_frame = play_deals_rate(preset, policy)
-        dask, dask_first = dask_rate(preset, policy, args.deals)
-        mem_small, _ = peak_memory_mb(preset, 10**6)
-        mem_big, big_s = peak_memory_mb(preset, big)
-        report[preset] = {
-            "kernel_1_thread_deals_per_s": one,
-            "kernel_2_threads_deals_per_s": two,
-            "threads_2_over_1": two / one,
-            "cpu_ns_per_deal_1_thread": cpu_one,
-            "cpu_ns_per_deal_2_threads": cpu_two,
-            "load_average_1min": load,
-            "reference_deals_per_s": ref,
-            "dask_local_cluster_2_workers_deals_per_s": dask,
-            "dask_first_task_s": dask_first,
-            "kernel_over_reference": one / ref,
-            "play_deals_1e5_deals_per_s": batch,
-            "play_deals_1e5_over_simulate": batch / one,
-            "play_deals_1e5_as_frame_deals_per_s": batch_frame,
-            "play_deals_1e5_as_frame_over_simulate": batch_frame / one,
-            "bare_deal_per_s": bare,
-            "full_over_bare_cost": bare / one,
-            "peak_mb_1e6": mem_small,
-            f"peak_mb_{big:.0e}": mem_big,
-            "peak_ratio_big_over_1e6": mem_big / mem_small,
-            f"seconds_{big:.0e}": big_s,
-        }
-        r = report[preset]
-        print(f"{preset} / 5 players / {policy}")
-        print(f"  kernel, 1 thread     {one / 1e6:8.2f} M deals/s")
-        print(f"  kernel, 2 threads    {two / 1e6:8.2f} M deals/s   (2 threads / 1 = {two / one:.2f}x; "
-              f"{target_note(two / one, THREADS_TARGET)}; {cpu_model()}; load average {load:.1f} on "
-              f"{os.cpu_count()} cores; CPU per deal {cpu_one:.0f} ns at 1 thread, {cpu_two:.0f} ns at 2)")  # fmt: skip
-        print(f"  reference engine     {ref / 1e3:8.2f} k deals/s   (kernel / reference = {one / ref:,.0f}x)")
-        print(f"  play_deals batch of 1e5 / simulate rate (1 thread): {batch / one:.2f} ({batch / 1e6:.2f} M deals/s); "
-              f"as_frame=True {batch_frame / one:.2f} ({batch_frame / 1e6:.2f} M deals/s)")  # fmt: skip
-        print(f"  Dask LocalCluster, 2 worker processes {dask / 1e6:6.2f} M deals/s   ({dask / two:.2f}x local "
-              f"2 threads; its first task took {dask_first:.1f} s)")  # fmt: skip
-        print(
-            f"  bare deal (shuffle+deal) {bare / 1e6:6.2f} M deals/s   (full deal costs {bare / one:.2f}x a bare one)"
-        )
-        print(f"  peak memory: {mem_small:.0f} MB at 1e6 deals, {mem_big:.0f} MB at {big:.0e} "
-              f"({r['peak_ratio_big_over_1e6']:.3f}x; {big_s:.0f} s)")  # fmt: skip
+        report[preset] = preset_report(preset, policy, args.deals, big)
     report["solve"] = solve_report()
     report["solver"] = solver_report(0.25 if args.quick else 1.0)
     report["pimc"] = pimc_report()
@@ -543,6 +329,41 @@ def main() -> None:
     report["infer"] = infer_report()
     report["rule"] = rule_report(args.deals // 2)
     report["advise"] = advise_report()
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="smaller runs (10^7 instead of 10^8 for memory)")
+    parser.add_argument("--deals", type=int, default=4_000_000, help="deals per timing run")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--solve", action="store_true", help="only the solve benchmark (three-card, 5 players)")
+    parser.add_argument("--solve-pimc", action="store_true",
+                        help="only the solve with pimc:8 card play at every seat (three-card, 5 players; 30-60 "
+                             "minutes on 2 cores)")  # fmt: skip
+    parser.add_argument("--solver", action="store_true",
+                        help="only the perfect-information solver (P7) and pimc (P8, with and without "
+                             "infer) benchmarks")  # fmt: skip
+    parser.add_argument("--rule", action="store_true", help="only the rule: family's benchmark (bench_rule.py)")
+    parser.add_argument("--startup", action="store_true", help="only the command line's start-up without the kernel")
+    parser.add_argument("--advise", action="store_true", help="only loo-sim advise's time to answer (bench_advise.py)")
+    args = parser.parse_args()
+    from bench_infer import infer_report
+    from bench_startup import startup_report
+
+    scale = 0.25 if args.quick else 1.0
+    only = {
+        "startup": lambda: {"startup": startup_report()},
+        "advise": lambda: {"advise": advise_report()},
+        "rule": lambda: {"rule": rule_report(args.deals // 2)},
+        "solver": lambda: {"solver": solver_report(scale), "pimc": pimc_report(),
+                           "pimc_ladder": pimc_ladder_report(50 if args.quick else 200),
+                           "infer": infer_report(scale=scale)},  # fmt: skip
+        "solve": lambda: {"solve": solve_report()},
+        "solve_pimc": lambda: {"solve_pimc": solve_pimc_report()},
+    }
+    chosen = next((name for name in only if getattr(args, name)), None)
+    report = only[chosen]() if chosen else full_report(args)
     if args.json:
         print(json.dumps(report, indent=2))
 

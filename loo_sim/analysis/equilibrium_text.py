@@ -216,7 +216,7 @@ def _pot_tip(data: pd.DataFrame) -> str:
 
 
 # ---- distances between tables -------------------------------------------------------------------
-def _paired(a: pd.DataFrame, b: pd.DataFrame) -> tuple[pd.DataFrame, int, int]:
+def paired_infosets(a: pd.DataFrame, b: pd.DataFrame) -> tuple[pd.DataFrame, int, int]:
     """The information sets in both tables with their weight (mean reach), whether the most
     likely action differs and the total variation; and the counts of keys only in a, only in b."""
     sides = []
@@ -264,7 +264,7 @@ def table_distance(a: pd.DataFrame, b: pd.DataFrame) -> dict:
     LooError
         If a column is missing or not numeric, a table is empty or has a key twice.
     """
-    both, only_a, only_b = _paired(a, b)
+    both, only_a, only_b = paired_infosets(a, b)
     w = both["w"].to_numpy()
     empty = both.empty
     return {
@@ -314,7 +314,7 @@ def distance_sentences(
         raise LooError("distance_sentences: needs two or more tables to compare")
     sentences, shares, parts = [], [], []
     for (na, ta), (nb, tb) in itertools.combinations(zip(names, tables), 2):
-        both, only_a, only_b = _paired(ta, tb)
+        both, only_a, only_b = paired_infosets(ta, tb)
         d = table_distance(ta, tb)
         shares.append(d["differ_share"])
         if both.empty:

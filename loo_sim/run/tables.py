@@ -38,6 +38,14 @@ def read_table(path: str | Path, rules: Rules) -> np.ndarray:
     return parse_table_text(text, rules, f"table:{path}")
 
 
+def read_table_frame(path: str | Path, rules: Rules, source: str) -> pd.DataFrame:
+    """The table at ``path`` for ``rules`` as its frame, every column kept (``reach`` too),
+    checked as :func:`parse_table_text` checks it."""
+    text = checks.read_text(path, checks.MAX_TABLE_BYTES, source)
+    parse_table_text(text, rules, source)
+    return pd.read_csv(io.StringIO(text.partition("\n")[2]))
+
+
 def table_text(frame: pd.DataFrame, rules: Rules) -> str:
     """A strategy table's CSV text: the header line, then the frame (``game.strategy.table_frame``)."""
     return header_line(rules) + "\n" + frame.to_csv(index=False, float_format="%.10g")

@@ -69,6 +69,13 @@ def solve_cmd(
             "(docs/policies.md P3b).",
         ),
     ] = None,
+    compare_with: Annotated[
+        str | None,
+        typer.Option(
+            help="A strategy table of the same rules (e.g. another solve's strategy.csv) to set the solved one "
+            "beside: which information sets change their most likely declaration (comparison.csv, summary.md)."
+        ),
+    ] = None,
     seed: Annotated[int, shared("--seed", " of every iteration's deals and the fresh deals of the evaluation.")] = 0,
     threads: ThreadsOpt = None,
     out: Annotated[str, shared("--out", ": strategy.csv, the plots, CSVs and summary.md.")] = "out/solve",
@@ -82,11 +89,13 @@ def solve_cmd(
 
     Examples: `loo-sim solve --preset three-card --iterations 100 --deals 200000 --seed 1 --out out/solve`,
     `loo-sim solve --preset classic-limited --carried 0 --carried 6 --start basic --start always --start cautious`,
-    `loo-sim solve --iterations 20 --exploitability-of 'rule:play if trumps >= 1 or aces >= 1; defend; pass; play'`.
+    `loo-sim solve --iterations 20 --exploitability-of 'rule:play if trumps >= 1 or aces >= 1; defend; pass; play'`,
+    `loo-sim solve --policy pimc:8 --compare-with reports/solve/three-card-5/strategy.csv` (the equilibrium under
+    stronger card play, beside the one under basic card play).
     """
     check_workers(backend, workers)
     study = SolveStudy(preset=preset, rules=rules_with_players(sets, players), policy=policy, deals=deals, seed=seed,
                        iterations=iterations, starts=list(start) if start else ["basic"], averaging=averaging,
                        carried=list(carried) if carried else [0.0], eval_deals=eval_deals,
-                       exploitability_of=list(exploitability_of or []))  # fmt: skip
+                       exploitability_of=list(exploitability_of or []), compare_with=compare_with)  # fmt: skip
     print_written(*run_and_write(study, out, threads, backend, scheduler, workers))

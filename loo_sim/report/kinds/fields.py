@@ -26,7 +26,7 @@ FIELD_TYPES: dict[str, str] = {
     "chart_seat": WHOLE,
     "carried": NUMBER, "precision": NUMBER, "chart_scale": NUMBER, "bankroll": NUMBER,
     "iterations": WHOLE, "averaging": TEXT, "eval_deals": WHOLE, "policies": TEXT, "focal_policy": TEXT,
-    "table_policy": TEXT, "whole_table": TEXT, "session_deals": WHOLE,
+    "table_policy": TEXT, "whole_table": TEXT, "session_deals": WHOLE, "compare_with": TEXT,
 }  # fmt: skip
 CARRIED = "a finite number of chips or 'session'"  # a miss study's carried pot (--carried session)
 TABLE = "a table"

@@ -36,11 +36,13 @@ class SolveStudy(Study):
     carried: list[float] = field(default_factory=lambda: [0.0])
     eval_deals: int | None = None  # fresh deals per half of each NashConv (default: 2 x deals)
     exploitability_of: list[str] = field(default_factory=list)  # more profiles' NashConv, e.g. rule:... at every seat
+    compare_with: str | None = None  # a strategy table of the same rules to set the solved one beside
 
     def to_dict(self) -> dict[str, Any]:
-        """As every study's, without ``exploitability_of`` while empty (a study without it
-        keeps the digest it had before it existed)."""
-        return {k: v for k, v in super().to_dict().items() if not (k == "exploitability_of" and v == [])}
+        """As every study's, without ``exploitability_of`` while empty and ``compare_with``
+        while unset (a study without them keeps the digest it had before they existed)."""
+        unset = {"exploitability_of": [], "compare_with": None}
+        return {k: v for k, v in super().to_dict().items() if not (k in unset and v == unset[k])}
 
     def profiles(self, rules: Rules) -> list[tuple[str, Policy]]:
         """(label, declaration policy) of every heuristic whose NashConv is reported: the
@@ -99,6 +101,16 @@ class SolveStudy(Study):
             p.attempt(f"carried[{i}]", lambda c=c: checks.chips("carried", c))
         if rules is not None:
             extra_heuristic_problems(p, "exploitability_of", self.exploitability_of, heuristics_for(rules))
+            if self.compare_with is not None:
+                p.attempt("compare_with", lambda: self.compared_table(rules))
+
+    def compared_table(self, rules: Rules):
+        """The strategy table of ``compare_with`` (a frame with its reach), checked to be one for ``rules``."""
+        from loo_sim.run.tables import read_table_frame
+
+        if not isinstance(self.compare_with, str) or not self.compare_with.strip():
+            raise LooError(f"{shown(self.compare_with)} is not allowed; allowed: the path of a strategy.csv")
+        return read_table_frame(self.compare_with, rules, f"compare_with {self.compare_with}")
 
     def cli_args(self) -> list[str]:
         args = self.rule_args() + (["--policy", self.policy] if self.policy else [])
@@ -107,6 +119,10 @@ class SolveStudy(Study):
         args += ["--iterations", str(self.iterations), "--deals", str(self.deals), "--seed", str(self.seed)]
         args += ["--averaging", self.averaging] if self.averaging != "linear" else []
         args += ["--eval-deals", str(self.eval_deals)] if self.eval_deals is not None else []
+        if self.compare_with is not None:
+            from loo_sim.report.command import shown_path
+
+            args += ["--compare-with", shown_path(self.compare_with)]
         return args + sum((["--exploitability-of", h] for h in self.exploitability_of), [])
 
     def deals_estimate(self) -> float:

@@ -15,12 +15,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from loo_sim.analysis.equilibrium_compare import comparison_section, table_changes
 from loo_sim.analysis.equilibrium_text import distance_sentences, table_distance, tip_sentences
 from loo_sim.base.stats import Z95
 from loo_sim.game.policy import Policy
 from loo_sim.game.rules import Rules
 from loo_sim.game.strategy import rules_hash, table_frame
-from loo_sim.report.command import command
+from loo_sim.report.command import command, shown_path
 from loo_sim.report.running import StudyOutput, figure
 from loo_sim.run.tables import table_text
 from loo_sim.solve.declarations import SolveResult, nash_conv, solve
@@ -84,9 +85,12 @@ def run_solve(study: Any, out: str | None, progress, backend) -> StudyOutput:
     }
     if len(results) > 1:
         tables["distances"] = _distance_frame(results, frames)
+    other = study.compared_table(rules) if study.compare_with is not None else None
+    if other is not None:
+        tables["comparison"] = table_changes(frames[0], other)
     files = _strategy_files(results, frames, rules)
     figures = _figures(study, rules, frames[0], tables)
-    summary = solve_summary(study, rules, results, exploit, frames, tables, command(study, out))
+    summary = solve_summary(study, rules, results, exploit, frames, tables, command(study, out), other)
     info = {
         "rules": rules.to_dict(),
         "rules_hash": rules_hash(rules),
@@ -270,7 +274,8 @@ def _pct(x: float) -> str:
 
 
 def solve_summary(study: Any, rules: Rules, results: list[SolveResult], exploit: list,
-                  frames: list[pd.DataFrame], tables: dict[str, pd.DataFrame], cmd: str) -> str:  # fmt: skip
+                  frames: list[pd.DataFrame], tables: dict[str, pd.DataFrame], cmd: str,
+                  other: pd.DataFrame | None = None) -> str:  # fmt: skip
     main, eq = results[0], exploit[0]
     n = rules.players
     play = study.play_policy()
@@ -319,6 +324,10 @@ def solve_summary(study: Any, rules: Rules, results: list[SolveResult], exploit:
         lines += [f"- {s}" for s in distance_sentences([r.start for r in results], frames)]
         values = ", ".join(f"from {r.start}: {e.value.sum():.3f}" for r, e in zip(results, exploit))
         lines.append(f"- Chips per deal summed over the seats under each table ({values}).")
+    if other is not None:
+        this_name = f"this table (card play `{play.play_name}`)"
+        other_name = f"`{shown_path(study.compare_with)}`"
+        lines += ["", *comparison_section(this_name, other_name, frames[0], other, n, rules.miss)]
     lines += ["", "## Heuristics at a table of equilibrium players", ""]
     if len(main.carried) > 1:
         lines += [f"Seat 0's heuristics, played on {study.evaluation_deals():,} deals with {main.carried[0]:g} chips "
@@ -326,6 +335,7 @@ def solve_summary(study: Any, rules: Rules, results: list[SolveResult], exploit:
     lines += _heuristic_lines(tables["heuristics"])
     others = "".join(f", strategy-{r.start}.csv" for r in results[1:])
     more = f"{others} (the tables from the other starts), distances.csv" if others else ""
+    more += ", comparison.csv" if other is not None else ""
     lines += ["", "Files: strategy.csv (read it back with `--policy table:PATH`), strategy.png, convergence.csv "
                   f"and .png, exploitability.csv and .png, heuristics.csv{more}, run.json."]  # fmt: skip
     return "\n".join(lines) + "\n"
