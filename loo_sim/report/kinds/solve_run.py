@@ -253,18 +253,20 @@ def _figures(study: Any, rules: Rules, strategy: pd.DataFrame, tables: dict[str,
     panels = strategy[["earlier_in"]].assign(offer=strategy["options"].str.contains("miss|defend")).drop_duplicates()
     size = strategy_heatmap_size(strategy["class"].nunique(), rules.players, len(panels))
     figures = {"strategy": figure(size)}
+    play = study.play_policy().play_name
     title = (f"{study.preset}, {rules.players} players: the equilibrium declaration strategy (start {study.starts[0]}, "
-             f"card play {study.play_policy().play})")  # fmt: skip
+             f"card play {play})")  # fmt: skip
+    under = "" if play == "basic" else f" (card play {play})"  # basic's titles as they were
     strategy_heatmap(figures["strategy"], strategy, title=title)
     conv = tables["convergence"]
     main = conv[conv["start"] == study.starts[0]]
     figures["convergence"] = figure((8, 4.5))
     target = TARGET_SHARE * float(main["ante_pool"].iloc[0])
-    title = f"{study.preset}, {rules.players} players: NashConv of the average strategy by iteration"
+    title = f"{study.preset}, {rules.players} players: NashConv of the average strategy by iteration{under}"
     convergence_plot(figures["convergence"].add_subplot(), main, target=target, title=title)
     ex = tables["exploitability"]
     figures["exploitability"] = figure((9, 0.45 * ex["profile"].nunique() + 1.8))
-    title = f"{study.preset}, {rules.players} players: NashConv of each profile on fresh deals"
+    title = f"{study.preset}, {rules.players} players: NashConv of each profile on fresh deals{under}"
     exploitability_bars(figures["exploitability"].add_subplot(), ex, title=title)
     return figures
 
