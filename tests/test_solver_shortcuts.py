@@ -129,7 +129,7 @@ def test_each_new_shortcut_alone_changes_nothing():
     ri, _ = rules_arrays(rules)
     ws = K.workspace()
     answers, nodes = [], []
-    switches = (K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.NO_ENDGAME, K.OLD_SEARCH)
+    switches = (K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.NO_ENDGAME, K.NO_TRUMPS, K.OLD_SEARCH)
     for flags in (0, *switches):
         ws[1][K.ST_FLAGS] = flags
         out = np.zeros((len(encoded), 3), dtype=np.int64)

@@ -123,6 +123,7 @@ from loo_sim.kernel.solver_table import (  # noqa: F401 (the layout is this modu
     NO_RANKS,
     NO_SHALLOW,
     NO_SHARE,
+    NO_TRUMPS,
     NO_TT,
     NO_UPPER,
     OLD_SEARCH,

@@ -25,6 +25,7 @@ from loo_sim.kernel.bits import (
     eff_suit,
     follow_mask,
     has,
+    highest_in,
     is_trump,
     lowest_in,
     lsb,
@@ -37,6 +38,7 @@ from loo_sim.kernel.solver_table import (
     NO_CUT,
     NO_MERGE,
     NO_SHALLOW,
+    NO_TRUMPS,
     NO_UPPER,
     ST_CIVIL,
     ST_FLAGS,
@@ -106,6 +108,32 @@ def last_trick(hands, st, li, won, t):
     return won + (1 << (4 * winner))
 
 
+@njit(cache=True, inline="always")
+def tricks_lost(hands, st, mover, li, k, t, tm, cant_head):
+    """The fewest tricks from this one on that the mover surely loses: this one when none of
+    its legal cards heads it (``cant_head``), and as many as one other seat holds trumps above
+    every trump of the mover's (each wins the trick it is played in, and one seat's cards go
+    to different tricks; a seat that has played to this trick plays them to later ones)."""
+    n, pam = st[ST_N], st[ST_PAM]
+    lost = cant_head
+    if t < 0 or (st[ST_FLAGS] & NO_TRUMPS) != 0:
+        return lost
+    mine = hands[mover] & tm
+    over = tm if mine == 0 else beat_mask(highest_in(mine, SUIT_MASK[t], pam), t, t, pam)
+    if over == 0:
+        return lost
+    s = li
+    for i in range(n):
+        if s != mover:
+            held = popcount(hands[s] & over)
+            if i < k:
+                held += cant_head
+            if held > lost:
+                lost = held
+        s = s + 1 if s + 1 < n else 0
+    return lost
+
+
 # ---- a seat's row of the endgame, in the rows of the search's frames below the caller's ----
 E_T, E_LED, E_WIN, E_TRUMPED, E_CIVIL, E_REN = range(6)  # the trick as the seat finds it
 E_MOVER, E_HAND, E_NEXT, E_LATER, E_BEAT, E_LED_TRUMP, E_FOUND, E_BEST = range(6, 14)
@@ -166,9 +194,10 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
     fr[r, E_LED_TRUMP] = led_trump
     fr[r, E_FOUND] = 0
     fr[r, E_PRUNED] = 0
-    upper = 2
+    cant_head = 0
     if k > 0 and (legal & beat) == 0 and (t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE) and (st[ST_FLAGS] & NO_UPPER) == 0:
-        upper = 1  # none of its cards heads this trick, and no reveal can judge it again
+        cant_head = 1  # none of its cards heads this trick, and no reveal can judge it again
+    upper = 2 - tricks_lost(hands, st, mover, li, k, t, tm, cant_head)
     fr[r, E_UPPER] = upper
     fb[r, EB_CAP] = cap[mover, count_of(won, mover), upper]
 

@@ -22,7 +22,7 @@ from loo_sim.kernel.bits import (
 )
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.solver_endgame import E_PRUNED, judge, last_trick, two_tricks
+from loo_sim.kernel.solver_endgame import E_PRUNED, judge, last_trick, tricks_lost, two_tricks
 from loo_sim.kernel.solver_table import (
     NO_CUT,
     NO_ENDGAME,
@@ -132,9 +132,10 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     fr[d, F_MODE] = mode_r
     fr[d, F_PRUNED] = 0
     fb[d, FB_PAY] = 0.0
-    upper = st[ST_H] - tix  # the most tricks the mover can still win
+    cant_head = 0
     if k > 0 and (legal & beat) == 0 and (t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE) and (st[ST_FLAGS] & NO_UPPER) == 0:
-        upper -= 1  # none of its cards heads this trick, and no reveal can judge it again
+        cant_head = 1  # none of its cards heads this trick, and no reveal can judge it again
+    upper = st[ST_H] - tix - tricks_lost(hands, st, mover, li, k, t, tm, cant_head)  # the most it can still win
     fr[d, F_UPPER] = upper
     fb[d, FB_CAP] = cap[mover, count_of(won, mover), upper]
 
