@@ -142,7 +142,7 @@ EB_PAY, EB_CAP = 0, 1  # (float row) the best payoff so far, the most the seat c
 
 
 @njit(cache=True, inline="always")
-def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped):
+def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped, live):
     """Row ``r``: seat ``k`` of the trick to move, its legal cards in tie-break order."""
     n, pam = st[ST_N], st[ST_PAM]
     st[ST_NODES] += 1
@@ -171,12 +171,6 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
     rest = legal & ~(1 << first)
     later = lowest_in(rest, low_plain, low_trumps) if rest else -1
     if later >= 0 and (later & 3) == (first & 3) and (later >> 2) != 12 and later != PAM:
-        live = hands[0]  # equivalent to the first card (solver.py): it could only tie
-        for i in range(1, n):
-            live |= hands[i]
-        base = tix * L.MAX_PLAYERS
-        for j in range(k):
-            live |= 1 << cards[base + j]
         between = ((1 << later) - 1) & ~((2 << first) - 1)
         if (between & live & SUIT_MASK[first & 3]) == 0 and (st[ST_FLAGS] & NO_MERGE) == 0:
             later = -1
@@ -235,6 +229,56 @@ def _keep(fr, fb, r, r0, hands, st, pay, cap, res, won, parent, parent_pay):
         fr[r, E_PRUNED] = 1
 
 
+@njit(cache=True, inline="always")
+def _last_seat(hands, cards, st, pay, li, tix, won, t, civil, renounced, led, win_i, trumped, live):
+    """The counts after the last seat of the trick before the last plays (a node, without a
+    row): its legal cards in the tie-break order, the second (unless equivalent to the
+    first) kept only when strictly better; no cut, as both are cheap."""
+    n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
+    st[ST_NODES] += 1
+    mover = li + n - 1
+    if mover >= n:
+        mover -= n
+    hand = hands[mover]
+    held = hand
+    if civil and has(hand, PAM) and popcount(hand) > 1:
+        held &= ~PAM_BIT
+    base = tix * L.MAX_PLAYERS
+    tm, low_plain, low_trumps, _ = power_masks(t, pam)
+    beat = beat_mask(cards[base + win_i], led, t, pam)
+    legal = follow_options(held, follow_mask(led, t, pam), tm, beat, trumped, st[ST_VOID])
+    rejudge = mode == L.FIRST_RENOUNCE and (renounced or (t < 0 and (held & SUIT_MASK[led]) == 0))
+    c = lowest_in(legal, low_plain, low_trumps)
+    best, best_pay = 0, 0.0
+    for j in range(2):
+        hands[mover] = hand & ~(1 << c)
+        cards[base + n - 1] = c
+        nt, nwin = t, win_i
+        if has(beat, c):
+            nwin = n - 1
+        if rejudge:  # judged again with the trumps it reveals
+            nt = st[ST_INDICATOR] & 3
+            nwin = judge(cards, base, n, nt, pam)
+        winner = li + nwin
+        if winner >= n:
+            winner -= n
+        res = last_trick(hands, st, winner, won + (1 << (4 * winner)), nt)
+        p = pay[mover, count_of(res, mover)]
+        if j == 0 or p > best_pay:
+            best, best_pay = res, p
+        rest = legal & ~(1 << c)
+        if j == 1 or rest == 0:
+            break
+        later = lowest_in(rest, low_plain, low_trumps)
+        between = ((1 << later) - 1) & ~((2 << c) - 1) & live & SUIT_MASK[c & 3]
+        merge = between == 0 and (st[ST_FLAGS] & NO_MERGE) == 0
+        if merge and (later & 3) == (c & 3) and (later >> 2) != 12 and later != PAM:
+            break  # equivalent to the first: it could only tie
+        c = later
+    hands[mover] = hand
+    return best
+
+
 @njit(cache=True, **NO_REFCOUNT)
 def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, parent, parent_pay):
     """The final counts (packed) of the last two tricks under max^n, trick ``tix`` led by
@@ -245,7 +289,10 @@ def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, 
     endgame, ``fr[r0, E_PRUNED]`` is 1 and the value is not exact."""
     n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
     base = tix * L.MAX_PLAYERS
-    _open(fr, fb, r0, hands, cards, st, cap, li, 0, tix, won, t, turned, False, False, 0, 0, False)
+    live = hands[0]  # the cards in play: in a hand or in this trick, the same until it is complete
+    for i in range(1, n):
+        live |= hands[i]
+    _open(fr, fb, r0, hands, cards, st, cap, li, 0, tix, won, t, turned, False, False, 0, 0, False, live)
     k = 0
     while True:
         r = r0 + k
@@ -274,16 +321,11 @@ def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, 
         elif has(fr[r, E_BEAT], c):
             nwin = k
             ntrumped = fr[r, E_LED_TRUMP] == 0 and is_trump(c, nt, pam)
-        if k + 1 < n:
+        if k + 2 < n:
             _open(fr, fb, r + 1, hands, cards, st, cap, li, k + 1, tix, won, nt, turned, ncivil, fr[r, E_REN] == 1,
-                  nled, nwin, ntrumped)  # fmt: skip
+                  nled, nwin, ntrumped, live)  # fmt: skip
             k += 1
             continue
-        if fr[r, E_REN] == 1 and mode == L.FIRST_RENOUNCE:  # judged again with the trumps it reveals
-            nt = st[ST_INDICATOR] & 3
-            nwin = judge(cards, base, n, nt, pam)
-        winner = li + nwin
-        if winner >= n:
-            winner -= n
-        res = last_trick(hands, st, winner, won + (1 << (4 * winner)), nt)
+        res = _last_seat(hands, cards, st, pay, li, tix, won, nt, ncivil, fr[r, E_REN] == 1, nled, nwin, ntrumped,
+                         live)  # fmt: skip
         _keep(fr, fb, r, r0, hands, st, pay, cap, res, won, parent, parent_pay)
