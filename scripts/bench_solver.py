@@ -1,7 +1,9 @@
 """Benchmarks of the perfect-information solver (docs/policies.md P7) and of the solver
 families (P8), for scripts/bench.py (``--solver``). Figures are ratios measured in one run,
 on one core: the machine is shared, so every before / after pair is timed in turns, in
-the same process, and the best round of each kept.
+the same process, and the best round of each kept; the time is the process's CPU time
+(``time.process_time``), which the other work on the machine does not stretch the way
+it does the wall clock (a rate is per CPU second).
 
 - ``solver_report``: solves/s from the first lead, five seats in the deal, three-card and
   five-card: the kernel (kernel/solver.py) with every shortcut, the same kernel with the
@@ -44,13 +46,13 @@ def solver_first_leads(preset: str, count: int, seed: int = 1, players: int | No
 
 
 def _timed_in_turns(runs: dict, rounds: int) -> dict:
-    """Seconds of the best of ``rounds`` turns of each run (name -> callable), taken in turns."""
+    """CPU seconds of the best of ``rounds`` turns of each run (name -> callable), taken in turns."""
     best = dict.fromkeys(runs, float("inf"))
     for _ in range(rounds):
         for name, run in runs.items():
-            start = time.perf_counter()
+            start = time.process_time()
             run()
-            best[name] = min(best[name], time.perf_counter() - start)
+            best[name] = min(best[name], time.process_time() - start)
     return best
 
 
@@ -70,9 +72,9 @@ def solver_rates(positions: list, ref_count: int, rounds: int = 3) -> dict:
 
     set_num_threads(1)
     ref = positions[:ref_count]
-    start = time.perf_counter()
+    start = time.process_time()
     tricks = [solve(pos) for pos in ref]
-    ref_rate = ref_count / (time.perf_counter() - start)
+    ref_rate = ref_count / (time.process_time() - start)
     expected = list(zip(tricks, [best_card(pos) for pos in ref], strict=True))
     encoded = [encode_position(pos) for pos in positions]
     pis, pfs = np.array([e[0] for e in encoded]), np.array([e[1] for e in encoded])
@@ -163,9 +165,9 @@ def pimc_ladder_report(deals: int = 200, samples: int = 32, players: int = 4) ->
         marker = np.array([L.SOLVER_TT_BITS, flags], dtype=np.int64)
         with mock.patch.object(args_module, "solver_marker", lambda tables, m=marker: m):
             run_ladder(rules, table, [entrant], deals=1, seed=5)  # compile / warm up
-            start = time.perf_counter()
+            start = time.process_time()
             res = run_ladder(rules, table, [entrant], deals=deals, seed=1)
-            seconds[name] = min(seconds.get(name, float("inf")), time.perf_counter() - start)
+            seconds[name] = min(seconds.get(name, float("inf")), time.process_time() - start)
         assert name not in sums or (sums[name] == res.sums).all()
         sums[name] = res.sums
     assert (sums["new"] == sums["old_search"]).all(), "the ladder's sums differ: the decisions changed"
@@ -201,12 +203,12 @@ def pimc_report(deals: int = 2000, counted: int = 200, samples: int = 16) -> dic
     dealers = [i % 5 for i in range(deals)]
     play_deals(rules, decks[:20], dealers[:20], policy=table, seed=3)  # compile / warm up, both kinds
     play_deals(rules, decks[:20], dealers[:20], policy="basic", seed=3)
-    start = time.perf_counter()
+    start = time.process_time()
     play_deals(rules, decks, dealers, policy=table, seed=3)
-    elapsed = time.perf_counter() - start
-    start = time.perf_counter()
+    elapsed = time.process_time() - start
+    start = time.process_time()
     play_deals(rules, decks, dealers, policy="basic", seed=3)
-    basic_s = time.perf_counter() - start
+    basic_s = time.process_time() - start
     decisions = 0
     real = tricks_module.pimc_card
 
