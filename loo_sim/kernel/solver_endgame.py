@@ -138,6 +138,7 @@ def tricks_lost(hands, st, mover, li, k, t, tm, cant_head):
 E_T, E_LED, E_WIN, E_TRUMPED, E_CIVIL, E_REN = range(6)  # the trick as the seat finds it
 E_MOVER, E_HAND, E_NEXT, E_LATER, E_BEAT, E_LED_TRUMP, E_FOUND, E_BEST = range(6, 14)
 E_UPPER, E_PRUNED = 14, 15  # the most tricks the seat can still win; 1: stopped by shallow pruning
+E_LEFT = 16  # its legal cards not tried yet (an equivalent one left untried counts, as in the search's frames)
 EB_PAY, EB_CAP = 0, 1  # (float row) the best payoff so far, the most the seat can still get
 
 
@@ -188,10 +189,14 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
     fr[r, E_LED_TRUMP] = led_trump
     fr[r, E_FOUND] = 0
     fr[r, E_PRUNED] = 0
-    cant_head = 0
-    if k > 0 and (legal & beat) == 0 and (t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE) and (st[ST_FLAGS] & NO_UPPER) == 0:
-        cant_head = 1  # none of its cards heads this trick, and no reveal can judge it again
-    upper = 2 - tricks_lost(hands, st, mover, li, k, t, tm, cant_head)
+    fr[r, E_LEFT] = legal
+    upper = 2
+    if (legal & (legal - 1)) != 0:  # (one legal card: no cut to make, and no row prunes against it)
+        judged_once = t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE  # no reveal can judge this trick again
+        cant_head = 0
+        if k > 0 and (legal & beat) == 0 and judged_once and (st[ST_FLAGS] & NO_UPPER) == 0:
+            cant_head = 1  # none of its cards heads this trick
+        upper -= tricks_lost(hands, st, mover, li, k, t, tm, cant_head)
     fr[r, E_UPPER] = upper
     fb[r, EB_CAP] = cap[mover, count_of(won, mover), upper]
 
@@ -213,7 +218,7 @@ def _keep(fr, fb, r, r0, hands, st, pay, cap, res, won, parent, parent_pay):
     if pm >= fb[r, EB_CAP] and (st[ST_FLAGS] & NO_CUT) == 0:
         fr[r, E_NEXT] = -1  # the most it can still get: the other card could only tie
         return
-    if (st[ST_FLAGS] & NO_SHALLOW) != 0:
+    if (st[ST_FLAGS] & NO_SHALLOW) != 0 or fr[r, E_LEFT] == 0:  # (no card left: the value is exact)
         return
     p, p_pay, p_upper = parent, parent_pay, 2
     if r > r0:
@@ -306,6 +311,7 @@ def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, 
             continue
         fr[r, E_NEXT] = fr[r, E_LATER]
         fr[r, E_LATER] = -1
+        fr[r, E_LEFT] &= ~(1 << c)
         hands[fr[r, E_MOVER]] = fr[r, E_HAND] & ~(1 << c)
         cards[base + k] = c
         nt = fr[r, E_T]
