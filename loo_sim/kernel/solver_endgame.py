@@ -9,9 +9,13 @@ each of its complete plays leaves every seat one card, so the last trick is play
 The rules are the search's (``solver_search._enter``): lead duties, Pam be civil, heading
 and the void option, ``first_lead`` setting trumps, ``first_renounce``'s reveal judging
 the trick again. So are the shortcuts, each under the same switch: the cut (with the
-follower's, ``NO_UPPER``), equivalent cards (``NO_MERGE``) and shallow pruning
+follower's, ``NO_UPPER``, and the tricks lost to higher trumps, ``NO_TRUMPS``:
+:func:`tricks_lost`), equivalent cards (``NO_MERGE``) and shallow pruning
 (``NO_SHALLOW``, against the search's frame that called too); it tries exactly the cards
-the frames would, a node a seat, at a fraction of the cost of a frame."""
+the frames would, a node a seat, at a fraction of the cost of a frame. The last seat of
+the first of the two tricks is a node without a row (:func:`_last_seat`): it cannot be
+pruned against, so its cards (two at most) are played out with the last trick and the
+better kept, without a cut."""
 
 from numba import njit
 
