@@ -95,24 +95,35 @@ the last seven, the search as it was before them):
   ``solve_many`` solves unrelated positions and starts each afresh.
 
 Measured on one core (``bash scripts/dev.sh bench --solver``, scripts/bench_solver.py,
-a shared two-core machine under load, the old search timed in turns with the new in one
-process), five seats in the deal, from the first lead: three-card 76,700 solves/s with
-167 nodes a solve against 51,100 and 192 nodes with ``OLD_SEARCH`` (1.50x; 1.05x before
-the endgame), the endgame alone turned off 25,800 (that run; 52,000-105,000 in quieter
-ones); five-card 348 solves/s with 23,568 nodes a solve against 160 and 70,814 nodes
-(2.2x; 2.2-2.7x over runs; the reference 0.7 solves/s), the endgame off 362: within the
-noise, as the endgame searches the same nodes and the table already answered most of its
-starts. Each shortcut alone turned off, five-card solves/s in that run: shallow pruning
-293, the key on tricks won or not 377, ranks 277, the follower's cut 373, merging 276,
-the table 122, the cut 342; the recursion (old search) 142. Where three-card's time goes
-(scratch measurement, one process): a solve from the last trick's lead costs 0.17 us
-(the setup and five nodes), from the second trick's lead 0.70 us (12 nodes), from the
-first lead 6.9 us (166 nodes): per-solve overhead is 2-3 %, and 87 % of the nodes are
-the endgame's. pimc:32 in a five-card ladder of 4: 1.97x the deals/s of the old
-search (``pimc_ladder_report``, 34.4 against 17.5 deals/s). The table is 5.5 MB here
-(``TT_BITS``; kernel/cardplay.py's workspaces 1.4 MB, ``SOLVER_TT_BITS``); a five-card
-first-lead solve fills about 920 slots, a three-card one none (its only trick start below
-the root is the endgame's), so neither size is a limit.
+per CPU second of the process, a shared two-core machine under load, the old search
+timed in turns with the new in one process), five seats in the deal, from the first
+lead: three-card 267,000 solves/s with 103 nodes a solve against 115,000 and 192 nodes
+with ``OLD_SEARCH`` (2.3x; the reference 277 solves/s); five-card 1,650 solves/s with
+11,098 nodes a solve against 376 and 70,814 nodes (4.4x; the reference 2.8). Each
+shortcut alone turned off, five-card solves/s in that run: the tricks lost to higher
+trumps 913, the follower's cut 1,138, merging 1,223, ranks 1,367, the endgame 1,471,
+shallow pruning 1,545, the key on tricks won or not 1,616, the cut 793, the table 650;
+the recursion (old search) 337. Where the nodes are (a scratch count over 150 five-card
+first leads, a solve on average): 43 in the first trick, 745 in the second, 4,320 in the
+third (244 of its starts searched, 238 answered by the table), 5,518 in the endgame
+(2,077 of its starts looked up, 72 % answered); three-card: 18 in the first trick, 85 in
+the endgame. Over half the frames have one legal card. pimc:32 in a five-card ladder of
+4: 2.9x the deals/s of the old search (``pimc_ladder_report``, 116 against 40 deals per
+CPU second). The table is 5.5 MB here (``TT_BITS``; kernel/cardplay.py's workspaces 1.4
+MB, ``SOLVER_TT_BITS``); a five-card first-lead solve fills about 700 slots, a
+three-card one none (its only trick start below the root is the endgame's), so neither
+size is a limit.
+
+Tried and left out (node counts exact, five-card first leads): trying a likely-best card
+before the tie-break order (a card replacing the best when strictly better or equal and
+earlier, the cut skipping only later cards): the cheapest card heading the trick is
+already first (followers must head it), the highest heading card first searched 4 %
+more nodes, the leader's top trump first 11 % more; answering a trick start where one
+seat's trumps win every trick left (1.5 % fewer nodes), a trick lost to a later seat
+that must beat every card the mover could win it with (1.6 % fewer), shallow pruning
+with the parent's own trump bound (2 % fewer) or through frames with one card (1.3 %
+fewer): none faster. Bounds in the table would pay little: 4 % of the trick starts
+searched are cut by shallow pruning.
 """
 
 import numpy as np
