@@ -123,7 +123,7 @@ def solver_report(scale: float = 1.0) -> dict:
                                              ("five-card", int(300 * scale), 3, 3)):  # fmt: skip
         r = solver_rates(solver_first_leads(preset, count), min(ref_count, count), rounds)
         report[preset] = r
-        print(f"perfect-information solver, {preset} / 5 players / from the first lead, one core:")
+        print(f"perfect-information solver, {preset} / 5 players / from the first lead, one core, per CPU second:")
         new, old = r["kernel_new_solves_per_s"], r["kernel_old_search_solves_per_s"]
         print(f"  kernel      {new:12,.0f} solves/s   ({r['nodes_per_solve_new']:,.0f} nodes a "
               f"solve, {r['positions']:,} positions, best of {rounds})")  # fmt: skip
@@ -172,7 +172,10 @@ def pimc_ladder_report(deals: int = 200, samples: int = 32, players: int = 4) ->
         sums[name] = res.sums
     assert (sums["new"] == sums["old_search"]).all(), "the ladder's sums differ: the decisions changed"
     rates = {k: deals / v for k, v in seconds.items()}
-    print(f"pimc:{samples} ladder, five-card / {players} players, one entrant in every position, one thread:")
+    print(
+        f"pimc:{samples} ladder, five-card / {players} players, one entrant in every position, one thread, "
+        "per CPU second:"
+    )
     print(f"  {rates['new']:,.3f} deals/s, old search {rates['old_search']:,.3f} deals/s "
           f"(new / old = {rates['new'] / rates['old_search']:.2f}x; {deals} deals, the same sums)")  # fmt: skip
     return {"deals": deals, "samples": samples, "players": players, "new_deals_per_s": rates["new"],
@@ -228,7 +231,7 @@ def pimc_report(deals: int = 2000, counted: int = 200, samples: int = 16) -> dic
                                 card_values=card_values)  # fmt: skip
     per_deal = decisions / counted
     rate = per_deal * deals / elapsed
-    print(f"pimc:{samples}, three-card / 5 players / every seat, one thread:")
+    print(f"pimc:{samples}, three-card / 5 players / every seat, one thread, per CPU second:")
     print(f"  {deals / elapsed:,.0f} deals/s ({deals:,} deals; basic at the same table {deals / basic_s:,.0f} deals/s)")
     print(f"  {rate:,.0f} card decisions/s with two or more legal cards ({per_deal:.2f} a deal, counted on "
           f"{counted} deals), all of the run's time charged to them")  # fmt: skip
