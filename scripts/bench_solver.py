@@ -1,13 +1,15 @@
 """Benchmarks of the perfect-information solver (docs/policies.md P7) and of the solver
 families (P8), for scripts/bench.py (``--solver``). Figures are ratios measured in one run,
 on one core: the machine is shared, so every before / after pair is timed in turns, in
-the same process, and the best round of each kept.
+the same process, and the best round of each kept; the time is the process's CPU time
+(``time.process_time``), which the other work on the machine does not stretch the way
+it does the wall clock (a rate is per CPU second).
 
 - ``solver_report``: solves/s from the first lead, five seats in the deal, three-card and
   five-card: the kernel (kernel/solver.py) with every shortcut, the same kernel with the
   newer ones turned off (``OLD_SEARCH``: shallow pruning, the table's key on tricks won or
   not and on ranks, the follower's cut, the table across solves, the endgame of the last
-  two tricks), each shortcut alone
+  two tricks, the tricks lost to another seat's higher trumps), each shortcut alone
   turned off, the recursive twin, and the reference (engine/solver.py); nodes a solve
   before and after; the table's size and the slots one solve fills.
 - ``pimc_ladder_report``: deals/s of a card-play ladder (run/ladder.py) with a ``pimc:32``
@@ -44,13 +46,13 @@ def solver_first_leads(preset: str, count: int, seed: int = 1, players: int | No
 
 
 def _timed_in_turns(runs: dict, rounds: int) -> dict:
-    """Seconds of the best of ``rounds`` turns of each run (name -> callable), taken in turns."""
+    """CPU seconds of the best of ``rounds`` turns of each run (name -> callable), taken in turns."""
     best = dict.fromkeys(runs, float("inf"))
     for _ in range(rounds):
         for name, run in runs.items():
-            start = time.perf_counter()
+            start = time.process_time()
             run()
-            best[name] = min(best[name], time.perf_counter() - start)
+            best[name] = min(best[name], time.process_time() - start)
     return best
 
 
@@ -70,16 +72,16 @@ def solver_rates(positions: list, ref_count: int, rounds: int = 3) -> dict:
 
     set_num_threads(1)
     ref = positions[:ref_count]
-    start = time.perf_counter()
+    start = time.process_time()
     tricks = [solve(pos) for pos in ref]
-    ref_rate = ref_count / (time.perf_counter() - start)
+    ref_rate = ref_count / (time.process_time() - start)
     expected = list(zip(tricks, [best_card(pos) for pos in ref], strict=True))
     encoded = [encode_position(pos) for pos in positions]
     pis, pfs = np.array([e[0] for e in encoded]), np.array([e[1] for e in encoded])
     ri, _ = rules_arrays(positions[0].rules)
     variants = {"new": 0, "old_search": K.OLD_SEARCH, "no_shallow": K.NO_SHALLOW, "no_future": K.NO_FUTURE,
                 "no_ranks": K.NO_RANKS, "no_upper": K.NO_UPPER, "no_endgame": K.NO_ENDGAME, "no_merge": K.NO_MERGE,
-                "no_tt": K.NO_TT, "no_cut": K.NO_CUT}  # fmt: skip
+                "no_tt": K.NO_TT, "no_cut": K.NO_CUT, "no_trumps": K.NO_TRUMPS}  # fmt: skip
     outs = {name: np.zeros((len(positions), 3), dtype=np.int64) for name in [*variants, "recursive"]}
     spaces = {name: K.workspace() for name in outs}
 
@@ -121,7 +123,7 @@ def solver_report(scale: float = 1.0) -> dict:
                                              ("five-card", int(300 * scale), 3, 3)):  # fmt: skip
         r = solver_rates(solver_first_leads(preset, count), min(ref_count, count), rounds)
         report[preset] = r
-        print(f"perfect-information solver, {preset} / 5 players / from the first lead, one core:")
+        print(f"perfect-information solver, {preset} / 5 players / from the first lead, one core, per CPU second:")
         new, old = r["kernel_new_solves_per_s"], r["kernel_old_search_solves_per_s"]
         print(f"  kernel      {new:12,.0f} solves/s   ({r['nodes_per_solve_new']:,.0f} nodes a "
               f"solve, {r['positions']:,} positions, best of {rounds})")  # fmt: skip
@@ -163,14 +165,17 @@ def pimc_ladder_report(deals: int = 200, samples: int = 32, players: int = 4) ->
         marker = np.array([L.SOLVER_TT_BITS, flags], dtype=np.int64)
         with mock.patch.object(args_module, "solver_marker", lambda tables, m=marker: m):
             run_ladder(rules, table, [entrant], deals=1, seed=5)  # compile / warm up
-            start = time.perf_counter()
+            start = time.process_time()
             res = run_ladder(rules, table, [entrant], deals=deals, seed=1)
-            seconds[name] = min(seconds.get(name, float("inf")), time.perf_counter() - start)
+            seconds[name] = min(seconds.get(name, float("inf")), time.process_time() - start)
         assert name not in sums or (sums[name] == res.sums).all()
         sums[name] = res.sums
     assert (sums["new"] == sums["old_search"]).all(), "the ladder's sums differ: the decisions changed"
     rates = {k: deals / v for k, v in seconds.items()}
-    print(f"pimc:{samples} ladder, five-card / {players} players, one entrant in every position, one thread:")
+    print(
+        f"pimc:{samples} ladder, five-card / {players} players, one entrant in every position, one thread, "
+        "per CPU second:"
+    )
     print(f"  {rates['new']:,.3f} deals/s, old search {rates['old_search']:,.3f} deals/s "
           f"(new / old = {rates['new'] / rates['old_search']:.2f}x; {deals} deals, the same sums)")  # fmt: skip
     return {"deals": deals, "samples": samples, "players": players, "new_deals_per_s": rates["new"],
@@ -201,12 +206,12 @@ def pimc_report(deals: int = 2000, counted: int = 200, samples: int = 16) -> dic
     dealers = [i % 5 for i in range(deals)]
     play_deals(rules, decks[:20], dealers[:20], policy=table, seed=3)  # compile / warm up, both kinds
     play_deals(rules, decks[:20], dealers[:20], policy="basic", seed=3)
-    start = time.perf_counter()
+    start = time.process_time()
     play_deals(rules, decks, dealers, policy=table, seed=3)
-    elapsed = time.perf_counter() - start
-    start = time.perf_counter()
+    elapsed = time.process_time() - start
+    start = time.process_time()
     play_deals(rules, decks, dealers, policy="basic", seed=3)
-    basic_s = time.perf_counter() - start
+    basic_s = time.process_time() - start
     decisions = 0
     real = tricks_module.pimc_card
 
@@ -226,7 +231,7 @@ def pimc_report(deals: int = 2000, counted: int = 200, samples: int = 16) -> dic
                                 card_values=card_values)  # fmt: skip
     per_deal = decisions / counted
     rate = per_deal * deals / elapsed
-    print(f"pimc:{samples}, three-card / 5 players / every seat, one thread:")
+    print(f"pimc:{samples}, three-card / 5 players / every seat, one thread, per CPU second:")
     print(f"  {deals / elapsed:,.0f} deals/s ({deals:,} deals; basic at the same table {deals / basic_s:,.0f} deals/s)")
     print(f"  {rate:,.0f} card decisions/s with two or more legal cards ({per_deal:.2f} a deal, counted on "
           f"{counted} deals), all of the run's time charged to them")  # fmt: skip

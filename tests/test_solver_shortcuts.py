@@ -1,7 +1,7 @@
 """The solver's newer shortcuts (kernel/solver.py: shallow pruning, the table keyed on
 whether each seat has won a trick and on the ranks among the cards in play, the cut of a
 follower that cannot head the trick, the table kept across solves, the endgame of the
-last two tricks) change no answer.
+last two tricks, the cut's tricks lost to another seat's higher trumps) change no answer.
 
 On 10,000 positions of real reference deals of every preset (tests/solver_positions.py's
 way: three-card with 3 to 8 players, five-card with 3 to 5, Pam be civil, classic-limited
@@ -129,7 +129,7 @@ def test_each_new_shortcut_alone_changes_nothing():
     ri, _ = rules_arrays(rules)
     ws = K.workspace()
     answers, nodes = [], []
-    switches = (K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.NO_ENDGAME, K.OLD_SEARCH)
+    switches = (K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.NO_ENDGAME, K.NO_TRUMPS, K.OLD_SEARCH)
     for flags in (0, *switches):
         ws[1][K.ST_FLAGS] = flags
         out = np.zeros((len(encoded), 3), dtype=np.int64)
@@ -139,6 +139,7 @@ def test_each_new_shortcut_alone_changes_nothing():
     for flags, other in zip(switches, answers[1:]):
         assert (other == answers[0]).all(), flags
     assert nodes[0] < nodes[-1] / 2  # they do save work: the search with all of them, against none
+    assert nodes[0] < nodes[switches.index(K.NO_TRUMPS) + 1]  # a tighter cap stops more frames
     # the endgame (solver_endgame.py) tries the same cards as the search's frames would, a node a seat
     assert nodes[switches.index(K.NO_ENDGAME) + 1] == nodes[0]
 
@@ -161,3 +162,47 @@ def test_the_endgame_replaces_the_table_of_the_last_two_tricks():
         K.solve_position(pi, pf, ri, *ws)
         filled[flags] = int((ws[0][:, K.TT_GEN] == ws[1][K.ST_GEN]).sum())
     assert filled[0] == 0 and filled[K.NO_ENDGAME] > 0
+
+
+def _context(n: int, pam: int) -> np.ndarray:
+    st = np.zeros(K.ST_LEN, dtype=np.int64)
+    st[K.ST_N], st[K.ST_PAM] = n, pam
+    return st
+
+
+def _hands(*held: list[int]) -> np.ndarray:
+    hands = np.zeros(K.L.MAX_PLAYERS, dtype=np.int64)
+    for i, bits in enumerate(held):
+        for b in bits:
+            hands[i] |= 1 << b
+    return hands
+
+
+def test_tricks_lost_counts_one_trick_for_each_higher_trump_of_one_seat():
+    """Bit positions are rank * 4 + suit (rank 12 the ace); trumps are suit 0 here. Each trump
+    above all of the mover's wins the trick it is played in, and one seat plays its cards
+    to different tricks; two seats' higher trumps may fall to the same trick."""
+    from loo_sim.kernel.bits import trump_mask
+    from loo_sim.kernel.solver_endgame import tricks_lost
+
+    t, tm = 0, trump_mask(0, 0)
+    st = _context(3, 0)
+    # seat 1 holds the ace and king of trumps, the mover (seat 0) only the two: two tricks lost
+    hands = _hands([0, 1, 5], [48, 44, 2], [3, 6, 7])
+    assert tricks_lost(hands, st, 0, 0, 0, t, tm, 0) == 2
+    # the mover's queen of trumps is below both: still two; its ace is above every trump: none
+    assert tricks_lost(_hands([40, 1, 5], [48, 44, 2], [3, 6, 7]), st, 0, 0, 0, t, tm, 0) == 2
+    assert tricks_lost(_hands([48, 1, 5], [44, 40, 2], [3, 6, 7]), st, 0, 0, 0, t, tm, 0) == 0
+    # the ace and king in two hands: only one trick is sure (both may fall to one trick)
+    assert tricks_lost(_hands([0, 1, 5], [48, 2, 9], [44, 6, 7]), st, 0, 0, 0, t, tm, 0) == 1
+    # seat 1 led this trick (k = 1), the mover is seat 2 and cannot head it: this trick and two later
+    hands = _hands([3, 6, 10], [48, 44], [0, 1, 5])
+    assert tricks_lost(hands, st, 2, 1, 1, t, tm, 1) == 3
+    # trumps unknown (first_renounce before the reveal) or the switch off: only the trick at hand
+    assert tricks_lost(hands, st, 2, 1, 1, -1, 0, 1) == 1
+    st[K.ST_FLAGS] = K.NO_TRUMPS
+    assert tricks_lost(hands, st, 2, 1, 1, t, tm, 1) == 1
+    # Pam (the jack of clubs, bit 36 = rank 9 * 4 + suit 0) is above the ace of trumps (suit 1 here)
+    st, tm = _context(3, 1), trump_mask(1, 1)
+    assert tricks_lost(_hands([49, 0, 4], [36, 45, 2], [3, 6, 7]), st, 0, 0, 0, 1, tm, 0) == 1
+    assert tricks_lost(_hands([36, 0, 4], [49, 45, 2], [3, 6, 7]), st, 0, 0, 0, 1, tm, 0) == 0

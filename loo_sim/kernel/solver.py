@@ -36,13 +36,17 @@ without the newer shortcuts, kept for ``scripts/bench.py --solver``) is no faste
 five-card hands, and numba cannot cache a self-recursive function (the cached copy
 crashes on load), so the stack is the one used. What makes it fast, all exact (each
 can be turned off with its ``NO_*`` bit in ``st[ST_FLAGS]``; ``OLD_SEARCH`` turns off
-the last six, the search as it was before them):
+the last seven, the search as it was before them):
 
 - the cut of the reference: once a card reaches the most the mover can still get
   (``cap``: its best payoff over every count it can still end with), stop; later cards
   could only tie, and ties keep the earlier card. A follower none of whose legal cards
   heads the trick cannot win it (unless a first_renounce reveal may judge it again), so
-  its most is one trick lower (``NO_UPPER``);
+  its most is one trick lower (``NO_UPPER``); and once trumps are known it loses at least
+  as many tricks as one other seat holds trumps above every trump of its own: each wins
+  the trick it falls to, and one seat's cards fall to different tricks (``NO_TRUMPS``,
+  ``solver_endgame.tricks_lost``; five-card first leads 21,467 -> 10,626 nodes a solve).
+  A frame with one legal card skips the bound: it has no cut to make;
 - equivalent cards: a card ``b`` is skipped when the card tried just before it, ``a``,
   is of the same suit, neither is an ace nor Pam, no card of that suit still in play
   (in a hand or in the trick) lies between them, and the mover holds no card whose bit
@@ -60,7 +64,8 @@ the last six, the search as it was before them):
   (the fewest that pay it as much as its best so far), its parent's mover can get at
   most the rest; when that cannot beat the parent's best so far (strictly better only),
   the frame stops. Its value is then inexact: the parent rejects it, and it never goes
-  into the table; never under ``card_values``' root, whose cards are all reported;
+  into the table; never under ``card_values``' root, whose cards are all reported, nor
+  once the frame has no card left (nothing to save: its value is exact, and is stored);
 - the last trick is played out directly (every seat holds one card, which is legal);
 - a transposition table at trick starts (two tricks or more left; ``solver_table.py``):
   a fixed-size table of ``2**bits`` slots replaced on collision, compared in full, so a
@@ -78,9 +83,11 @@ the last six, the search as it was before them):
 - the endgame (``NO_ENDGAME``; ``solver_endgame.py``): the last two tricks, every seat
   holding two cards, in a tight loop of rows of scratch rather than frames: the same
   rules, tie-break and shortcuts, so it tries exactly the cards the frames would (the
-  same nodes: about 74 % of them in five-card, 87 % in three-card) at
-  less cost a node. Its start is looked up in the table from the third trick on; after
-  one trick no two plays reach the same hands, so there it is evaluated straight away;
+  same nodes: about half of them in five-card, 83 % in three-card) at less cost a node;
+  the last seat of the trick before the last has no row (its cards, at most two, are
+  played out with the last trick, without a cut). Its start is looked up in the table
+  from the third trick on; after one trick no two plays reach the same hands, so there
+  it is evaluated straight away;
 - the table across solves (``NO_SHARE``): a solve keeps the table of the solve before
   when the rules and the payoffs are the same (the generation number counts the
   changes), so ``perfect``'s decisions of one deal and ``pimc``'s samples of one
@@ -88,24 +95,35 @@ the last six, the search as it was before them):
   ``solve_many`` solves unrelated positions and starts each afresh.
 
 Measured on one core (``bash scripts/dev.sh bench --solver``, scripts/bench_solver.py,
-a shared two-core machine under load, the old search timed in turns with the new in one
-process), five seats in the deal, from the first lead: three-card 76,700 solves/s with
-167 nodes a solve against 51,100 and 192 nodes with ``OLD_SEARCH`` (1.50x; 1.05x before
-the endgame), the endgame alone turned off 25,800 (that run; 52,000-105,000 in quieter
-ones); five-card 348 solves/s with 23,568 nodes a solve against 160 and 70,814 nodes
-(2.2x; 2.2-2.7x over runs; the reference 0.7 solves/s), the endgame off 362: within the
-noise, as the endgame searches the same nodes and the table already answered most of its
-starts. Each shortcut alone turned off, five-card solves/s in that run: shallow pruning
-293, the key on tricks won or not 377, ranks 277, the follower's cut 373, merging 276,
-the table 122, the cut 342; the recursion (old search) 142. Where three-card's time goes
-(scratch measurement, one process): a solve from the last trick's lead costs 0.17 us
-(the setup and five nodes), from the second trick's lead 0.70 us (12 nodes), from the
-first lead 6.9 us (166 nodes): per-solve overhead is 2-3 %, and 87 % of the nodes are
-the endgame's. pimc:32 in a five-card ladder of 4: 1.97x the deals/s of the old
-search (``pimc_ladder_report``, 34.4 against 17.5 deals/s). The table is 5.5 MB here
-(``TT_BITS``; kernel/cardplay.py's workspaces 1.4 MB, ``SOLVER_TT_BITS``); a five-card
-first-lead solve fills about 920 slots, a three-card one none (its only trick start below
-the root is the endgame's), so neither size is a limit.
+per CPU second of the process, a shared two-core machine under load, the old search
+timed in turns with the new in one process), five seats in the deal, from the first
+lead: three-card 267,000 solves/s with 103 nodes a solve against 115,000 and 192 nodes
+with ``OLD_SEARCH`` (2.3x; the reference 277 solves/s); five-card 1,650 solves/s with
+11,098 nodes a solve against 376 and 70,814 nodes (4.4x; the reference 2.8). Each
+shortcut alone turned off, five-card solves/s in that run: the tricks lost to higher
+trumps 913, the follower's cut 1,138, merging 1,223, ranks 1,367, the endgame 1,471,
+shallow pruning 1,545, the key on tricks won or not 1,616, the cut 793, the table 650;
+the recursion (old search) 337. Where the nodes are (a scratch count over 150 five-card
+first leads, a solve on average): 43 in the first trick, 745 in the second, 4,320 in the
+third (244 of its starts searched, 238 answered by the table), 5,518 in the endgame
+(2,077 of its starts looked up, 72 % answered); three-card: 18 in the first trick, 85 in
+the endgame. Over half the frames have one legal card. pimc:32 in a five-card ladder of
+4: 2.9x the deals/s of the old search (``pimc_ladder_report``, 116 against 40 deals per
+CPU second). The table is 5.5 MB here (``TT_BITS``; kernel/cardplay.py's workspaces 1.4
+MB, ``SOLVER_TT_BITS``); a five-card first-lead solve fills about 700 slots, a
+three-card one none (its only trick start below the root is the endgame's), so neither
+size is a limit.
+
+Tried and left out (node counts exact, five-card first leads): trying a likely-best card
+before the tie-break order (a card replacing the best when strictly better or equal and
+earlier, the cut skipping only later cards): the cheapest card heading the trick is
+already first (followers must head it), the highest heading card first searched 4 %
+more nodes, the leader's top trump first 11 % more; answering a trick start where one
+seat's trumps win every trick left (1.5 % fewer nodes), a trick lost to a later seat
+that must beat every card the mover could win it with (1.6 % fewer), shallow pruning
+with the parent's own trump bound (2 % fewer) or through frames with one card (1.3 %
+fewer): none faster. Bounds in the table would pay little: 4 % of the trick starts
+searched are cut by shallow pruning.
 """
 
 import numpy as np
@@ -123,6 +141,7 @@ from loo_sim.kernel.solver_table import (  # noqa: F401 (the layout is this modu
     NO_RANKS,
     NO_SHALLOW,
     NO_SHARE,
+    NO_TRUMPS,
     NO_TT,
     NO_UPPER,
     OLD_SEARCH,

@@ -9,9 +9,13 @@ each of its complete plays leaves every seat one card, so the last trick is play
 The rules are the search's (``solver_search._enter``): lead duties, Pam be civil, heading
 and the void option, ``first_lead`` setting trumps, ``first_renounce``'s reveal judging
 the trick again. So are the shortcuts, each under the same switch: the cut (with the
-follower's, ``NO_UPPER``), equivalent cards (``NO_MERGE``) and shallow pruning
+follower's, ``NO_UPPER``, and the tricks lost to higher trumps, ``NO_TRUMPS``:
+:func:`tricks_lost`), equivalent cards (``NO_MERGE``) and shallow pruning
 (``NO_SHALLOW``, against the search's frame that called too); it tries exactly the cards
-the frames would, a node a seat, at a fraction of the cost of a frame."""
+the frames would, a node a seat, at a fraction of the cost of a frame. The last seat of
+the first of the two tricks is a node without a row (:func:`_last_seat`): it cannot be
+pruned against, so its cards (two at most) are played out with the last trick and the
+better kept, without a cut."""
 
 from numba import njit
 
@@ -25,6 +29,7 @@ from loo_sim.kernel.bits import (
     eff_suit,
     follow_mask,
     has,
+    highest_in,
     is_trump,
     lowest_in,
     lsb,
@@ -37,6 +42,7 @@ from loo_sim.kernel.solver_table import (
     NO_CUT,
     NO_MERGE,
     NO_SHALLOW,
+    NO_TRUMPS,
     NO_UPPER,
     ST_CIVIL,
     ST_FLAGS,
@@ -106,15 +112,42 @@ def last_trick(hands, st, li, won, t):
     return won + (1 << (4 * winner))
 
 
+@njit(cache=True, inline="always")
+def tricks_lost(hands, st, mover, li, k, t, tm, cant_head):
+    """The fewest tricks from this one on that the mover surely loses: this one when none of
+    its legal cards heads it (``cant_head``), and as many as one other seat holds trumps above
+    every trump of the mover's (each wins the trick it is played in, and one seat's cards go
+    to different tricks; a seat that has played to this trick plays them to later ones)."""
+    n, pam = st[ST_N], st[ST_PAM]
+    lost = cant_head
+    if t < 0 or (st[ST_FLAGS] & NO_TRUMPS) != 0:
+        return lost
+    mine = hands[mover] & tm
+    over = tm if mine == 0 else beat_mask(highest_in(mine, SUIT_MASK[t], pam), t, t, pam)
+    if over == 0:
+        return lost
+    s = li
+    for i in range(n):
+        if s != mover:
+            held = popcount(hands[s] & over)
+            if i < k:
+                held += cant_head
+            if held > lost:
+                lost = held
+        s = s + 1 if s + 1 < n else 0
+    return lost
+
+
 # ---- a seat's row of the endgame, in the rows of the search's frames below the caller's ----
 E_T, E_LED, E_WIN, E_TRUMPED, E_CIVIL, E_REN = range(6)  # the trick as the seat finds it
 E_MOVER, E_HAND, E_NEXT, E_LATER, E_BEAT, E_LED_TRUMP, E_FOUND, E_BEST = range(6, 14)
 E_UPPER, E_PRUNED = 14, 15  # the most tricks the seat can still win; 1: stopped by shallow pruning
+E_LEFT = 16  # its legal cards not tried yet (an equivalent one left untried counts, as in the search's frames)
 EB_PAY, EB_CAP = 0, 1  # (float row) the best payoff so far, the most the seat can still get
 
 
 @njit(cache=True, inline="always")
-def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped):
+def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped, live):
     """Row ``r``: seat ``k`` of the trick to move, its legal cards in tie-break order."""
     n, pam = st[ST_N], st[ST_PAM]
     st[ST_NODES] += 1
@@ -143,12 +176,6 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
     rest = legal & ~(1 << first)
     later = lowest_in(rest, low_plain, low_trumps) if rest else -1
     if later >= 0 and (later & 3) == (first & 3) and (later >> 2) != 12 and later != PAM:
-        live = hands[0]  # equivalent to the first card (solver.py): it could only tie
-        for i in range(1, n):
-            live |= hands[i]
-        base = tix * L.MAX_PLAYERS
-        for j in range(k):
-            live |= 1 << cards[base + j]
         between = ((1 << later) - 1) & ~((2 << first) - 1)
         if (between & live & SUIT_MASK[first & 3]) == 0 and (st[ST_FLAGS] & NO_MERGE) == 0:
             later = -1
@@ -166,9 +193,14 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
     fr[r, E_LED_TRUMP] = led_trump
     fr[r, E_FOUND] = 0
     fr[r, E_PRUNED] = 0
+    fr[r, E_LEFT] = legal
     upper = 2
-    if k > 0 and (legal & beat) == 0 and (t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE) and (st[ST_FLAGS] & NO_UPPER) == 0:
-        upper = 1  # none of its cards heads this trick, and no reveal can judge it again
+    if (legal & (legal - 1)) != 0:  # (one legal card: no cut to make, and no row prunes against it)
+        judged_once = t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE  # no reveal can judge this trick again
+        cant_head = 0
+        if k > 0 and (legal & beat) == 0 and judged_once and (st[ST_FLAGS] & NO_UPPER) == 0:
+            cant_head = 1  # none of its cards heads this trick
+        upper -= tricks_lost(hands, st, mover, li, k, t, tm, cant_head)
     fr[r, E_UPPER] = upper
     fb[r, EB_CAP] = cap[mover, count_of(won, mover), upper]
 
@@ -190,7 +222,7 @@ def _keep(fr, fb, r, r0, hands, st, pay, cap, res, won, parent, parent_pay):
     if pm >= fb[r, EB_CAP] and (st[ST_FLAGS] & NO_CUT) == 0:
         fr[r, E_NEXT] = -1  # the most it can still get: the other card could only tie
         return
-    if (st[ST_FLAGS] & NO_SHALLOW) != 0:
+    if (st[ST_FLAGS] & NO_SHALLOW) != 0 or fr[r, E_LEFT] == 0:  # (no card left: the value is exact)
         return
     p, p_pay, p_upper = parent, parent_pay, 2
     if r > r0:
@@ -206,6 +238,56 @@ def _keep(fr, fb, r, r0, hands, st, pay, cap, res, won, parent, parent_pay):
         fr[r, E_PRUNED] = 1
 
 
+@njit(cache=True, inline="always")
+def _last_seat(hands, cards, st, pay, li, tix, won, t, civil, renounced, led, win_i, trumped, live):
+    """The counts after the last seat of the trick before the last plays (a node, without a
+    row): its legal cards in the tie-break order, the second (unless equivalent to the
+    first) kept only when strictly better; no cut, as both are cheap."""
+    n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
+    st[ST_NODES] += 1
+    mover = li + n - 1
+    if mover >= n:
+        mover -= n
+    hand = hands[mover]
+    held = hand
+    if civil and has(hand, PAM) and popcount(hand) > 1:
+        held &= ~PAM_BIT
+    base = tix * L.MAX_PLAYERS
+    tm, low_plain, low_trumps, _ = power_masks(t, pam)
+    beat = beat_mask(cards[base + win_i], led, t, pam)
+    legal = follow_options(held, follow_mask(led, t, pam), tm, beat, trumped, st[ST_VOID])
+    rejudge = mode == L.FIRST_RENOUNCE and (renounced or (t < 0 and (held & SUIT_MASK[led]) == 0))
+    c = lowest_in(legal, low_plain, low_trumps)
+    best, best_pay = 0, 0.0
+    for j in range(2):
+        hands[mover] = hand & ~(1 << c)
+        cards[base + n - 1] = c
+        nt, nwin = t, win_i
+        if has(beat, c):
+            nwin = n - 1
+        if rejudge:  # judged again with the trumps it reveals
+            nt = st[ST_INDICATOR] & 3
+            nwin = judge(cards, base, n, nt, pam)
+        winner = li + nwin
+        if winner >= n:
+            winner -= n
+        res = last_trick(hands, st, winner, won + (1 << (4 * winner)), nt)
+        p = pay[mover, count_of(res, mover)]
+        if j == 0 or p > best_pay:
+            best, best_pay = res, p
+        rest = legal & ~(1 << c)
+        if j == 1 or rest == 0:
+            break
+        later = lowest_in(rest, low_plain, low_trumps)
+        between = ((1 << later) - 1) & ~((2 << c) - 1) & live & SUIT_MASK[c & 3]
+        merge = between == 0 and (st[ST_FLAGS] & NO_MERGE) == 0
+        if merge and (later & 3) == (c & 3) and (later >> 2) != 12 and later != PAM:
+            break  # equivalent to the first: it could only tie
+        c = later
+    hands[mover] = hand
+    return best
+
+
 @njit(cache=True, **NO_REFCOUNT)
 def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, parent, parent_pay):
     """The final counts (packed) of the last two tricks under max^n, trick ``tix`` led by
@@ -216,7 +298,10 @@ def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, 
     endgame, ``fr[r0, E_PRUNED]`` is 1 and the value is not exact."""
     n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
     base = tix * L.MAX_PLAYERS
-    _open(fr, fb, r0, hands, cards, st, cap, li, 0, tix, won, t, turned, False, False, 0, 0, False)
+    live = hands[0]  # the cards in play: in a hand or in this trick, the same until it is complete
+    for i in range(1, n):
+        live |= hands[i]
+    _open(fr, fb, r0, hands, cards, st, cap, li, 0, tix, won, t, turned, False, False, 0, 0, False, live)
     k = 0
     while True:
         r = r0 + k
@@ -230,6 +315,7 @@ def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, 
             continue
         fr[r, E_NEXT] = fr[r, E_LATER]
         fr[r, E_LATER] = -1
+        fr[r, E_LEFT] &= ~(1 << c)
         hands[fr[r, E_MOVER]] = fr[r, E_HAND] & ~(1 << c)
         cards[base + k] = c
         nt = fr[r, E_T]
@@ -245,16 +331,11 @@ def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, 
         elif has(fr[r, E_BEAT], c):
             nwin = k
             ntrumped = fr[r, E_LED_TRUMP] == 0 and is_trump(c, nt, pam)
-        if k + 1 < n:
+        if k + 2 < n:
             _open(fr, fb, r + 1, hands, cards, st, cap, li, k + 1, tix, won, nt, turned, ncivil, fr[r, E_REN] == 1,
-                  nled, nwin, ntrumped)  # fmt: skip
+                  nled, nwin, ntrumped, live)  # fmt: skip
             k += 1
             continue
-        if fr[r, E_REN] == 1 and mode == L.FIRST_RENOUNCE:  # judged again with the trumps it reveals
-            nt = st[ST_INDICATOR] & 3
-            nwin = judge(cards, base, n, nt, pam)
-        winner = li + nwin
-        if winner >= n:
-            winner -= n
-        res = last_trick(hands, st, winner, won + (1 << (4 * winner)), nt)
+        res = _last_seat(hands, cards, st, pay, li, tix, won, nt, ncivil, fr[r, E_REN] == 1, nled, nwin, ntrumped,
+                         live)  # fmt: skip
         _keep(fr, fb, r, r0, hands, st, pay, cap, res, won, parent, parent_pay)

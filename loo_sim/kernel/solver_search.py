@@ -22,7 +22,7 @@ from loo_sim.kernel.bits import (
 )
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.solver_endgame import E_PRUNED, judge, last_trick, two_tricks
+from loo_sim.kernel.solver_endgame import E_PRUNED, judge, last_trick, tricks_lost, two_tricks
 from loo_sim.kernel.solver_table import (
     NO_CUT,
     NO_ENDGAME,
@@ -133,8 +133,12 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     fr[d, F_PRUNED] = 0
     fb[d, FB_PAY] = 0.0
     upper = st[ST_H] - tix  # the most tricks the mover can still win
-    if k > 0 and (legal & beat) == 0 and (t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE) and (st[ST_FLAGS] & NO_UPPER) == 0:
-        upper -= 1  # none of its cards heads this trick, and no reveal can judge it again
+    if (legal & (legal - 1)) != 0:  # (one legal card: no cut to make, and no child prunes against it)
+        judged_once = t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE  # no reveal can judge this trick again
+        cant_head = 0
+        if k > 0 and (legal & beat) == 0 and judged_once and (st[ST_FLAGS] & NO_UPPER) == 0:
+            cant_head = 1  # none of its cards heads this trick
+        upper -= tricks_lost(hands, st, mover, li, k, t, tm, cant_head)
     fr[d, F_UPPER] = upper
     fb[d, FB_CAP] = cap[mover, count_of(won, mover), upper]
 
@@ -196,7 +200,7 @@ def _deliver(fr, fb, d, hands, st, pay, cap, res):
             st[ST_BEST] = fr[d, F_CARD]
         if p >= fb[d, FB_CAP] and mode_r != ROOT_ALL and (st[ST_FLAGS] & NO_CUT) == 0:
             fr[d, F_DONE] = 1  # the most the mover can still get: a later card could only tie
-        else:
+        elif fr[d, F_PLAIN] | fr[d, F_TRUMPS] | fr[d, F_PAM]:  # (no card left: the value is exact, keep it so)
             _shallow(fr, fb, d, st, cap)
 
 

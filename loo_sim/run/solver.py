@@ -6,8 +6,8 @@ functions of the same names do, exactly (tests/test_kernel_solver.py).
 
 Measured on one core (``bash scripts/dev.sh bench --solver``, a shared machine), five seats
 in the deal, from the first lead, the kernel's batch loop (``kernel.solver.solve_many``):
-three-card about 75,000-150,000 solves/s (the reference about 120), five-card about
-350-870 (the reference 0.7-1.4), the spread the machine's load. These wrappers add the
+three-card about 267,000 solves per CPU second (the reference about 280), five-card
+about 1,650 (the reference 2.8); by the wall clock the machine's load spreads them. These wrappers add the
 encoding and a call from Python to each solve; they share one workspace, so consecutive
 solves with the same rules and payoffs share its table (kernel/solver.py).
 """
