@@ -89,3 +89,17 @@ def test_a_missing_table_is_one_line(tmp_path, capsys):
     rc = main(["solve", "--compare-with", str(tmp_path / "nope.csv"), "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
     assert rc != 0 and "no such file" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_compared_table_is_part_of_the_digest(first, tmp_path):
+    """A report resumes on the digest: set beside a changed table, the solve must run again."""
+    from loo_sim.report.kinds.solve import SolveStudy
+
+    table = tmp_path / "other.csv"
+    table.write_bytes((first / "strategy.csv").read_bytes())
+    study = SolveStudy(preset="three-card", compare_with=str(table))
+    before = study.digest()
+    assert study.files_read() == [str(table)]
+    assert SolveStudy(preset="three-card").files_read() == []
+    table.write_bytes(table.read_bytes() + b"\n")
+    assert study.digest() != before

@@ -80,9 +80,18 @@ class Study:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def files_read(self) -> list[str]:
-        """The files the study reads: the strategy table of every ``table:PATH.csv`` policy and
-        the rule of every ``rule:PATH.rule`` one, in any of its fields (policy, seat_policy,
-        policies, compare, entrants, heuristics, ...), as written."""
+        """The files the study reads: its policies' (:meth:`policy_files`) and the kind's
+        others (:meth:`other_files`, e.g. solve's ``compare_with``), as written."""
+        return sorted({*self.policy_files(), *self.other_files()})
+
+    def other_files(self) -> list[str]:
+        """Files the kind reads besides its policies' (none here)."""
+        return []
+
+    def policy_files(self) -> list[str]:
+        """The strategy table of every ``table:PATH.csv`` policy and the rule of every
+        ``rule:PATH.rule`` one, in any of the study's fields (policy, seat_policy, policies,
+        compare, entrants, heuristics, ...), as written."""
         found: set[str] = set()
 
         def walk(value: Any) -> None:
@@ -242,7 +251,7 @@ class Study:
     def _table_problems(self, p: Collect, rules: Rules) -> None:
         """Each strategy table the study names is read now and checked against its rule sets,
         before anything runs (a table for other rules failed mid-run)."""
-        paths = [path for path in self.files_read() if path.lower().endswith(".csv")]
+        paths = [path for path in self.policy_files() if path.lower().endswith(".csv")]
         if not paths:
             return
         from loo_sim.run.tables import read_table  # pandas: only when a table is named

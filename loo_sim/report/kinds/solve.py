@@ -104,6 +104,12 @@ class SolveStudy(Study):
             if self.compare_with is not None:
                 p.attempt("compare_with", lambda: self.compared_table(rules))
 
+    def other_files(self) -> list[str]:
+        """``compare_with``: its content is part of the digest, so a report's ``--resume`` runs
+        the solve again when the table it is compared with changes."""
+        ok = isinstance(self.compare_with, str) and self.compare_with.strip()
+        return [self.compare_with] if ok else []
+
     def compared_table(self, rules: Rules):
         """The strategy table of ``compare_with`` (a frame with its reach), checked to be one for ``rules``."""
         from loo_sim.run.tables import read_table_frame
