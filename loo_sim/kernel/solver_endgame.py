@@ -138,6 +138,21 @@ def tricks_lost(hands, st, mover, li, k, t, tm, cant_head):
     return lost
 
 
+@njit(cache=True, inline="always")
+def mover_upper(most, legal, beat, hands, st, mover, li, k, t, tm):
+    """The most tricks the mover can still win: ``most`` (the tricks left) less those it
+    surely loses (:func:`tricks_lost`); with one legal card there is no cut to make and no
+    child prunes against it, so ``most`` as it is. The search's frames and the endgame's rows
+    both bound the cut with it."""
+    if (legal & (legal - 1)) == 0:
+        return most
+    judged_once = t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE  # no reveal can judge this trick again
+    cant_head = 0
+    if k > 0 and (legal & beat) == 0 and judged_once and (st[ST_FLAGS] & NO_UPPER) == 0:
+        cant_head = 1  # none of its cards heads this trick
+    return most - tricks_lost(hands, st, mover, li, k, t, tm, cant_head)
+
+
 # ---- a seat's row of the endgame, in the rows of the search's frames below the caller's ----
 E_T, E_LED, E_WIN, E_TRUMPED, E_CIVIL, E_REN = range(6)  # the trick as the seat finds it
 E_MOVER, E_HAND, E_NEXT, E_LATER, E_BEAT, E_LED_TRUMP, E_FOUND, E_BEST = range(6, 14)
@@ -194,13 +209,7 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
     fr[r, E_FOUND] = 0
     fr[r, E_PRUNED] = 0
     fr[r, E_LEFT] = legal
-    upper = 2
-    if (legal & (legal - 1)) != 0:  # (one legal card: no cut to make, and no row prunes against it)
-        judged_once = t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE  # no reveal can judge this trick again
-        cant_head = 0
-        if k > 0 and (legal & beat) == 0 and judged_once and (st[ST_FLAGS] & NO_UPPER) == 0:
-            cant_head = 1  # none of its cards heads this trick
-        upper -= tricks_lost(hands, st, mover, li, k, t, tm, cant_head)
+    upper = mover_upper(2, legal, beat, hands, st, mover, li, k, t, tm)
     fr[r, E_UPPER] = upper
     fb[r, EB_CAP] = cap[mover, count_of(won, mover), upper]
 

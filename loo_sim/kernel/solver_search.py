@@ -22,14 +22,13 @@ from loo_sim.kernel.bits import (
 )
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.solver_endgame import E_PRUNED, judge, last_trick, tricks_lost, two_tricks
+from loo_sim.kernel.solver_endgame import E_PRUNED, judge, last_trick, mover_upper, two_tricks
 from loo_sim.kernel.solver_table import (
     NO_CUT,
     NO_ENDGAME,
     NO_MERGE,
     NO_SHALLOW,
     NO_TT,
-    NO_UPPER,
     ST_BEST,
     ST_CANON,
     ST_CIVIL,
@@ -132,13 +131,7 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     fr[d, F_MODE] = mode_r
     fr[d, F_PRUNED] = 0
     fb[d, FB_PAY] = 0.0
-    upper = st[ST_H] - tix  # the most tricks the mover can still win
-    if (legal & (legal - 1)) != 0:  # (one legal card: no cut to make, and no child prunes against it)
-        judged_once = t >= 0 or st[ST_MODE] != L.FIRST_RENOUNCE  # no reveal can judge this trick again
-        cant_head = 0
-        if k > 0 and (legal & beat) == 0 and judged_once and (st[ST_FLAGS] & NO_UPPER) == 0:
-            cant_head = 1  # none of its cards heads this trick
-        upper -= tricks_lost(hands, st, mover, li, k, t, tm, cant_head)
+    upper = mover_upper(st[ST_H] - tix, legal, beat, hands, st, mover, li, k, t, tm)  # tricks it can still win
     fr[d, F_UPPER] = upper
     fb[d, FB_CAP] = cap[mover, count_of(won, mover), upper]
 
