@@ -103,3 +103,50 @@ def test_the_compared_table_is_part_of_the_digest(first, tmp_path):
     assert SolveStudy(preset="three-card").files_read() == []
     table.write_bytes(table.read_bytes() + b"\n")
     assert study.digest() != before
+
+
+def _chained_config(tmp_path: Path, out: Path, compared: str) -> Path:
+    """A report of two solves of the same rules and seed, the second set beside ``compared``."""
+    cfg = tmp_path / "chain.toml"
+    cfg.write_text(f"""
+[defaults]
+preset = "three-card"
+players = 4
+iterations = 1
+deals = 8192
+eval_deals = 8192
+seed = 3
+
+[[experiments]]
+name = "first"
+kind = "solve"
+
+[[experiments]]
+name = "second"
+kind = "solve"
+compare_with = "{compared}"
+""")
+    return cfg
+
+
+def test_a_report_compares_with_the_table_an_earlier_experiment_solves(tmp_path):
+    """The table is not there when the config is checked; the report solves it first. The two
+    solves are the same solve (same rules, sizes and seed), so nothing changes."""
+    from loo_sim.report.config import ConfigError, load_config
+
+    out = tmp_path / "report"
+    cfg = _chained_config(tmp_path, out, str(out / "first" / "strategy.csv"))
+    with pytest.raises(ConfigError, match="compare_with"):
+        load_config(cfg)  # no report folder named: the file must exist now
+    assert main(["report", str(cfg), "--out", str(out)]) == 0
+    changes = pd.read_csv(out / "second" / "comparison.csv")
+    assert len(changes) > 0 and not changes["changes"].any()
+
+
+def test_a_table_a_later_experiment_solves_is_still_refused(tmp_path, capsys):
+    out = tmp_path / "report"
+    cfg = _chained_config(tmp_path, out, str(out / "second" / "strategy.csv"))
+    rc = main(["report", str(cfg), "--out", str(out)])
+    err = capsys.readouterr().err
+    assert rc != 0 and "compare_with" in err and "no such file" in err, err
+    assert not (out / "first").exists()

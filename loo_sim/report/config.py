@@ -133,8 +133,10 @@ def _misshapen(values: dict[str, Any]) -> dict[str, str]:
     return bad
 
 
-def _experiment(where: str, exp: dict[str, Any], defaults: dict[str, Any], problems: list[str]) -> Study | None:
-    """The study of one [[experiments]] table (None when it cannot be built), its problems added."""
+def _experiment(where: str, exp: dict[str, Any], defaults: dict[str, Any], problems: list[str],
+                earlier: tuple[str, ...] = ()) -> Study | None:  # fmt: skip
+    """The study of one [[experiments]] table (None when it cannot be built), its problems
+    added; ``earlier``: the folders the experiments before it write."""
     kind = exp.get("kind")
     if kind not in KINDS:
         problems.append(f"{where}.kind: {kind!r} is not one of {', '.join(KINDS)}")
@@ -153,6 +155,7 @@ def _experiment(where: str, exp: dict[str, Any], defaults: dict[str, Any], probl
         problems += [f"{where}.{k}: {message}" for k, message in bad.items()]
         return None
     study = study_from(kind, values)
+    study.made_earlier = earlier
     for sub, message in study.problems():
         last = sub.split(".")[-1].split("[")[0]
         if message.startswith(f"{last}: "):
@@ -172,8 +175,10 @@ def _origin(sub: str, where: str, exp: dict[str, Any], defaults: dict[str, Any])
     return where if top in exp or top not in defaults else "defaults"
 
 
-def load_config(path: str | Path) -> Config:
-    """Parse and validate a config; raise ConfigError listing every problem."""
+def load_config(path: str | Path, out: str | Path | None = None) -> Config:
+    """Parse and validate a config; raise ConfigError listing every problem. With ``out``
+    (the report's folder), a file an earlier experiment writes there (``out/NAME/...``, e.g.
+    a solve's strategy.csv another solve is compared with) need not exist yet."""
     path = Path(path)
     data = _read(path)
     problems = _top_problems(data)
@@ -207,7 +212,8 @@ def load_config(path: str | Path) -> Config:
             seen.add(name)
         if "title" in exp and not isinstance(exp["title"], str):
             problems.append(f"{where}.title: expected a string")
-        study = _experiment(where, exp, defaults, problems)
+        earlier = tuple(str(Path(out) / e.name) for e in experiments) if out is not None else ()
+        study = _experiment(where, exp, defaults, problems, earlier)
         if study is not None:
             experiments.append(Experiment(str(name), str(exp.get("title", name)), study))
     if problems:

@@ -42,7 +42,7 @@ def report_cmd(
     from loo_sim.report.lock import report_lock
     from loo_sim.report.outputs import prepare_out_dir
 
-    cfg = load_config(config)
+    cfg = load_config(config, out)
     check_workers(backend or cfg.backend, workers)
     where = "--scheduler" if scheduler else f"scheduler (in {config})"
     check_scheduler(backend or cfg.backend, scheduler or cfg.scheduler, where)  # before --out is made

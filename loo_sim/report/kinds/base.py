@@ -55,6 +55,9 @@ class Study:
     kind: ClassVar[str] = ""
     ARRAYS: ClassVar[dict[str, str]] = {}  # the kind's array fields: name -> what each item is
     RENAMED: ClassVar[dict[str, str]] = {}  # old field name -> its new name (the old one is refused)
+    # folders earlier experiments of the same report write (``load_config(out=...)``): a file
+    # in one may not exist yet when the config is checked
+    made_earlier: ClassVar[tuple[str, ...]] = ()
     preset: str = "three-card"
     rules: dict[str, Any] = field(default_factory=dict)  # option overrides
     policy: str | None = None  # every seat
@@ -87,6 +90,13 @@ class Study:
     def other_files(self) -> list[str]:
         """Files the kind reads besides its policies' (none here)."""
         return []
+
+    def written_earlier(self, path: str) -> bool:
+        """Whether ``path`` lies in a folder an earlier experiment of the report writes."""
+        from pathlib import Path
+
+        where = Path(path).resolve()
+        return any(where.is_relative_to(Path(folder).resolve()) for folder in self.made_earlier)
 
     def policy_files(self) -> list[str]:
         """The strategy table of every ``table:PATH.csv`` policy and the rule of every

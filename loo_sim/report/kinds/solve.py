@@ -101,7 +101,8 @@ class SolveStudy(Study):
             p.attempt(f"carried[{i}]", lambda c=c: checks.chips("carried", c))
         if rules is not None:
             extra_heuristic_problems(p, "exploitability_of", self.exploitability_of, heuristics_for(rules))
-            if self.compare_with is not None:
+            # a table an earlier experiment of the report solves is read when this one runs
+            if self.compare_with is not None and not self.written_earlier(str(self.compare_with)):
                 p.attempt("compare_with", lambda: self.compared_table(rules))
 
     def other_files(self) -> list[str]:
