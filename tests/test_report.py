@@ -368,3 +368,15 @@ def test_resume_redoes_an_experiment_whose_strategy_table_changed(tmp_path, monk
     text = capsys.readouterr().out
     assert "unchanged" not in text and "sim (simulate) ..." in text
     assert (tmp_path / "out" / "sim" / "summary.csv").read_bytes() != before
+
+
+def test_resume_drops_the_entry_of_an_experiment_taken_out_of_the_config(tmp_path):
+    """The manifest describes the report the config makes: an experiment removed from the
+    config (say one stopped halfway and dropped) leaves no entry behind."""
+    out = tmp_path / "out"
+    config = _config(tmp_path)
+    assert main(["report", str(config), "--out", str(out), "--only", "sim", "--only", "variants"]) == 0
+    config.write_text(config.read_text().replace('name = "variants"', 'name = "variants-2"'))
+    assert main(["report", str(config), "--out", str(out), "--resume", "--only", "sim"]) == 0
+    entries = json.loads((out / "manifest.json").read_text())["experiments"]
+    assert set(entries) == {"sim"}

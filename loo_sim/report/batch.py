@@ -114,6 +114,8 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
             raise LooError(f"{name!r}: no such experiment; allowed {', '.join(names)}", key="only")
     # --only redoes some experiments and keeps the others' entries (what is on disk stays theirs)
     manifest = read_manifest(out) if resume or only else {"experiments": {}}
+    # an experiment taken out of the config is no longer part of the report: its entry goes
+    manifest["experiments"] = {k: v for k, v in manifest["experiments"].items() if k in names}
     manifest.update(config=shown_path(config.path, out), title=config.title, loo_sim_version=__version__, partial=False)
     clean_stale_temps(out)
     chosen = [e for e in config.experiments if not only or e.name in only]
@@ -162,6 +164,7 @@ def run_report(config: Config, out: Path, resume: bool = False, only: Sequence[s
         write_json(_manifest_path(out), manifest)  # after each experiment: a kill loses at most the current one
         if interrupted is not None:
             raise Interrupted(interrupted)
+    write_json(_manifest_path(out), manifest)  # also when every experiment was skipped (entries dropped above)
     return manifest
 
 
