@@ -275,6 +275,28 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
+def nashconv_verdict(eq: Any, basic: Any | None) -> str:
+    """The sentence on the solved table's NashConv (``eq``: its exploitability row; ``basic``:
+    ``basic``'s, when measured): the 1%-of-the-ante-pool target judged at the upper end of
+    the interval, ``basic``'s beside it, and what an interval wholly below zero means."""
+    target = TARGET_SHARE * eq.ante_pool
+    half = Z95 * eq.total_se
+    verdict = "below" if eq.total + half <= target else "not shown to be below"
+    line = (f"The solved table's NashConv is {eq.total:.3f} ± {half:.3f} chips per deal ({_pct(eq.share)} of the "
+            f"{eq.ante_pool:g}-chip ante pool): {verdict} 1% of the ante pool ({target:.3f}) at the upper end of its "
+            "interval.")  # fmt: skip
+    if basic is not None and basic.total > 0 and eq.total > 0:
+        line += f" `basic`'s is {basic.total:.2f}, {basic.total / eq.total:,.0f} times larger."
+    elif basic is not None:
+        line += f" `basic`'s is {basic.total:.2f}."
+    if eq.total + half < 0:  # a true NashConv is never negative
+        line += (" Its interval lies below zero, where no true NashConv is: where few of these deals reach, the "
+                 "responses learnt on the first half pick declarations that do worse on the second, and no "
+                 "profitable deviation shows; more fresh deals (`--eval-deals`) bring the estimate up towards its "
+                 "true value.")
+    return line
+
+
 def solve_summary(study: Any, rules: Rules, results: list[SolveResult], exploit: list,
                   frames: list[pd.DataFrame], tables: dict[str, pd.DataFrame], cmd: str,
                   other: pd.DataFrame | None = None) -> str:  # fmt: skip
@@ -309,16 +331,8 @@ def solve_summary(study: Any, rules: Rules, results: list[SolveResult], exploit:
         half = Z95 * e.total_se
         interval = f"[{_num(e.total - half)}, {_num(e.total + half)}]"
         lines.append(f"| {e.profile} | {_num(e.total)} | {interval} | {_pct(e.share)} |")
-    target = TARGET_SHARE * eq.ante_pool
     basic = next((e for e in exploit if e.profile == "basic"), None)
-    verdict = "below" if eq.total + Z95 * eq.total_se <= target else "not shown to be below"
-    lines += ["", f"The solved table's NashConv is {eq.total:.3f} ± {Z95 * eq.total_se:.3f} chips per deal "
-                  f"({_pct(eq.share)} of the {eq.ante_pool:g}-chip ante pool): {verdict} 1% of the ante pool "
-                  f"({target:.3f}) at the upper end of its interval."]  # fmt: skip
-    if basic is not None and basic.total > 0 and eq.total > 0:
-        lines[-1] += f" `basic`'s is {basic.total:.2f}, {basic.total / eq.total:,.0f} times larger."
-    elif basic is not None:
-        lines[-1] += f" `basic`'s is {basic.total:.2f}."
+    lines += ["", nashconv_verdict(eq, basic)]
     lines += ["", "## What the equilibrium does with the seeds' tips", ""]
     lines += [f"- {s}" for s in tip_sentences(frames[0], rules.miss)]
     if len(results) > 1:
