@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerate every committed report under reports/ (about an hour on 2 cores: the solve under
-# pimc:8 card play takes 21-25 minutes and the cardplay report 30), then check
+# Regenerate every committed report under reports/ (about three hours on 2 cores: the four solves
+# under pimc card play take about 95 minutes and the cardplay report 30), then check
 # each index.html in headless Chromium when it is installed (apt-get install chromium;
 # pip install playwright).
 set -euo pipefail
