@@ -14,11 +14,18 @@ suite. ``NUMBA_CACHE_DIR=$(mktemp -d) bash scripts/dev.sh test`` runs it cold.
 
 import os
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
 import platformdirs
 import pytest
+
+# Started in the background without job control (`cmd &` in a script), the suite inherits
+# SIGINT ignored, and so would every command it starts: the Ctrl-C tests' children would
+# never stop. A handler (unlike "ignore") is reset when a child starts, so they get Python's.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 REPO = Path(__file__).resolve().parents[1]
 USER_CACHE = platformdirs.user_cache_path("loo_sim", appauthor=False).resolve()
