@@ -27,7 +27,7 @@ The start-up of the command line without the kernel (``--help``, ``rules``, usag
 CPU seconds and ``-X importtime``, ``bench_startup.py``) comes first; ``--startup`` runs
 only it. Last, ``loo-sim advise``'s time to answer a question (bench_advise.py; ``--advise``
 runs only it). Run:
-bash scripts/dev.sh bench [--quick] [--solve] [--solver] [--rule] [--startup] [--advise]
+bash scripts/dev.sh bench [--quick] [--solve] [--solver] [--rule] [--startup] [--advise] [--yardstick]
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from bench_rule import rule_report  # scripts/bench_rule.py, beside this file
 from bench_solve import PEAK_MB, solve_pimc_report, solve_report, start_times  # scripts/bench_solve.py
 from bench_solver import pimc_ladder_report, pimc_report, solver_report  # scripts/bench_solver.py, beside this file
 from bench_steps import decision_rate, pots_rate, profile  # scripts/bench_steps.py
+from bench_yardstick import paired_ratios, yardstick_report  # scripts/bench_yardstick.py
 
 CONFIGS = [("three-card", "basic"), ("five-card", "basic")]
 # issue #28 item 5, on any processor: the kernel at or past the yardstick (three-card, 5 and 8
@@ -53,11 +54,15 @@ THREADS_TARGET = 1.9
 
 
 def cpu_model() -> str:
-    """The processor's model name (lscpu's "Model name"): the ratios depend on it."""
+    """The processor's model name (lscpu's "Model name") with its family and model numbers,
+    which tell one generation from another where the name does not ("AMD EPYC" under KVM
+    is family 25 for Zen 3 and 4, 26 for Zen 5): the ratios depend on it."""
     try:
         with open("/proc/cpuinfo") as f:
-            return next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
+            fields = dict(line.split(":", 1) for line in f.read().split("\n\n")[0].splitlines() if ":" in line)
+        fields = {k.strip(): v.strip() for k, v in fields.items()}
+        return f"{fields['model name']} (family {fields['cpu family']}, model {fields['model']})"
+    except (OSError, KeyError, ValueError):
         import platform
 
         return platform.processor() or platform.machine()
@@ -194,35 +199,6 @@ def peak_memory_mb(preset: str, deals: int) -> tuple[float, float]:
     return float(out[0]), float(out[1])
 
 
-def yardstick_ratios(deals: int = 4_000_000) -> dict[str, float] | None:
-    """The kernel (simulate, basic, one thread) over the yardstick of ../shared/bench
-    (a small tuned kernel for a simplified three-card game) at 5 and 8 players, timed
-    interleaved in this process; None where that folder is not beside the checkout."""
-    from pathlib import Path
-
-    here = Path(__file__).resolve().parents[2] / "shared" / "bench"
-    if not (here / "yardstick_kernel.py").exists():
-        return None
-    sys.path.insert(0, str(here))
-    import yardstick_kernel as yk  # noqa: PLC0415 (the shared folder is optional)
-    from numba import set_num_threads
-
-    set_num_threads(1)
-    out = {}
-    for players in (5, 8):
-        yk.full_hand_fast(1000, players, 1)
-        yard, ours = 0.0, 0.0
-        for _ in range(3):  # interleaved, the best of each
-            start = time.perf_counter()
-            yk.full_hand_fast(deals, players, 3)
-            yard = max(yard, deals / (time.perf_counter() - start))
-            ours = max(ours, kernel_rate("three-card", "basic", deals, 1, players))
-        out[f"kernel_over_yardstick_{players}p"] = ours / yard
-        out[f"yardstick_{players}p_deals_per_s"] = yard
-        out[f"kernel_{players}p_deals_per_s"] = ours
-    return out
-
-
 def one_thread_report(deals: int) -> dict:
     """The single-thread figures: the profile, the yardstick, decisions and sessions."""
     report: dict = {"cpu": cpu_model()}
@@ -235,15 +211,14 @@ def one_thread_report(deals: int) -> dict:
               f"({1e3 / total:.2f} M deals/s)")  # fmt: skip
         for name, ns in steps.items():
             print(f"  {name:17s} {ns:6.1f} ns  {100 * ns / total:4.0f}%")
-    ratios = yardstick_ratios(deals)
-    if ratios:
-        report["yardstick"] = ratios
-        for p in (5, 8):
-            ratio = ratios[f"kernel_over_yardstick_{p}p"]
-            print(f"kernel / yardstick, three-card {p} players, one thread: {ratio:.2f} "
-                  f"({ratios[f'kernel_{p}p_deals_per_s'] / 1e6:.2f} / "
-                  f"{ratios[f'yardstick_{p}p_deals_per_s'] / 1e6:.2f} M deals/s; "
-                  f"{target_note(ratio, YARDSTICK_TARGET)})")  # fmt: skip
+    for p in (5, 8):  # paired rounds in CPU time (scripts/bench_yardstick.py; --yardstick for the rest)
+        r = paired_ratios(p)
+        if r is None:
+            break
+        report[f"kernel_over_yardstick_{p}p"] = r
+        print(f"kernel / yardstick, three-card {p} players, one thread: median {r['median']:.2f} of 15 paired "
+              f"rounds (quartiles {r['q1']:.2f}-{r['q3']:.2f}; {r['kernel_ns']:.0f} / {r['yardstick_ns']:.0f} ns "
+              f"a deal at best; {target_note(r['median'], YARDSTICK_TARGET)})")  # fmt: skip
     for preset in ("three-card", "five-card"):
         rate, per_deal = decision_rate(preset)
         sim = kernel_rate(preset, "basic", deals, 1)
@@ -347,6 +322,9 @@ def main() -> None:
     parser.add_argument("--rule", action="store_true", help="only the rule: family's benchmark (bench_rule.py)")
     parser.add_argument("--startup", action="store_true", help="only the command line's start-up without the kernel")
     parser.add_argument("--advise", action="store_true", help="only loo-sim advise's time to answer (bench_advise.py)")
+    parser.add_argument("--yardstick", action="store_true",
+                        help="only the kernel beside ../shared/bench's yardstick: paired rounds, the cost a deal and "
+                             "a seat, 2 threads / 1 (bench_yardstick.py)")  # fmt: skip
     args = parser.parse_args()
     from bench_infer import infer_report
     from bench_startup import startup_report
@@ -361,6 +339,8 @@ def main() -> None:
                            "infer": infer_report(scale=scale)},  # fmt: skip
         "solve": lambda: {"solve": solve_report()},
         "solve_pimc": lambda: {"solve_pimc": solve_pimc_report()},
+        "yardstick": lambda: {"yardstick": yardstick_report(cpu_model(), (YARDSTICK_TARGET, THREADS_TARGET),
+                                                            args.quick)},  # fmt: skip
     }
     chosen = next((name for name in only if getattr(args, name)), None)
     report = only[chosen]() if chosen else full_report(args)

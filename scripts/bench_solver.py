@@ -1,7 +1,8 @@
 """Benchmarks of the perfect-information solver (docs/policies.md P7) and of the solver
 families (P8), for scripts/bench.py (``--solver``). Figures are ratios measured in one run,
 on one core: the machine is shared, so every before / after pair is timed in turns, in
-the same process, and the best round of each kept; the time is the process's CPU time
+the same process, and the best round of each kept, and each round's ratio (their median is
+the steadier figure where the clock drifts); the time is the process's CPU time
 (``time.process_time``), which the other work on the machine does not stretch the way
 it does the wall clock (a rate is per CPU second).
 
@@ -21,6 +22,7 @@ it does the wall clock (a rate is per CPU second).
 
 from __future__ import annotations
 
+import statistics
 import time
 
 
@@ -45,14 +47,19 @@ def solver_first_leads(preset: str, count: int, seed: int = 1, players: int | No
     return out
 
 
-def _timed_in_turns(runs: dict, rounds: int) -> dict:
-    """CPU seconds of the best of ``rounds`` turns of each run (name -> callable), taken in turns."""
+def _timed_in_turns(runs: dict, rounds: int, turns: list | None = None) -> dict:
+    """CPU seconds of the best of ``rounds`` turns of each run (name -> callable), taken in
+    turns; each round's seconds (name -> seconds) appended to ``turns`` when given."""
     best = dict.fromkeys(runs, float("inf"))
     for _ in range(rounds):
+        this = {}
         for name, run in runs.items():
             start = time.process_time()
             run()
-            best[name] = min(best[name], time.process_time() - start)
+            this[name] = time.process_time() - start
+            best[name] = min(best[name], this[name])
+        if turns is not None:
+            turns.append(this)
     return best
 
 
@@ -93,7 +100,8 @@ def solver_rates(positions: list, ref_count: int, rounds: int = 3) -> dict:
     runs["recursive"] = run("recursive", K.OLD_SEARCH, solve_many_recursive)
     for go in runs.values():  # compile / warm up
         go()
-    main = _timed_in_turns({k: runs[k] for k in ("new", "old_search")}, rounds)
+    turns: list = []
+    main = _timed_in_turns({k: runs[k] for k in ("new", "old_search")}, rounds, turns)
     others = _timed_in_turns({k: v for k, v in runs.items() if k not in main}, 1)
     new = outs["new"]
     for j, (tricks, card) in enumerate(expected):
@@ -109,6 +117,8 @@ def solver_rates(positions: list, ref_count: int, rounds: int = 3) -> dict:
     return {"positions": len(positions), "reference_solves_per_s": ref_rate,
             **{f"kernel_{k}_solves_per_s": v for k, v in rates.items()},
             "new_over_old_search": new_rate / old_rate, "kernel_over_reference": new_rate / ref_rate,
+            # a round's old over new seconds: a clock that drifts between rounds cancels within one
+            "new_over_old_search_rounds": sorted(t["old_search"] / t["new"] for t in turns),
             "nodes_per_solve_new": float(new[:, 2].mean()),
             "nodes_per_solve_old_search": float(outs["old_search"][:, 2].mean()),
             "table_mb": tt.nbytes / 2**20, "table_slots": tt.shape[0],
@@ -119,16 +129,19 @@ def solver_report(scale: float = 1.0) -> dict:
     """The perfect-information solver (P7) on one core, five seats in the deal, from the first
     lead: three-card and five-card, the new search beside the old and the reference."""
     report = {}
-    for preset, count, ref_count, rounds in (("three-card", int(4000 * scale), 300, 5),
-                                             ("five-card", int(300 * scale), 3, 3)):  # fmt: skip
+    for preset, count, ref_count, rounds in (("three-card", int(4000 * scale), 300, 15),
+                                             ("five-card", int(300 * scale), 3, 7)):  # fmt: skip
         r = solver_rates(solver_first_leads(preset, count), min(ref_count, count), rounds)
         report[preset] = r
         print(f"perfect-information solver, {preset} / 5 players / from the first lead, one core, per CPU second:")
         new, old = r["kernel_new_solves_per_s"], r["kernel_old_search_solves_per_s"]
         print(f"  kernel      {new:12,.0f} solves/s   ({r['nodes_per_solve_new']:,.0f} nodes a "
               f"solve, {r['positions']:,} positions, best of {rounds})")  # fmt: skip
+        rounds_ratio = r["new_over_old_search_rounds"]
         print(f"  old search  {old:12,.0f} solves/s   ({r['nodes_per_solve_old_search']:,.0f}"
               f" nodes a solve; new / old = {r['new_over_old_search']:.2f}x, the same answers)")  # fmt: skip
+        print(f"  new / old in each round, taken in turns: median {statistics.median(rounds_ratio):.2f}x "
+              f"(from {rounds_ratio[0]:.2f} to {rounds_ratio[-1]:.2f})")  # fmt: skip
         print(f"  reference   {r['reference_solves_per_s']:12,.1f} solves/s   (kernel / reference = "
               f"{r['kernel_over_reference']:,.0f}x; same answers on {min(ref_count, count)} positions)")  # fmt: skip
         alone = ", ".join(f"{k[7:-13]} {v:,.0f}" for k, v in r.items() if k.startswith("kernel_no_"))

@@ -51,3 +51,33 @@ def pytest_sessionfinish(session, exitstatus):
 @pytest.fixture(scope="session")
 def conformance_deals() -> list[dict]:
     return load_conformance()
+
+
+def kill_new_loo_sim_children(before: set[int]) -> list[int]:
+    """Kill this process's children that run loo_sim (``loo_sim`` among their arguments)
+    and whose pid is not in ``before``; returns their pids. (psutil comes with dask's
+    distributed, a test dependency.)"""
+    import psutil
+
+    killed = []
+    for child in psutil.Process().children():
+        try:
+            if child.pid not in before and "loo_sim" in child.cmdline() and child.status() != psutil.STATUS_ZOMBIE:
+                child.kill()
+                killed.append(child.pid)
+        except psutil.Error:  # it ended meanwhile
+            continue
+    return killed
+
+
+@pytest.fixture(autouse=True)
+def _no_loo_sim_child_outlives_its_test():
+    """A test that fails while a ``python -m loo_sim`` it started still runs (a Ctrl-C test
+    whose run never saw the signal: ``--deals 1e9``) would leave it competing for the cores
+    with the rest of the suite; it is killed when the test ends. Children started before
+    the test (a module's Dask cluster, the app's server) are left alone."""
+    import psutil
+
+    before = {child.pid for child in psutil.Process().children()}
+    yield
+    kill_new_loo_sim_children(before)

@@ -313,7 +313,7 @@ def solve_summary(study: Any, rules: Rules, results: list[SolveResult], exploit:
         "",
         f"Fictitious play ({main.averaging} averaging) from `{main.start}`: {len(main.convergence) - 1} iterations "
         f"of {main.deals:,} deals per carried pot ({', '.join(f'{c:g}' for c in main.carried)} chips carried in), "
-        f"{int(main.convergence[-1]['deals']):,} deals in {main.elapsed_s:.0f} s; "
+        f"{int(main.convergence[-1]['deals']):,} deals in {main.elapsed_s:,.0f} s; "
         f"{int((main.decisions > 0).sum()):,} information sets met (the table lists them; a seat at any other "
         "decides as `basic`).",
         "",
