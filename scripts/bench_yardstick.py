@@ -71,8 +71,9 @@ def _spread(values: list[float]) -> dict:
     return {"median": statistics.median(values), "q1": q1, "q3": q3}
 
 
-def paired_ratios(players: int, deals: int = 1_000_000, rounds: int = 15) -> dict | None:
-    """Kernel over yardstick, deals per CPU second, ``rounds`` paired rounds (module docstring)."""
+def _paired_ns(players: int, deals: int, rounds: int) -> tuple[list[float], list[float]] | None:
+    """CPU ns a deal of the yardstick and of the kernel in each of ``rounds`` rounds, the
+    yardstick first in each; None without the yardstick."""
     yard, kernel = _runners(players)
     if yard is None:
         return None
@@ -80,6 +81,15 @@ def paired_ratios(players: int, deals: int = 1_000_000, rounds: int = 15) -> dic
     for r in range(rounds):
         ys.append(_cpu_ns(yard, deals, 3 + r))
         ks.append(_cpu_ns(kernel, deals, 1 + r))
+    return ys, ks
+
+
+def paired_ratios(players: int, deals: int = 1_000_000, rounds: int = 15) -> dict | None:
+    """Kernel over yardstick, deals per CPU second, ``rounds`` paired rounds (module docstring)."""
+    paired = _paired_ns(players, deals, rounds)
+    if paired is None:
+        return None
+    ys, ks = paired
     ratios = [y / k for y, k in zip(ys, ks, strict=True)]
     return {**_spread(ratios), "best_over_best": min(ys) / min(ks), "yardstick_ns": min(ys), "kernel_ns": min(ks)}
 
@@ -90,14 +100,10 @@ def cost_lines(deals: int = 600_000, rounds: int = 7, seats=range(3, 9)) -> dict
 
     rows = {}
     for players in seats:
-        yard, kernel = _runners(players)
-        if yard is None:
+        paired = _paired_ns(players, deals, rounds)
+        if paired is None:
             return None
-        ys, ks = [], []
-        for r in range(rounds):
-            ys.append(_cpu_ns(yard, deals, 3 + r))
-            ks.append(_cpu_ns(kernel, deals, 1 + r))
-        rows[players] = (min(ys), min(ks))
+        rows[players] = (min(paired[0]), min(paired[1]))
     p = np.array(list(rows), dtype=float)
     out: dict = {"ns": rows}
     for i, name in enumerate(("yardstick", "kernel")):
