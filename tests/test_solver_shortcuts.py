@@ -1,7 +1,8 @@
 """The solver's newer shortcuts (kernel/solver.py: shallow pruning, the table keyed on
 whether each seat has won a trick and on the ranks among the cards in play, the cut of a
 follower that cannot head the trick, the table kept across solves, the endgame of the
-last two tricks, the cut's tricks lost to another seat's higher trumps) change no answer.
+last two tricks, the cut's tricks lost to another seat's higher trumps, a follower with one
+legal card played without a frame) change no answer.
 
 On 10,000 positions of real reference deals of every preset (tests/solver_positions.py's
 way: three-card with 3 to 8 players, five-card with 3 to 5, Pam be civil, classic-limited
@@ -129,7 +130,8 @@ def test_each_new_shortcut_alone_changes_nothing():
     ri, _ = rules_arrays(rules)
     ws = K.workspace()
     answers, nodes = [], []
-    switches = (K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.NO_ENDGAME, K.NO_TRUMPS, K.OLD_SEARCH)
+    switches = (K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.NO_ENDGAME, K.NO_TRUMPS, K.NO_FORCED,
+                K.OLD_SEARCH)
     for flags in (0, *switches):
         ws[1][K.ST_FLAGS] = flags
         out = np.zeros((len(encoded), 3), dtype=np.int64)
@@ -140,6 +142,8 @@ def test_each_new_shortcut_alone_changes_nothing():
         assert (other == answers[0]).all(), flags
     assert nodes[0] < nodes[-1] / 2  # they do save work: the search with all of them, against none
     assert nodes[0] < nodes[switches.index(K.NO_TRUMPS) + 1]  # a tighter cap stops more frames
+    # a forced follower still counts as a node; pruning past it can only stop more
+    assert nodes[0] <= nodes[switches.index(K.NO_FORCED) + 1]
     # the endgame (solver_endgame.py) tries the same cards as the search's frames would, a node a seat
     assert nodes[switches.index(K.NO_ENDGAME) + 1] == nodes[0]
 

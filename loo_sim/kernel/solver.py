@@ -36,7 +36,7 @@ without the newer shortcuts, kept for ``scripts/bench.py --solver``) is no faste
 five-card hands, and numba cannot cache a self-recursive function (the cached copy
 crashes on load), so the stack is the one used. What makes it fast, all exact (each
 can be turned off with its ``NO_*`` bit in ``st[ST_FLAGS]``; ``OLD_SEARCH`` turns off
-the last seven, the search as it was before them):
+the last eight, the search as it was before them):
 
 - the cut of the reference: once a card reaches the most the mover can still get
   (``cap``: its best payoff over every count it can still end with), stop; later cards
@@ -88,6 +88,11 @@ the last seven, the search as it was before them):
   played out with the last trick, without a cut). Its start is looked up in the table
   from the third trick on; after one trick no two plays reach the same hands, so there
   it is evaluated straight away;
+- a follower with a single legal card (``NO_FORCED``; ``solver_search._forced``) plays it
+  without a frame of its own: its value is its one child's, so the frame of the card
+  before it takes the value straight back (and restores its hand). The node still
+  counts; shallow pruning then meets the mover before it rather than a frame that has
+  found nothing yet, which stops a few more (1 % fewer nodes a five-card solve);
 - the table across solves (``NO_SHARE``): a solve keeps the table of the solve before
   when the rules and the payoffs are the same (the generation number counts the
   changes), so ``perfect``'s decisions of one deal and ``pimc``'s samples of one
@@ -136,6 +141,7 @@ from loo_sim.kernel.solver_search import F_LEN, MAX_DEPTH, ROOT, ROOT_ALL, _valu
 from loo_sim.kernel.solver_table import (  # noqa: F401 (the layout is this module's interface too)
     NO_CUT,
     NO_ENDGAME,
+    NO_FORCED,
     NO_FUTURE,
     NO_MERGE,
     NO_RANKS,

@@ -19,6 +19,7 @@ from loo_sim.kernel.bits import (
     lsb,
     popcount,
     power_masks,
+    trump_mask,
 )
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
@@ -26,6 +27,7 @@ from loo_sim.kernel.solver_endgame import E_PRUNED, judge, last_trick, mover_upp
 from loo_sim.kernel.solver_table import (
     NO_CUT,
     NO_ENDGAME,
+    NO_FORCED,
     NO_MERGE,
     NO_SHALLOW,
     NO_TT,
@@ -61,7 +63,8 @@ from loo_sim.kernel.solver_table import (
 F_LI, F_K, F_TIX, F_WON, F_T, F_TURNED, F_CIVIL, F_RENOUNCED, F_LED, F_WIN, F_TRUMPED, F_LED_TRUMP = range(12)
 F_BEAT, F_MOVER, F_HAND, F_LIVE, F_PLAIN, F_TRUMPS, F_PAM, F_PREV, F_FOUND, F_DONE, F_BEST, F_CARD = range(12, 24)
 F_SLOT, F_METAKEY, F_MODE, F_PRUNED, F_UPPER = 24, 25, 26, 27, 28
-F_LEN = 29
+F_CHAIN = 29  # followers with one legal card played after the frame's card, without frames (_forced)
+F_LEN = 30
 FB_PAY, FB_CAP = 0, 1  # the best payoff so far, the most the mover can still get
 MAX_DEPTH = L.MAX_TRICKS * L.MAX_PLAYERS + 1
 # ---- root modes -----------------------------------------------------------------------------
@@ -70,8 +73,10 @@ NODE, ROOT, ROOT_ALL = 0, 1, 2  # ROOT: note the chosen card; ROOT_ALL: every ca
 
 @njit(cache=True, inline="always")
 def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped,
-           mode_r, slot, meta):  # fmt: skip
-    """Open the frame of a node at depth ``d``: its state, the mover's legal cards, the cap."""
+           mode_r, slot, meta, known):  # fmt: skip
+    """Open the frame of a node at depth ``d``: its state, the mover's legal cards, the cap.
+    ``known``: a follower's (legal, beat, renounces) as :func:`_forced` found them, or
+    legal -1: find them here."""
     n = st[ST_N]
     pam = st[ST_PAM]
     st[ST_NODES] += 1
@@ -90,12 +95,9 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
             indicator = st[ST_INDICATOR] if turned else -1
             legal = lead_options(hand, t, pam, st[ST_LEAD], tix == 0 and st[ST_SINGLE] == 0, indicator)
     else:
-        held = hand
-        if civil and has(hand, PAM) and popcount(hand) > 1:  # R9 Pam be civil
-            held &= ~PAM_BIT
-        beat = beat_mask(cards[base + win_i], led, t, pam)
-        legal = follow_options(held, follow_mask(led, t, pam), tm, beat, trumped, st[ST_VOID])
-        renounces = t < 0 and (held & SUIT_MASK[led]) == 0  # R6 first_renounce
+        legal, beat, renounces = known
+        if legal < 0:
+            legal, beat, renounces = _follower(hand, cards, st, base, t, tm, civil, led, win_i, trumped)
         led_trump = is_trump(cards[base], t, pam)
     live = 0
     if popcount(legal) > 1 and mode_r != ROOT_ALL:
@@ -137,6 +139,54 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
 
 
 @njit(cache=True, inline="always")
+def _follower(hand, cards, st, base, t, tm, civil, led, win_i, trumped):
+    """A follower's legal cards (R7, R9 Pam be civil), the cards that head the trick, and
+    whether it renounces (R6 first_renounce)."""
+    pam = st[ST_PAM]
+    held = hand
+    if civil and has(hand, PAM) and popcount(hand) > 1:  # R9 Pam be civil
+        held &= ~PAM_BIT
+    beat = beat_mask(cards[base + win_i], led, t, pam)
+    legal = follow_options(held, follow_mask(led, t, pam), tm, beat, trumped, st[ST_VOID])
+    return legal, beat, t < 0 and (held & SUIT_MASK[led]) == 0
+
+
+@njit(cache=True, inline="always")
+def _forced(hands, cards, st, li, k, base, t, civil, led, win_i, trumped, renounced):
+    """Play on, from seat ``k + 1`` of the trick, every follower with a single legal card:
+    its subgame is its one child's, so it needs no frame. Returns the last seat played, the
+    winning card's place, trumped, renounced, how many played (the frame whose card came
+    before restores their hands: :func:`_deliver`), and the next follower's (legal, beat,
+    renounces) for its frame (legal -1: the trick is complete). With ``NO_FORCED`` every
+    follower opens a frame."""
+    n, pam = st[ST_N], st[ST_PAM]
+    played = 0
+    tm = trump_mask(t, pam)
+    led_trump = is_trump(cards[base], t, pam)
+    known = (-1, 0, False)
+    while k + 1 < n:
+        mover = li + k + 1
+        if mover >= n:
+            mover -= n
+        known = _follower(hands[mover], cards, st, base, t, tm, civil, led, win_i, trumped)
+        legal, beat, renounces = known
+        if (legal & (legal - 1)) != 0 or (st[ST_FLAGS] & NO_FORCED) != 0:
+            break
+        known = (-1, 0, False)
+        k += 1
+        c = lsb(legal)
+        cards[base + k] = c
+        hands[mover] &= ~legal
+        if has(beat, c):
+            win_i = k
+            trumped = not led_trump and is_trump(c, t, pam)
+        renounced = renounced or renounces
+        played += 1
+    st[ST_NODES] += played
+    return k, win_i, trumped, renounced, played, known
+
+
+@njit(cache=True, inline="always")
 def _store(tt, slot, st, n, meta, value):
     """Into the table: the tricks won from a trick start on, under its key (the hands in
     ranks at ``st[ST_CANON:]``)."""
@@ -174,10 +224,14 @@ def _shallow(fr, fb, d, st, cap):
 
 
 @njit(cache=True, inline="always")
-def _deliver(fr, fb, d, hands, st, pay, cap, res):
+def _deliver(fr, fb, d, hands, cards, st, pay, cap, res):
     """The value of the card frame ``d`` is trying came back: keep it if strictly better."""
     mover = fr[d, F_MOVER]
     hands[mover] = fr[d, F_HAND]
+    s = mover
+    for j in range(fr[d, F_CHAIN]):  # the followers _forced played after the frame's card
+        s = s + 1 if s + 1 < st[ST_N] else 0
+        hands[s] |= 1 << cards[fr[d, F_TIX] * L.MAX_PLAYERS + fr[d, F_K] + 1 + j]
     p = pay[mover, count_of(res, mover)]
     mode_r = fr[d, F_MODE]
     if mode_r == ROOT_ALL:
@@ -210,7 +264,7 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
     mode = st[ST_MODE]
     size = tt.shape[0]
     _enter(fr, fb, 0, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped,
-           mode_r, -1, 0)  # fmt: skip
+           mode_r, -1, 0, (-1, 0, False))  # fmt: skip
     d = 0
     while True:
         # the next card of frame d, in tie-break order, skipping equivalent cards
@@ -248,7 +302,7 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             if d == 0:
                 return best
             d -= 1
-            _deliver(fr, fb, d, hands, st, pay, cap, best)
+            _deliver(fr, fb, d, hands, cards, st, pay, cap, best)
             continue
         # play c
         fr[d, F_CARD] = c
@@ -275,11 +329,13 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             nwin = k
             ntrumped = fr[d, F_LED_TRUMP] == 0 and is_trump(c, t, pam)
         nren = fr[d, F_RENOUNCED] == 1
+        k, nwin, ntrumped, nren, fr[d, F_CHAIN], known = _forced(hands, cards, st, li, k, base, t, ncivil, nled, nwin,
+                                                          ntrumped, nren)  # fmt: skip
         won = fr[d, F_WON]
         turned = fr[d, F_TURNED]
         if k + 1 < n:
             _enter(fr, fb, d + 1, hands, cards, st, cap, li, k + 1, tix, won, t, turned, ncivil, nren, nled, nwin,
-                   ntrumped, NODE, -1, 0)  # fmt: skip
+                   ntrumped, NODE, -1, 0, known)  # fmt: skip
             d += 1
             continue
         if nren and mode == L.FIRST_RENOUNCE:  # the trick is judged with the new trumps
@@ -291,17 +347,17 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             winner -= n
         won += 1 << (4 * winner)
         if tix + 1 == h:
-            _deliver(fr, fb, d, hands, st, pay, cap, won)
+            _deliver(fr, fb, d, hands, cards, st, pay, cap, won)
             continue
         if tix + 2 == h:
-            _deliver(fr, fb, d, hands, st, pay, cap, last_trick(hands, st, winner, won, t))
+            _deliver(fr, fb, d, hands, cards, st, pay, cap, last_trick(hands, st, winner, won, t))
             continue
         endgame = tix + 3 == h and (st[ST_FLAGS] & NO_ENDGAME) == 0
         parent = fr[d, F_MOVER] if fr[d, F_FOUND] == 1 and fr[d, F_MODE] != ROOT_ALL else -1
         if endgame and tix == 0:  # after one trick no two plays reach the same hands: no table
             res = two_tricks(fr, fb, d + 1, hands, cards, st, pay, cap, winner, tix + 1, won, t, turned, parent,
                              fb[d, FB_PAY])  # fmt: skip
-            _deliver(fr, fb, d, hands, st, pay, cap, res)
+            _deliver(fr, fb, d, hands, cards, st, pay, cap, res)
             continue
         meta = table_key(st, winner, tix + 1, t, turned, won)
         slot = -1
@@ -315,15 +371,15 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
                     same = False
                     break
             if same:
-                _deliver(fr, fb, d, hands, st, pay, cap, tt[slot, TT_VALUE] + won)
+                _deliver(fr, fb, d, hands, cards, st, pay, cap, tt[slot, TT_VALUE] + won)
                 continue
         if endgame:  # exact: into the table as a searched frame's value goes
             res = two_tricks(fr, fb, d + 1, hands, cards, st, pay, cap, winner, tix + 1, won, t, turned, parent,
                              fb[d, FB_PAY])  # fmt: skip
             if slot >= 0 and fr[d + 1, E_PRUNED] == 0:
                 _store(tt, slot, st, n, meta, res - won)
-            _deliver(fr, fb, d, hands, st, pay, cap, res)
+            _deliver(fr, fb, d, hands, cards, st, pay, cap, res)
             continue
         _enter(fr, fb, d + 1, hands, cards, st, cap, winner, 0, tix + 1, won, t, turned, False, False, 0, 0, False,
-               NODE, slot, meta)  # fmt: skip
+               NODE, slot, meta, (-1, 0, False))  # fmt: skip
         d += 1
