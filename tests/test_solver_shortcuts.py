@@ -2,7 +2,8 @@
 whether each seat has won a trick and on the ranks among the cards in play, the cut of a
 follower that cannot head the trick, the table kept across solves, the endgame of the
 last two tricks, the cut's tricks lost to another seat's higher trumps, a follower with one
-legal card played without a frame) change no answer.
+legal card played without a frame, the last trick judged from the mask of its cards)
+change no answer.
 
 On 10,000 positions of real reference deals of every preset (tests/solver_positions.py's
 way: three-card with 3 to 8 players, five-card with 3 to 5, Pam be civil, classic-limited
@@ -131,7 +132,7 @@ def test_each_new_shortcut_alone_changes_nothing():
     ws = K.workspace()
     answers, nodes = [], []
     switches = (K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.NO_ENDGAME, K.NO_TRUMPS, K.NO_FORCED,
-                K.OLD_SEARCH)
+                K.NO_MASKED, K.OLD_SEARCH)
     for flags in (0, *switches):
         ws[1][K.ST_FLAGS] = flags
         out = np.zeros((len(encoded), 3), dtype=np.int64)
@@ -210,3 +211,24 @@ def test_tricks_lost_counts_one_trick_for_each_higher_trump_of_one_seat():
     st, tm = _context(3, 1), trump_mask(1, 1)
     assert tricks_lost(_hands([49, 0, 4], [36, 45, 2], [3, 6, 7]), st, 0, 0, 0, 1, tm, 0) == 1
     assert tricks_lost(_hands([36, 0, 4], [49, 45, 2], [3, 6, 7]), st, 0, 0, 0, 1, tm, 0) == 0
+
+
+@pytest.mark.parametrize("pam", [0, 1])
+def test_winning_card_of_a_mask_is_the_card_by_card_winner(pam):
+    """R7 judged from the mask of a trick's cards (solver_endgame.winning_card) names the
+    card that wins when the trick is judged card by card as it is played (bits.beats), for
+    every trump state, on 20,000 random tricks of 2 to 8 cards."""
+    from loo_sim.kernel.bits import beats, eff_suit
+    from loo_sim.kernel.solver_endgame import winning_card
+
+    rng = random.Random(pam + 11)
+    for _ in range(20_000):
+        trick = rng.sample(range(52), rng.randrange(2, 9))
+        t = rng.randrange(-1, 4)
+        led = eff_suit(trick[0], t, pam)
+        winning = trick[0]
+        for c in trick[1:]:
+            if beats(c, winning, led, t, pam):
+                winning = c
+        played = sum(1 << c for c in trick)
+        assert winning_card(played, led, t, pam) == winning, (trick, t)

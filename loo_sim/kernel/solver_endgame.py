@@ -33,6 +33,7 @@ from loo_sim.kernel.bits import (
     is_trump,
     lowest_in,
     lsb,
+    msb,
     popcount,
     power_masks,
 )
@@ -40,6 +41,7 @@ from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver_table import (
     NO_CUT,
+    NO_MASKED,
     NO_MERGE,
     NO_SHALLOW,
     NO_TRUMPS,
@@ -73,8 +75,46 @@ def judge(cards, base, n, t, pam):
 
 
 @njit(cache=True, inline="always")
+def winning_card(played, led, t, pam):
+    """R7: the card that wins a trick of the cards ``played`` (a mask) led in ``led``: the
+    highest trump (Pam above the ace), else the highest card of the led suit."""
+    if t >= 0:
+        if pam == 1 and has(played, PAM):
+            return PAM
+        trumps = played & SUIT_MASK[t]
+        if trumps:
+            return msb(trumps)
+    return msb(played & SUIT_MASK[led])
+
+
+@njit(cache=True, inline="always")
 def last_trick(hands, st, li, won, t):
-    """The last trick from its lead: every seat holds one card, its only legal one."""
+    """The last trick from its lead: every seat holds one card, its only legal one. The
+    winner is the seat holding :func:`winning_card` of the cards left; with ``NO_MASKED``
+    the trick is judged card by card, as it is played (:func:`_last_trick_by_card`)."""
+    n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
+    if (st[ST_FLAGS] & NO_MASKED) != 0:
+        return _last_trick_by_card(hands, st, li, won, t)
+    first = lsb(hands[li])
+    if mode == L.FIRST_LEAD and t < 0:
+        t = first & 3
+    played = 0
+    for i in range(n):
+        played |= hands[i]
+    led = eff_suit(first, t, pam)
+    if t < 0 and mode == L.FIRST_RENOUNCE and (played & ~SUIT_MASK[led]) != 0:
+        t = st[ST_INDICATOR] & 3  # a follower renounced: judged with the trumps it reveals
+        led = eff_suit(first, t, pam)
+    w = winning_card(played, led, t, pam)
+    winner = 0
+    while not has(hands[winner], w):
+        winner += 1
+    return won + (1 << (4 * winner))
+
+
+@njit(cache=True, inline="always")
+def _last_trick_by_card(hands, st, li, won, t):
+    """:func:`last_trick` as the search did before ``winning_card``: card by card."""
     n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
     c = lsb(hands[li])
     if mode == L.FIRST_LEAD and t < 0:

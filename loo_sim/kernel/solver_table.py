@@ -30,8 +30,9 @@ NO_UPPER = 128  # the cut without the follower that cannot head the trick
 NO_ENDGAME = 256  # the last two tricks by the search's frames and table, not by solver_endgame.two_tricks
 NO_TRUMPS = 512  # the cut without the tricks lost to another seat's trumps above all of the mover's
 NO_FORCED = 1024  # a frame for every follower, also one with a single legal card
+NO_MASKED = 2048  # the last trick judged card by card (beats), not from the mask of its cards
 # the search before these (measurements, tests)
-OLD_SEARCH = NO_SHALLOW | NO_FUTURE | NO_SHARE | NO_RANKS | NO_UPPER | NO_ENDGAME | NO_TRUMPS | NO_FORCED
+OLD_SEARCH = NO_SHALLOW | NO_FUTURE | NO_SHARE | NO_RANKS | NO_UPPER | NO_ENDGAME | NO_TRUMPS | NO_FORCED | NO_MASKED
 # ---- transposition table: int matrix [slot, TT_*] ------------------------------------------
 TT_GEN, TT_META, TT_VALUE = 0, 1, 2
 TT_HANDS = 3  # [MAX_PLAYERS]
