@@ -215,11 +215,11 @@ def test_tricks_lost_counts_one_trick_for_each_higher_trump_of_one_seat():
 
 @pytest.mark.parametrize("pam", [0, 1])
 def test_winning_card_of_a_mask_is_the_card_by_card_winner(pam):
-    """R7 judged from the mask of a trick's cards (solver_endgame.winning_card) names the
+    """R7 judged from the mask of a trick's cards (solver_trick.winning_card) names the
     card that wins when the trick is judged card by card as it is played (bits.beats), for
     every trump state, on 20,000 random tricks of 2 to 8 cards."""
     from loo_sim.kernel.bits import beats, eff_suit
-    from loo_sim.kernel.solver_endgame import winning_card
+    from loo_sim.kernel.solver_trick import winning_card
 
     rng = random.Random(pam + 11)
     for _ in range(20_000):

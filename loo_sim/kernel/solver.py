@@ -69,7 +69,7 @@ it was before them):
   once the frame has no card left (nothing to save: its value is exact, and is stored);
 - the last trick is played out directly (every seat holds one card, which is legal),
   its winner the seat holding the highest trump of the cards left, or else the highest
-  card of the led suit (``solver_endgame.winning_card``), rather than comparing card
+  card of the led suit (``solver_trick.winning_card``), rather than comparing card
   by card (``NO_MASKED``: three-card solves 14 % faster);
 - a transposition table at trick starts (two tricks or more left; ``solver_table.py``):
   a fixed-size table of ``2**bits`` slots replaced on collision, compared in full, so a
@@ -92,8 +92,8 @@ it was before them):
   played out with the last trick, without a cut). Its start is looked up in the table
   from the third trick on; after one trick no two plays reach the same hands, so there
   it is evaluated straight away;
-- a follower with a single legal card (``NO_FORCED``; ``solver_search._forced``) plays it
-  without a frame of its own: its value is its one child's, so the frame of the card
+- a follower with a single legal card (``NO_FORCED``; ``solver_trick.play_forced``) plays
+  it without a frame of its own (nor a row of the endgame): its value is its one child's, so the frame of the card
   before it takes the value straight back (and restores its hand). The node still
   counts; shallow pruning then meets the mover before it rather than a frame that has
   found nothing yet, which stops a few more (1 % fewer nodes a five-card solve);

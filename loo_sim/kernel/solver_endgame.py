@@ -1,7 +1,7 @@
-"""The solver's endgame (``kernel/solver.py`` explains the search): the last trick played
-out (:func:`last_trick`), and the last two tricks from the lead of the trick before the
-last, every seat holding two cards, evaluated in a tight loop of their own
-(:func:`two_tricks`) rather than by the search's frames.
+"""The solver's endgame (``kernel/solver.py`` explains the search): the last two tricks
+from the lead of the trick before the last, every seat holding two cards, evaluated in a
+tight loop of their own (:func:`two_tricks`) rather than by the search's frames; and the
+most tricks a seat can still win (:func:`mover_upper`), which the frames use too.
 
 The trick before the last is searched seat by seat in rows of scratch (at most two legal
 cards each, in the tie-break order, a card kept only when strictly better for its seat);
@@ -12,7 +12,9 @@ the trick again. So are the shortcuts, each under the same switch: the cut (with
 follower's, ``NO_UPPER``, and the tricks lost to higher trumps, ``NO_TRUMPS``:
 :func:`tricks_lost`), equivalent cards (``NO_MERGE``) and shallow pruning
 (``NO_SHALLOW``, against the search's frame that called too); it tries exactly the cards
-the frames would, a node a seat, at a fraction of the cost of a frame. The last seat of
+the frames would, a node a seat, at a fraction of the cost of a frame; a follower with a
+single legal card plays it without a row, as without a frame (``NO_FORCED``:
+``solver_trick.play_forced``; the row before restores its hand). The last seat of
 the first of the two tricks is a node without a row (:func:`_last_seat`): it cannot be
 pruned against, so its cards (two at most) are played out with the last trick and the
 better kept, without a cut."""
@@ -25,15 +27,12 @@ from loo_sim.kernel.bits import (
     PAM_BIT,
     SUIT_MASK,
     beat_mask,
-    beats,
     eff_suit,
     follow_mask,
     has,
     highest_in,
     is_trump,
     lowest_in,
-    lsb,
-    msb,
     popcount,
     power_masks,
 )
@@ -41,7 +40,6 @@ from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver_table import (
     NO_CUT,
-    NO_MASKED,
     NO_MERGE,
     NO_SHALLOW,
     NO_TRUMPS,
@@ -59,97 +57,7 @@ from loo_sim.kernel.solver_table import (
     ST_VOID,
     count_of,
 )
-
-
-@njit(cache=True, inline="always")
-def judge(cards, base, n, t, pam):
-    """The winner's place in a complete trick judged with trumps ``t`` (R7)."""
-    led = eff_suit(cards[base], t, pam)
-    winning = cards[base]
-    win_i = 0
-    for k in range(1, n):
-        if beats(cards[base + k], winning, led, t, pam):
-            winning = cards[base + k]
-            win_i = k
-    return win_i
-
-
-@njit(cache=True, inline="always")
-def winning_card(played, led, t, pam):
-    """R7: the card that wins a trick of the cards ``played`` (a mask) led in ``led``: the
-    highest trump (Pam above the ace), else the highest card of the led suit."""
-    if t >= 0:
-        if pam == 1 and has(played, PAM):
-            return PAM
-        trumps = played & SUIT_MASK[t]
-        if trumps:
-            return msb(trumps)
-    return msb(played & SUIT_MASK[led])
-
-
-@njit(cache=True, inline="always")
-def last_trick(hands, st, li, won, t):
-    """The last trick from its lead: every seat holds one card, its only legal one. The
-    winner is the seat holding :func:`winning_card` of the cards left; with ``NO_MASKED``
-    the trick is judged card by card, as it is played (:func:`_last_trick_by_card`)."""
-    n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
-    if (st[ST_FLAGS] & NO_MASKED) != 0:
-        return _last_trick_by_card(hands, st, li, won, t)
-    first = lsb(hands[li])
-    if mode == L.FIRST_LEAD and t < 0:
-        t = first & 3
-    played = 0
-    for i in range(n):
-        played |= hands[i]
-    led = eff_suit(first, t, pam)
-    if t < 0 and mode == L.FIRST_RENOUNCE and (played & ~SUIT_MASK[led]) != 0:
-        t = st[ST_INDICATOR] & 3  # a follower renounced: judged with the trumps it reveals
-        led = eff_suit(first, t, pam)
-    w = winning_card(played, led, t, pam)
-    winner = 0
-    while not has(hands[winner], w):
-        winner += 1
-    return won + (1 << (4 * winner))
-
-
-@njit(cache=True, inline="always")
-def _last_trick_by_card(hands, st, li, won, t):
-    """:func:`last_trick` as the search did before ``winning_card``: card by card."""
-    n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
-    c = lsb(hands[li])
-    if mode == L.FIRST_LEAD and t < 0:
-        t = c & 3
-    first = c
-    led = eff_suit(c, t, pam)
-    winning = c
-    win_i = 0
-    renounced = False
-    j = li
-    for k in range(1, n):
-        j = j + 1 if j + 1 < n else 0
-        hand = hands[j]
-        c = lsb(hand)
-        if t < 0 and (hand & SUIT_MASK[led]) == 0:
-            renounced = True
-        if beats(c, winning, led, t, pam):
-            winning = c
-            win_i = k
-    if renounced and mode == L.FIRST_RENOUNCE:  # judged again with the trumps it reveals
-        t = st[ST_INDICATOR] & 3
-        led = eff_suit(first, t, pam)
-        winning = first
-        win_i = 0
-        j = li
-        for k in range(1, n):
-            j = j + 1 if j + 1 < n else 0
-            c = lsb(hands[j])
-            if beats(c, winning, led, t, pam):
-                winning = c
-                win_i = k
-    winner = li + win_i
-    if winner >= n:
-        winner -= n
-    return won + (1 << (4 * winner))
+from loo_sim.kernel.solver_trick import follower, judge, last_trick, play_forced
 
 
 @njit(cache=True, inline="always")
@@ -198,12 +106,17 @@ E_T, E_LED, E_WIN, E_TRUMPED, E_CIVIL, E_REN = range(6)  # the trick as the seat
 E_MOVER, E_HAND, E_NEXT, E_LATER, E_BEAT, E_LED_TRUMP, E_FOUND, E_BEST = range(6, 14)
 E_UPPER, E_PRUNED = 14, 15  # the most tricks the seat can still win; 1: stopped by shallow pruning
 E_LEFT = 16  # its legal cards not tried yet (an equivalent one left untried counts, as in the search's frames)
+E_PREV = 17  # the row of the seat before it in the trick (-1: the search's frame that called); play_forced skips some
+E_CHAIN = 18  # the followers with a single legal card played after its card, without rows (play_forced)
 EB_PAY, EB_CAP = 0, 1  # (float row) the best payoff so far, the most the seat can still get
 
 
 @njit(cache=True, inline="always")
-def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped, live):
-    """Row ``r``: seat ``k`` of the trick to move, its legal cards in tie-break order."""
+def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped, live,
+          known, prev):  # fmt: skip
+    """Row ``r``: seat ``k`` of the trick to move, its legal cards in tie-break order;
+    ``known`` a follower's (legal, beat, renounces) as play_forced found them (legal -1:
+    find them here), ``prev`` the row before it (E_PREV)."""
     n, pam = st[ST_N], st[ST_PAM]
     st[ST_NODES] += 1
     mover = li + k
@@ -219,13 +132,11 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
             indicator = st[ST_INDICATOR] if turned else -1
             legal = lead_options(hand, t, pam, st[ST_LEAD], tix == 0 and st[ST_SINGLE] == 0, indicator)
     else:
-        held = hand
-        if civil and has(hand, PAM) and popcount(hand) > 1:
-            held &= ~PAM_BIT
         base = tix * L.MAX_PLAYERS
-        beat = beat_mask(cards[base + win_i], led, t, pam)
-        legal = follow_options(held, follow_mask(led, t, pam), tm, beat, trumped, st[ST_VOID])
-        renounced = renounced or (t < 0 and (held & SUIT_MASK[led]) == 0)
+        legal, beat, renounces = known
+        if legal < 0:
+            legal, beat, renounces = follower(hand, cards, st, base, t, tm, civil, led, win_i, trumped)
+        renounced = renounced or renounces
         led_trump = is_trump(cards[base], t, pam)
     first = lowest_in(legal, low_plain, low_trumps)
     rest = legal & ~(1 << first)
@@ -249,19 +160,25 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
     fr[r, E_FOUND] = 0
     fr[r, E_PRUNED] = 0
     fr[r, E_LEFT] = legal
+    fr[r, E_PREV] = prev
     upper = mover_upper(2, legal, beat, hands, st, mover, li, k, t, tm)
     fr[r, E_UPPER] = upper
     fb[r, EB_CAP] = cap[mover, count_of(won, mover), upper]
 
 
 @njit(cache=True, inline="always")
-def _keep(fr, fb, r, r0, hands, st, pay, cap, res, won, parent, parent_pay):
-    """The counts after row ``r``'s card came back: keep them if strictly better; then the
-    cut, or shallow pruning against the row before (row ``r0``: against the search's frame
-    that called, whose mover is ``parent``, -1 for none, with ``parent_pay`` so far), as
-    ``solver_search._shallow``: a pruned row's value is not exact, and its parent rejects it."""
+def _keep(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, parent_pay):
+    """The counts after row ``r``'s card came back (the hands as they were before it): keep
+    them if strictly better; then the cut, or shallow pruning against the row before (row
+    ``r0``: against the search's frame that called, whose mover is ``parent``, -1 for
+    none, with ``parent_pay`` so far), as ``solver_search._shallow``: a pruned row's value
+    is not exact, and its parent rejects it."""
     mover = fr[r, E_MOVER]
     hands[mover] = fr[r, E_HAND]
+    s = mover
+    for j in range(fr[r, E_CHAIN]):  # the followers play_forced played after its card
+        s = s + 1 if s + 1 < st[ST_N] else 0
+        hands[s] |= 1 << cards[base + r - r0 + 1 + j]
     pm = pay[mover, count_of(res, mover)]
     if fr[r, E_FOUND] == 1 and pm <= fb[r, EB_PAY]:
         return
@@ -274,10 +191,11 @@ def _keep(fr, fb, r, r0, hands, st, pay, cap, res, won, parent, parent_pay):
     if (st[ST_FLAGS] & NO_SHALLOW) != 0 or fr[r, E_LEFT] == 0:  # (no card left: the value is exact)
         return
     p, p_pay, p_upper = parent, parent_pay, 2
-    if r > r0:
-        p = fr[r - 1, E_MOVER]  # in the same trick, always found (its first card is being tried)
-        p_pay = fb[r - 1, EB_PAY] if fr[r - 1, E_FOUND] == 1 else -1e300
-        p_upper = fr[r - 1, E_UPPER]
+    prev = fr[r, E_PREV]
+    if prev >= 0:
+        p = fr[prev, E_MOVER]  # in the same trick
+        p_pay = fb[prev, EB_PAY] if fr[prev, E_FOUND] == 1 else -1e300
+        p_upper = fr[prev, E_UPPER]
     if p < 0 or p == mover:
         return
     extra = st[ST_NEED + mover * (L.MAX_TRICKS + 1) + count_of(res, mover)] - count_of(won, mover)
@@ -350,17 +268,18 @@ def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, 
     live = hands[0]  # the cards in play: in a hand or in this trick, the same until it is complete
     for i in range(1, n):
         live |= hands[i]
-    _open(fr, fb, r0, hands, cards, st, cap, li, 0, tix, won, t, turned, False, False, 0, 0, False, live)
+    _open(fr, fb, r0, hands, cards, st, cap, li, 0, tix, won, t, turned, False, False, 0, 0, False, live,
+          (-1, 0, False), -1)  # fmt: skip
     k = 0
     while True:
-        r = r0 + k
+        r = r0 + k  # a seat's row: seat k of the trick
         c = fr[r, E_NEXT]
         if c < 0:  # seat k is done
             res = fr[r, E_BEST]
             if k == 0:
                 return res
-            k -= 1
-            _keep(fr, fb, r - 1, r0, hands, st, pay, cap, res, won, parent, parent_pay)
+            k = fr[r, E_PREV] - r0
+            _keep(fr, fb, r0 + k, r0, hands, cards, base, st, pay, cap, res, won, parent, parent_pay)
             continue
         fr[r, E_NEXT] = fr[r, E_LATER]
         fr[r, E_LATER] = -1
@@ -380,11 +299,13 @@ def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, 
         elif has(fr[r, E_BEAT], c):
             nwin = k
             ntrumped = fr[r, E_LED_TRUMP] == 0 and is_trump(c, nt, pam)
-        if k + 2 < n:
-            _open(fr, fb, r + 1, hands, cards, st, cap, li, k + 1, tix, won, nt, turned, ncivil, fr[r, E_REN] == 1,
-                  nled, nwin, ntrumped, live)  # fmt: skip
-            k += 1
+        nren = fr[r, E_REN] == 1
+        j, nwin, ntrumped, nren, fr[r, E_CHAIN], known = play_forced(hands, cards, st, li, k, n - 1, base, nt, ncivil,
+                                                                     nled, nwin, ntrumped, nren)  # fmt: skip
+        if j + 2 < n:
+            _open(fr, fb, r0 + j + 1, hands, cards, st, cap, li, j + 1, tix, won, nt, turned, ncivil, nren, nled, nwin,
+                  ntrumped, live, known, r)  # fmt: skip
+            k = j + 1
             continue
-        res = _last_seat(hands, cards, st, pay, li, tix, won, nt, ncivil, fr[r, E_REN] == 1, nled, nwin, ntrumped,
-                         live)  # fmt: skip
-        _keep(fr, fb, r, r0, hands, st, pay, cap, res, won, parent, parent_pay)
+        res = _last_seat(hands, cards, st, pay, li, tix, won, nt, ncivil, nren, nled, nwin, ntrumped, live)
+        _keep(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, parent_pay)

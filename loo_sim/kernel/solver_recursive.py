@@ -27,7 +27,6 @@ from loo_sim.kernel.bits import (
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver import _root_state, _setup
-from loo_sim.kernel.solver_endgame import judge, last_trick
 from loo_sim.kernel.solver_search import NODE, ROOT, ROOT_ALL
 from loo_sim.kernel.solver_table import (
     ST_BEST,
@@ -54,6 +53,7 @@ from loo_sim.kernel.solver_table import (
     count_of,
     table_key,
 )
+from loo_sim.kernel.solver_trick import judge, last_trick
 
 
 @njit(cache=False, **NO_REFCOUNT)  # numba cannot cache a self-recursive function (it crashes on load)

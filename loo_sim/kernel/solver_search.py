@@ -9,25 +9,20 @@ from numba import njit
 from loo_sim.game import abi as L
 from loo_sim.kernel.bits import (
     PAM,
-    PAM_BIT,
     SUIT_MASK,
-    beat_mask,
     eff_suit,
-    follow_mask,
     has,
     is_trump,
     lsb,
     popcount,
     power_masks,
-    trump_mask,
 )
-from loo_sim.kernel.legality import follow_options, lead_options
+from loo_sim.kernel.legality import lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.solver_endgame import E_PRUNED, judge, last_trick, mover_upper, two_tricks
+from loo_sim.kernel.solver_endgame import E_PRUNED, mover_upper, two_tricks
 from loo_sim.kernel.solver_table import (
     NO_CUT,
     NO_ENDGAME,
-    NO_FORCED,
     NO_MERGE,
     NO_SHALLOW,
     NO_TT,
@@ -48,7 +43,6 @@ from loo_sim.kernel.solver_table import (
     ST_OUT_RES,
     ST_PAM,
     ST_SINGLE,
-    ST_VOID,
     TT_GEN,
     TT_HANDS,
     TT_META,
@@ -58,12 +52,13 @@ from loo_sim.kernel.solver_table import (
     count_of,
     table_key,
 )
+from loo_sim.kernel.solver_trick import follower, judge, last_trick, play_forced
 
 # ---- search frames (the explicit stack): int matrix fr [depth, F_*], float matrix fb [depth, FB_*] ----
 F_LI, F_K, F_TIX, F_WON, F_T, F_TURNED, F_CIVIL, F_RENOUNCED, F_LED, F_WIN, F_TRUMPED, F_LED_TRUMP = range(12)
 F_BEAT, F_MOVER, F_HAND, F_LIVE, F_PLAIN, F_TRUMPS, F_PAM, F_PREV, F_FOUND, F_DONE, F_BEST, F_CARD = range(12, 24)
 F_SLOT, F_METAKEY, F_MODE, F_PRUNED, F_UPPER = 24, 25, 26, 27, 28
-F_CHAIN = 29  # followers with one legal card played after the frame's card, without frames (_forced)
+F_CHAIN = 29  # followers with one legal card played after the frame's card, without frames (solver_trick.play_forced)
 F_LEN = 30
 FB_PAY, FB_CAP = 0, 1  # the best payoff so far, the most the mover can still get
 MAX_DEPTH = L.MAX_TRICKS * L.MAX_PLAYERS + 1
@@ -75,7 +70,7 @@ NODE, ROOT, ROOT_ALL = 0, 1, 2  # ROOT: note the chosen card; ROOT_ALL: every ca
 def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped,
            mode_r, slot, meta, known):  # fmt: skip
     """Open the frame of a node at depth ``d``: its state, the mover's legal cards, the cap.
-    ``known``: a follower's (legal, beat, renounces) as :func:`_forced` found them, or
+    ``known``: a follower's (legal, beat, renounces) as ``solver_trick.play_forced`` found them, or
     legal -1: find them here."""
     n = st[ST_N]
     pam = st[ST_PAM]
@@ -97,7 +92,7 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     else:
         legal, beat, renounces = known
         if legal < 0:
-            legal, beat, renounces = _follower(hand, cards, st, base, t, tm, civil, led, win_i, trumped)
+            legal, beat, renounces = follower(hand, cards, st, base, t, tm, civil, led, win_i, trumped)
         led_trump = is_trump(cards[base], t, pam)
     live = 0
     if popcount(legal) > 1 and mode_r != ROOT_ALL:
@@ -136,54 +131,6 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     upper = mover_upper(st[ST_H] - tix, legal, beat, hands, st, mover, li, k, t, tm)  # tricks it can still win
     fr[d, F_UPPER] = upper
     fb[d, FB_CAP] = cap[mover, count_of(won, mover), upper]
-
-
-@njit(cache=True, inline="always")
-def _follower(hand, cards, st, base, t, tm, civil, led, win_i, trumped):
-    """A follower's legal cards (R7, R9 Pam be civil), the cards that head the trick, and
-    whether it renounces (R6 first_renounce)."""
-    pam = st[ST_PAM]
-    held = hand
-    if civil and has(hand, PAM) and popcount(hand) > 1:  # R9 Pam be civil
-        held &= ~PAM_BIT
-    beat = beat_mask(cards[base + win_i], led, t, pam)
-    legal = follow_options(held, follow_mask(led, t, pam), tm, beat, trumped, st[ST_VOID])
-    return legal, beat, t < 0 and (held & SUIT_MASK[led]) == 0
-
-
-@njit(cache=True, inline="always")
-def _forced(hands, cards, st, li, k, base, t, civil, led, win_i, trumped, renounced):
-    """Play on, from seat ``k + 1`` of the trick, every follower with a single legal card:
-    its subgame is its one child's, so it needs no frame. Returns the last seat played, the
-    winning card's place, trumped, renounced, how many played (the frame whose card came
-    before restores their hands: :func:`_deliver`), and the next follower's (legal, beat,
-    renounces) for its frame (legal -1: the trick is complete). With ``NO_FORCED`` every
-    follower opens a frame."""
-    n, pam = st[ST_N], st[ST_PAM]
-    played = 0
-    tm = trump_mask(t, pam)
-    led_trump = is_trump(cards[base], t, pam)
-    known = (-1, 0, False)
-    while k + 1 < n:
-        mover = li + k + 1
-        if mover >= n:
-            mover -= n
-        known = _follower(hands[mover], cards, st, base, t, tm, civil, led, win_i, trumped)
-        legal, beat, renounces = known
-        if (legal & (legal - 1)) != 0 or (st[ST_FLAGS] & NO_FORCED) != 0:
-            break
-        known = (-1, 0, False)
-        k += 1
-        c = lsb(legal)
-        cards[base + k] = c
-        hands[mover] &= ~legal
-        if has(beat, c):
-            win_i = k
-            trumped = not led_trump and is_trump(c, t, pam)
-        renounced = renounced or renounces
-        played += 1
-    st[ST_NODES] += played
-    return k, win_i, trumped, renounced, played, known
 
 
 @njit(cache=True, inline="always")
@@ -329,8 +276,8 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             nwin = k
             ntrumped = fr[d, F_LED_TRUMP] == 0 and is_trump(c, t, pam)
         nren = fr[d, F_RENOUNCED] == 1
-        k, nwin, ntrumped, nren, fr[d, F_CHAIN], known = _forced(hands, cards, st, li, k, base, t, ncivil, nled, nwin,
-                                                          ntrumped, nren)  # fmt: skip
+        k, nwin, ntrumped, nren, fr[d, F_CHAIN], known = play_forced(hands, cards, st, li, k, n, base, t, ncivil, nled,
+                                                              nwin, ntrumped, nren)  # fmt: skip
         won = fr[d, F_WON]
         turned = fr[d, F_TURNED]
         if k + 1 < n:
