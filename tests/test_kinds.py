@@ -124,3 +124,23 @@ def test_commands_outside_the_kinds_also_replace_an_earlier_run(argv, written, t
     write_study(folder, run_study(example("simulate"), str(folder)))
     assert main([*argv, "--out", str(folder)]) == 0
     assert sorted(p.name for p in folder.iterdir()) == sorted(written)
+
+
+@pytest.mark.parametrize(
+    ("kind", "change", "searches"),
+    [
+        ("cardplay", {"entrants": ["basic", "pimc:4"]}, True),
+        ("cardplay", {"whole_table": "perfect"}, True),
+        ("tournament", {"policies": ["basic", "cautious/pimc:8:infer"]}, True),
+        ("tournament", {"policies": ["basic", "table:perfect.csv"]}, False),  # a file's name, not a family
+        ("cardplay", {}, False),
+    ],
+)
+def test_a_searching_policy_adds_the_solver_to_the_drivers(kind, change, searches):
+    """A perfect or pimc card play compiles the card-play solver besides the kind's driver
+    (kernel.COMPILE_SECONDS["search"]: the notice on a cold cache says so)."""
+    from loo_sim.kernel import COMPILE_SECONDS
+
+    study = STUDIES[kind](**{**EXAMPLES[kind], **change})
+    assert ("search" in study.drivers()) is searches
+    assert study.drivers()[0] == kind and COMPILE_SECONDS["search"] > 10 * COMPILE_SECONDS[kind]

@@ -57,6 +57,23 @@ def test_each_block_raises_a_blocks_error_and_starts_no_block_after_it(two_threa
     each_block(lambda b: None, 4)  # the helpers are free again for the next call
 
 
+def _solve_one_position(rules) -> None:
+    """A perfect-information solve of one first lead (the card-play solver, P7)."""
+    import random
+
+    from loo_sim.engine.deal import reference_positions
+    from loo_sim.game.policy import Policy
+    from loo_sim.kernel import solver as K
+    from loo_sim.run.args import rules_arrays
+    from loo_sim.run.solver import encode_position
+
+    deck = list(range(52))
+    random.Random(4).shuffle(deck)
+    positions, _ = reference_positions(rules, deck, 0, 0.0, [Policy.parse("always")] * rules.players)
+    pi, pf = encode_position(positions[0])
+    K.solve_position(pi, pf, rules_arrays(rules)[0], *K.workspace(10))
+
+
 def test_the_drivers_table_names_what_each_kind_runs():
     # kernel_cache_is_warm reads the cache of exactly these functions: a run must call them
     from loo_sim import Rules, play_deals, shuffled_decks
@@ -74,10 +91,14 @@ def test_the_drivers_table_names_what_each_kind_runs():
         "pots": lambda: run_pots(make_arms(rules, lambda n: parse_table("basic", n), []), 10, 5, 1),
         "play_deals": lambda: play_deals(rules, shuffled_decks(1, 5), [0] * 5),
     }
+    runs["search"] = lambda: _solve_one_position(rules)
     for kind, run in runs.items():
         run()
         for module, name in DRIVERS[kind]:
             dispatcher = getattr(import_module(f"loo_sim.kernel.{module}"), name)
+            if kind == "search":  # the solver is compiled into the driver that calls it: its own cache says so
+                assert dispatcher._cache._cache_file._load_index(), name
+                continue
             assert dispatcher.signatures, (kind, name)  # called (compiled or loaded) in this process
 
 

@@ -66,6 +66,8 @@ DRIVERS = {
         ("counterfactual", "decision_block"),
         ("counterfactual", "heuristic_block"),
     ],  # fmt: skip
+    # the card-play solver (P7), which perfect and pimc seats compile into the driver of their run besides
+    "search": [("solver_search", "_value")],
 }
 # the seconds a cold compile of each kind of run takes, rounded up from a cold process of each on a 2-core
 # machine (docs/performance.md, with kernel/compile_fixes.py); a second cold kind in the same process reuses the
@@ -82,6 +84,7 @@ COMPILE_SECONDS = {
     "tournament": 10,
     "risk": 10,
     "cardplay": 9,
+    "search": 115,  # a cardplay run with pimc and perfect entrants: 116 s, of which 9 s the basic driver
 }
 MORE_KIND_SECONDS = 3
 

@@ -255,7 +255,9 @@ def _last_seat(hands, cards, st, pay, li, tix, won, t, civil, renounced, led, wi
     return best
 
 
-@njit(cache=True, **NO_REFCOUNT)
+# compiled into the search that calls it: three-card solves 7% faster (bench --solver), and the solver's cold
+# compile about 26 s longer (docs/performance.md, kernel.COMPILE_SECONDS["search"])
+@njit(cache=True, inline="always", **NO_REFCOUNT)
 def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, parent, parent_pay):
     """The final counts (packed) of the last two tricks under max^n, trick ``tix`` led by
     ``li``; rows ``r0`` on of ``fr``/``fb`` are its scratch, ``cards[tix * MAX_PLAYERS:]``

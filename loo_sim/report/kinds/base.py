@@ -28,6 +28,7 @@ from loo_sim.report.kinds.fields import (
     POLICY_RULE,
     SCALAR,
     SCALAR_RULE,
+    SEARCH_PLAY,
     TABLE,
     TABLE_PATH,
     Collect,
@@ -227,8 +228,25 @@ class Study:
 
     # ---- what each kind declares (report/kinds/<kind>.py) --------------------------------------
     def drivers(self) -> tuple[str, ...]:
-        """The kernel drivers the study runs (``loo_sim.kernel.DRIVERS``): the kind's own by default."""
-        return (self.kind,)
+        """The kernel drivers the study runs (``loo_sim.kernel.DRIVERS``): the kind's own by
+        default, and the card-play solver's when a policy searches (:meth:`searches`)."""
+        return (self.kind, "search") if self.searches() else (self.kind,)
+
+    def searches(self) -> bool:
+        """Whether a ``perfect`` or ``pimc:N`` card play is among the policies in any of the
+        study's fields, as :meth:`policy_files` walks them."""
+        found = False
+
+        def walk(value: Any) -> None:
+            nonlocal found
+            if isinstance(value, str):
+                found = found or SEARCH_PLAY.search(value) is not None
+            elif isinstance(value, dict | list):
+                for item in value.values() if isinstance(value, dict) else value:
+                    walk(item)
+
+        walk(self.to_dict())
+        return found
 
     def cli_args(self) -> list[str] | None:
         """The arguments of ``loo-sim KIND`` (without ``--out``) that give this study, or None

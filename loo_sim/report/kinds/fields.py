@@ -69,6 +69,9 @@ def not_of(kind: str, value: Any) -> str:
 
 
 TABLE_PATH = re.compile(r"(?:table:(.+?\.csv)|rule:(.+?\.rule))", re.IGNORECASE)  # the files Policy.parse reads
+# a PLAY part that searches with the card-play solver (game.policy.SOLVER_PLAY): perfect, pimc:N[:infer...],
+# alone (an entrant), after DECLARE/ or as seat=POLICY; not a file's name (table:perfect.csv)
+SEARCH_PLAY = re.compile(r"(?:^|[/=,\s])(?:perfect|pimc:\d+)(?:$|[:,\s])", re.IGNORECASE)
 
 
 def content_hash(path: str) -> str:

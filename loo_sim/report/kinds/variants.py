@@ -104,7 +104,8 @@ class VariantsStudy(Study):
 
     def drivers(self) -> tuple[str, ...]:
         """In sessions, the session driver and the clean-pot one."""
-        return ("variant_sessions", "variants") if self.in_sessions else ("variants",)
+        own = ("variant_sessions", "variants") if self.in_sessions else ("variants",)
+        return (*own, "search") if self.searches() else own
 
     def table_rules(self, rules: Rules) -> list[Rules]:
         return [self.row_rules(row) for row in self.rows]
