@@ -176,7 +176,7 @@ def _deliver(fr, fb, d, hands, cards, st, pay, cap, res):
     mover = fr[d, F_MOVER]
     hands[mover] = fr[d, F_HAND]
     s = mover
-    for j in range(fr[d, F_CHAIN]):  # the followers _forced played after the frame's card
+    for j in range(fr[d, F_CHAIN]):  # the followers play_forced played after the frame's card
         s = s + 1 if s + 1 < st[ST_N] else 0
         hands[s] |= 1 << cards[fr[d, F_TIX] * L.MAX_PLAYERS + fr[d, F_K] + 1 + j]
     p = pay[mover, count_of(res, mover)]
