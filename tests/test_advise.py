@@ -253,3 +253,28 @@ def test_ctrl_c_on_the_command_line_is_one_line_and_exit_130():
         assert "stopped by Ctrl-C" in out and lines[0].startswith("interrupted: the answer above covers")
     else:
         assert lines[0] == "interrupted: nothing written"
+
+
+@pytest.mark.parametrize(("then", "kinds"), [
+    ("perfect", ("play_deals", "search")),
+    ("pimc:4", ("play_deals", "search")),
+    ("basic", ("play_deals",)),
+])  # fmt: skip
+def test_the_cold_cache_notice_counts_the_solver_when_the_rest_is_searched(monkeypatch, then, kinds):
+    """A card question played on by perfect or pimc compiles the card-play solver too: the
+    notice on a cold cache is asked about both (kernel.COMPILE_SECONDS)."""
+    import loo_sim.cli.progress as progress
+
+    asked = []
+
+    class Asked(Exception):
+        pass
+
+    def notice(*kinds, **_):
+        asked.append(kinds)
+        raise Asked
+
+    monkeypatch.setattr(progress, "compile_notice", notice)
+    with pytest.raises(Asked):
+        main(["advise", *CARD, "--play", "1:AH 2:9H", "--then", then])
+    assert asked == [kinds]

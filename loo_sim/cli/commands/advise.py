@@ -100,6 +100,7 @@ def advise_cmd(
     from loo_sim.analysis.advise_api import ask, ask_card, build_card_question, build_question, command_line
     from loo_sim.cli.advise_text import answer_json, answer_text
     from loo_sim.cli.progress import TerminalProgress, compile_notice
+    from loo_sim.game.policy import SOLVER_PLAY
 
     if (declare is None) != (play is None):
         raise LooError("a card question needs both --declare (every position's declaration) and --play (the cards "
@@ -111,7 +112,7 @@ def advise_cmd(
     else:
         q = build_card_question(rules, position, hand, declare=declare, play=play, indicator=indicator,
                                 carried=carried, table=table, then=then, known=known, miss=miss)  # fmt: skip
-    compile_notice("play_deals")
+    compile_notice("play_deals", *(("search",) if play is not None and then.split(":")[0] in SOLVER_PLAY else ()))
     with TerminalProgress(min_total=0) as bars:
         run = ask if play is None else ask_card
         answer = run(q, precision=precision, deals=deals, seed=seed, progress=bars("kept deals"))
