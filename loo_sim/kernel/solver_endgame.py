@@ -57,7 +57,7 @@ from loo_sim.kernel.solver_table import (
     ST_VOID,
     count_of,
 )
-from loo_sim.kernel.solver_trick import follower, judge, last_trick, play_forced
+from loo_sim.kernel.solver_trick import follower, judge, last_trick, play_forced, unplay_forced
 
 
 @njit(cache=True, inline="always")
@@ -175,10 +175,7 @@ def _keep(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, par
     is not exact, and its parent rejects it."""
     mover = fr[r, E_MOVER]
     hands[mover] = fr[r, E_HAND]
-    s = mover
-    for j in range(fr[r, E_CHAIN]):  # the followers play_forced played after its card
-        s = s + 1 if s + 1 < st[ST_N] else 0
-        hands[s] |= 1 << cards[base + r - r0 + 1 + j]
+    unplay_forced(hands, cards, st, mover, base + r - r0 + 1, fr[r, E_CHAIN])
     pm = pay[mover, count_of(res, mover)]
     if fr[r, E_FOUND] == 1 and pm <= fb[r, EB_PAY]:
         return

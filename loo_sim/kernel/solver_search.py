@@ -52,7 +52,7 @@ from loo_sim.kernel.solver_table import (
     count_of,
     table_key,
 )
-from loo_sim.kernel.solver_trick import follower, judge, last_trick, play_forced
+from loo_sim.kernel.solver_trick import follower, judge, last_trick, play_forced, unplay_forced
 
 # ---- search frames (the explicit stack): int matrix fr [depth, F_*], float matrix fb [depth, FB_*] ----
 F_LI, F_K, F_TIX, F_WON, F_T, F_TURNED, F_CIVIL, F_RENOUNCED, F_LED, F_WIN, F_TRUMPED, F_LED_TRUMP = range(12)
@@ -175,10 +175,7 @@ def _deliver(fr, fb, d, hands, cards, st, pay, cap, res):
     """The value of the card frame ``d`` is trying came back: keep it if strictly better."""
     mover = fr[d, F_MOVER]
     hands[mover] = fr[d, F_HAND]
-    s = mover
-    for j in range(fr[d, F_CHAIN]):  # the followers play_forced played after the frame's card
-        s = s + 1 if s + 1 < st[ST_N] else 0
-        hands[s] |= 1 << cards[fr[d, F_TIX] * L.MAX_PLAYERS + fr[d, F_K] + 1 + j]
+    unplay_forced(hands, cards, st, mover, fr[d, F_TIX] * L.MAX_PLAYERS + fr[d, F_K] + 1, fr[d, F_CHAIN])
     p = pay[mover, count_of(res, mover)]
     mode_r = fr[d, F_MODE]
     if mode_r == ROOT_ALL:

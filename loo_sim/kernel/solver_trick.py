@@ -172,3 +172,13 @@ def play_forced(hands, cards, st, li, k, stop, base, t, civil, led, win_i, trump
         played += 1
     st[ST_NODES] += played
     return k, win_i, trumped, renounced, played, known
+
+
+@njit(cache=True, inline="always")
+def unplay_forced(hands, cards, st, mover, at, played):
+    """Give back the cards :func:`play_forced` played for the ``played`` seats after
+    ``mover``, at ``cards[at:]``, to their hands."""
+    s = mover
+    for j in range(played):
+        s = s + 1 if s + 1 < st[ST_N] else 0
+        hands[s] |= 1 << cards[at + j]
