@@ -59,7 +59,8 @@ F_LI, F_K, F_TIX, F_WON, F_T, F_TURNED, F_CIVIL, F_RENOUNCED, F_LED, F_WIN, F_TR
 F_BEAT, F_MOVER, F_HAND, F_LIVE, F_PLAIN, F_TRUMPS, F_PAM, F_PREV, F_FOUND, F_DONE, F_BEST, F_CARD = range(12, 24)
 F_SLOT, F_METAKEY, F_MODE, F_PRUNED, F_UPPER = 24, 25, 26, 27, 28
 F_CHAIN = 29  # followers with one legal card played after the frame's card, without frames (solver_trick.play_forced)
-F_LEN = 30
+F_CANON = 30  # [MAX_PLAYERS] a trick start's hands in the table's ranks, kept from its lookup for its entry
+F_LEN = F_CANON + L.MAX_PLAYERS
 FB_PAY, FB_CAP = 0, 1  # the best payoff so far, the most the mover can still get
 MAX_DEPTH = L.MAX_TRICKS * L.MAX_PLAYERS + 1
 # ---- root modes -----------------------------------------------------------------------------
@@ -241,7 +242,8 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             best = fr[d, F_BEST]
             slot = fr[d, F_SLOT]
             if slot >= 0 and fr[d, F_PRUNED] == 0:  # a pruned frame's value is not exact
-                canonical(hands, st, n)
+                for i in range(n):
+                    st[ST_CANON + i] = fr[d, F_CANON + i]
                 _store(tt, slot, st, n, fr[d, F_METAKEY], best - fr[d, F_WON])
             if d == 0:
                 return best
@@ -327,3 +329,6 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
         _enter(fr, fb, d + 1, hands, cards, st, cap, winner, 0, tix + 1, won, t, turned, False, False, 0, 0, False,
                NODE, slot, meta, (-1, 0, False))  # fmt: skip
         d += 1
+        if slot >= 0:
+            for i in range(n):
+                fr[d, F_CANON + i] = st[ST_CANON + i]

@@ -6,7 +6,7 @@ shortcuts off (``NO_*``), the table ``tt`` (columns ``TT_*``) and a trick start'
 from numba import njit
 
 from loo_sim.game import abi as L
-from loo_sim.kernel.bits import ACE_BITS, PAM_BIT, SUIT_MASK, has, lsb, msb
+from loo_sim.kernel.bits import ACE_BITS, PAM_BIT, has, lsb
 
 # ---- the per-solve context and results: int vector ``st`` ----------------------------------
 ST_GEN = 0  # generation number of the current solve (transposition entries carry it)
@@ -80,25 +80,33 @@ def canonical(hands, st, n):
     fixed = PAM_BIT if st[ST_PAM] == 1 else 0
     if st[ST_CIVIL] == 1:
         fixed |= ACE_BITS
-    placed = 0
+    # each card's holder from three bit planes of the seat indices: no search, no branch to mispredict
+    plane0 = plane1 = plane2 = 0
+    for i in range(1, n):
+        if i & 1:
+            plane0 |= hands[i]
+        if i & 2:
+            plane1 |= hands[i]
+        if i & 4:
+            plane2 |= hands[i]
+    # 1 + the last bit placed, a byte for each suit and each hand (0: none yet): bits are placed in rising
+    # order within a suit and within a hand, so the last is the highest, kept in registers
+    suit_last = hand_last = 0
     while live:
         c = lsb(live)
         live &= live - 1
-        o = 0
-        while not has(hands[o], c):
-            o += 1
+        s = c & 3
+        o = ((plane0 >> c) & 1) | (((plane1 >> c) & 1) << 1) | (((plane2 >> c) & 1) << 2)
+        b = (suit_last >> (8 * s)) & 255
+        mine = (hand_last >> (8 * o)) & 255
+        if mine > b:
+            b = mine
+        b += (s - b) & 3  # the lowest bit of c's suit above both
         if has(fixed, c):
             b = c
-        else:
-            below = placed & SUIT_MASK[c & 3]
-            x = msb(below) if below else -1
-            mine = st[ST_CANON + o]
-            if mine and msb(mine) > x:
-                x = msb(mine)
-            b = x + 1
-            b += ((c & 3) - b) & 3  # the next bit of c's suit
         st[ST_CANON + o] |= 1 << b
-        placed |= 1 << b
+        suit_last = (suit_last & ~(255 << (8 * s))) | ((b + 1) << (8 * s))
+        hand_last = (hand_last & ~(255 << (8 * o))) | ((b + 1) << (8 * o))
 
 
 @njit(cache=True, inline="always")
