@@ -70,7 +70,9 @@ it was before them):
 - the last trick is played out directly (every seat holds one card, which is legal),
   its winner the seat holding the highest trump of the cards left, or else the highest
   card of the led suit (``solver_trick.winning_card``), rather than comparing card
-  by card (``NO_MASKED``: three-card solves 14 % faster);
+  by card (``NO_MASKED``: three-card solves 14 % faster); the endgame's last seat of
+  the trick before finds the other seats' cards, and who holds each, once for both of
+  its cards (``solver_endgame._last_seat``);
 - a transposition table at trick starts (two tricks or more left; ``solver_table.py``):
   a fixed-size table of ``2**bits`` slots replaced on collision, compared in full, so a
   hit is always the same subgame. Its entries hold the tricks won from the trick start

@@ -40,6 +40,7 @@ from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver_table import (
     NO_CUT,
+    NO_MASKED,
     NO_MERGE,
     NO_SHALLOW,
     NO_TRUMPS,
@@ -57,7 +58,14 @@ from loo_sim.kernel.solver_table import (
     ST_VOID,
     count_of,
 )
-from loo_sim.kernel.solver_trick import follower, judge, last_trick, play_forced, unplay_forced
+from loo_sim.kernel.solver_trick import (
+    follower,
+    judge,
+    last_trick,
+    last_winning_card,
+    play_forced,
+    unplay_forced,
+)
 
 
 @njit(cache=True, inline="always")
@@ -206,7 +214,9 @@ def _keep(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, par
 def _last_seat(hands, cards, st, pay, li, tix, won, t, civil, renounced, led, win_i, trumped, live):
     """The counts after the last seat of the trick before the last plays (a node, without a
     row): its legal cards in the tie-break order, the second (unless equivalent to the
-    first) kept only when strictly better; no cut, as both are cheap."""
+    first) kept only when strictly better; no cut, as both are cheap. The last trick after
+    each is judged from the mask of the cards left (``solver_trick.last_winning_card``),
+    the other seats' cards and who holds each found once for both."""
     n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
     st[ST_NODES] += 1
     mover = li + n - 1
@@ -222,6 +232,15 @@ def _last_seat(hands, cards, st, pay, li, tix, won, t, civil, renounced, led, wi
     legal = follow_options(held, follow_mask(led, t, pam), tm, beat, trumped, st[ST_VOID])
     rejudge = mode == L.FIRST_RENOUNCE and (renounced or (t < 0 and (held & SUIT_MASK[led]) == 0))
     c = lowest_in(legal, low_plain, low_trumps)
+    # the other seats' last cards and, in three bit planes of the seat numbers, who holds each
+    others = plane0 = plane1 = plane2 = 0
+    for i in range(n):
+        if i != mover:
+            others |= hands[i]
+            plane0 |= hands[i] if i & 1 else 0
+            plane1 |= hands[i] if i & 2 else 0
+            plane2 |= hands[i] if i & 4 else 0
+    masked = (st[ST_FLAGS] & NO_MASKED) == 0
     best, best_pay = 0, 0.0
     for j in range(2):
         hands[mover] = hand & ~(1 << c)
@@ -235,7 +254,13 @@ def _last_seat(hands, cards, st, pay, li, tix, won, t, civil, renounced, led, wi
         winner = li + nwin
         if winner >= n:
             winner -= n
-        res = last_trick(hands, st, winner, won + (1 << (4 * winner)), nt)
+        if masked:  # last_trick, from the other seats' cards found once
+            w = last_winning_card(hands, st, winner, nt, others | hands[mover])
+            last = mover if has(hands[mover], w) else (
+                ((plane0 >> w) & 1) | (((plane1 >> w) & 1) << 1) | (((plane2 >> w) & 1) << 2))
+            res = won + (1 << (4 * winner)) + (1 << (4 * last))
+        else:
+            res = last_trick(hands, st, winner, won + (1 << (4 * winner)), nt)
         p = pay[mover, count_of(res, mover)]
         if j == 0 or p > best_pay:
             best, best_pay = res, p

@@ -79,24 +79,33 @@ def last_trick(hands, st, li, won, t):
     """The last trick from its lead: every seat holds one card, its only legal one. The
     winner is the seat holding :func:`winning_card` of the cards left; with ``NO_MASKED``
     the trick is judged card by card, as it is played (:func:`_last_trick_by_card`)."""
-    n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
+    n = st[ST_N]
     if (st[ST_FLAGS] & NO_MASKED) != 0:
         return _last_trick_by_card(hands, st, li, won, t)
-    first = lsb(hands[li])
-    if mode == L.FIRST_LEAD and t < 0:
-        t = first & 3
     played = 0
     for i in range(n):
         played |= hands[i]
-    led = eff_suit(first, t, pam)
-    if t < 0 and mode == L.FIRST_RENOUNCE and (played & ~SUIT_MASK[led]) != 0:
-        t = st[ST_INDICATOR] & 3  # a follower renounced: judged with the trumps it reveals
-        led = eff_suit(first, t, pam)
-    w = winning_card(played, led, t, pam)
+    w = last_winning_card(hands, st, li, t, played)
     winner = 0
     while not has(hands[winner], w):
         winner += 1
     return won + (1 << (4 * winner))
+
+
+@njit(cache=True, inline="always")
+def last_winning_card(hands, st, li, t, played):
+    """The card that wins the last trick led by ``li``, ``played`` the mask of every seat's
+    one card (:func:`winning_card`; under ``first_lead`` the lead sets trumps, under
+    ``first_renounce`` a follower void in the led suit reveals them)."""
+    pam, mode = st[ST_PAM], st[ST_MODE]
+    first = lsb(hands[li])
+    if mode == L.FIRST_LEAD and t < 0:
+        t = first & 3
+    led = eff_suit(first, t, pam)
+    if t < 0 and mode == L.FIRST_RENOUNCE and (played & ~SUIT_MASK[led]) != 0:
+        t = st[ST_INDICATOR] & 3  # a follower renounced: judged with the trumps it reveals
+        led = eff_suit(first, t, pam)
+    return winning_card(played, led, t, pam)
 
 
 @njit(cache=True, inline="always")
