@@ -57,6 +57,8 @@ from loo_sim.kernel.solver_table import (
     ST_SINGLE,
     ST_VOID,
     count_of,
+    holder,
+    holder_planes,
 )
 from loo_sim.kernel.solver_trick import (
     follower,
@@ -232,14 +234,11 @@ def _last_seat(hands, cards, st, pay, li, tix, won, t, civil, renounced, led, wi
     legal = follow_options(held, follow_mask(led, t, pam), tm, beat, trumped, st[ST_VOID])
     rejudge = mode == L.FIRST_RENOUNCE and (renounced or (t < 0 and (held & SUIT_MASK[led]) == 0))
     c = lowest_in(legal, low_plain, low_trumps)
-    # the other seats' last cards and, in three bit planes of the seat numbers, who holds each
-    others = plane0 = plane1 = plane2 = 0
+    others = 0  # the other seats' last cards, and who holds each
     for i in range(n):
         if i != mover:
             others |= hands[i]
-            plane0 |= hands[i] if i & 1 else 0
-            plane1 |= hands[i] if i & 2 else 0
-            plane2 |= hands[i] if i & 4 else 0
+    planes = holder_planes(hands, n, mover)
     masked = (st[ST_FLAGS] & NO_MASKED) == 0
     best, best_pay = 0, 0.0
     for j in range(2):
@@ -256,8 +255,7 @@ def _last_seat(hands, cards, st, pay, li, tix, won, t, civil, renounced, led, wi
             winner -= n
         if masked:  # last_trick, from the other seats' cards found once
             w = last_winning_card(hands, st, winner, nt, others | hands[mover])
-            last = mover if has(hands[mover], w) else (
-                ((plane0 >> w) & 1) | (((plane1 >> w) & 1) << 1) | (((plane2 >> w) & 1) << 2))
+            last = mover if has(hands[mover], w) else holder(planes, w)
             res = won + (1 << (4 * winner)) + (1 << (4 * last))
         else:
             res = last_trick(hands, st, winner, won + (1 << (4 * winner)), nt)

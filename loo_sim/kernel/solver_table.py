@@ -60,6 +60,26 @@ def table_key(st, li, tix, t, turned, won):
 
 
 @njit(cache=True, inline="always")
+def holder_planes(hands, n, skip):
+    """Three bit planes of the seat numbers (at most 8 seats): bit c of plane j is bit j of
+    the number of the seat holding card c; seat ``skip`` left out (-1: none). :func:`holder`
+    reads them."""
+    plane0 = plane1 = plane2 = 0
+    for i in range(1, n):
+        if i != skip:
+            plane0 |= hands[i] if i & 1 else 0
+            plane1 |= hands[i] if i & 2 else 0
+            plane2 |= hands[i] if i & 4 else 0
+    return plane0, plane1, plane2
+
+
+@njit(cache=True, inline="always")
+def holder(planes, c):
+    """The seat holding card ``c`` (0 when no seat of the planes holds it), from :func:`holder_planes`."""
+    return ((planes[0] >> c) & 1) | (((planes[1] >> c) & 1) << 1) | (((planes[2] >> c) & 1) << 2)
+
+
+@njit(cache=True, inline="always")
 def canonical(hands, st, n):
     """A trick start's hands in the table's ranks, into ``st[ST_CANON:]``: every card in play
     moved to the lowest bit of its suit above both the card before it in its suit and the
@@ -80,15 +100,7 @@ def canonical(hands, st, n):
     fixed = PAM_BIT if st[ST_PAM] == 1 else 0
     if st[ST_CIVIL] == 1:
         fixed |= ACE_BITS
-    # each card's holder from three bit planes of the seat indices: no search, no branch to mispredict
-    plane0 = plane1 = plane2 = 0
-    for i in range(1, n):
-        if i & 1:
-            plane0 |= hands[i]
-        if i & 2:
-            plane1 |= hands[i]
-        if i & 4:
-            plane2 |= hands[i]
+    planes = holder_planes(hands, n, -1)  # each card's holder without a search (a branch to mispredict)
     # 1 + the last bit placed, a byte for each suit and each hand (0: none yet): bits are placed in rising
     # order within a suit and within a hand, so the last is the highest, kept in registers
     suit_last = hand_last = 0
@@ -96,7 +108,7 @@ def canonical(hands, st, n):
         c = lsb(live)
         live &= live - 1
         s = c & 3
-        o = ((plane0 >> c) & 1) | (((plane1 >> c) & 1) << 1) | (((plane2 >> c) & 1) << 2)
+        o = holder(planes, c)
         b = (suit_last >> (8 * s)) & 255
         mine = (hand_last >> (8 * o)) & 255
         if mine > b:
