@@ -143,7 +143,8 @@ from numba import njit
 from loo_sim.game import abi as L
 from loo_sim.kernel.bits import beats, eff_suit, is_trump
 from loo_sim.kernel.nrt import NO_REFCOUNT
-from loo_sim.kernel.solver_search import F_LEN, MAX_DEPTH, ROOT, ROOT_ALL, _value
+from loo_sim.kernel.solver_frames import F_LEN, MAX_DEPTH, ROOT, ROOT_ALL
+from loo_sim.kernel.solver_search import _value
 from loo_sim.kernel.solver_table import (  # noqa: F401 (the layout is this module's interface too)
     NO_CUT,
     NO_ENDGAME,
@@ -154,10 +155,12 @@ from loo_sim.kernel.solver_table import (  # noqa: F401 (the layout is this modu
     NO_RANKS,
     NO_SHALLOW,
     NO_SHARE,
+    NO_SPEC,
     NO_TRUMPS,
     NO_TT,
     NO_UPPER,
     OLD_SEARCH,
+    ST_ACC,
     ST_BEST,
     ST_CIVIL,
     ST_CONTEXT,
@@ -259,6 +262,10 @@ def _payoff_tables(st, pay, cap, n, h):
             while pay[i, need] < pay[i, k]:
                 need += 1
             st[ST_NEED + i * (L.MAX_TRICKS + 1) + k] = need
+            more = 0
+            while more <= h and pay[i, more] <= pay[i, k]:
+                more += 1
+            st[ST_ACC + i * (L.MAX_TRICKS + 1) + k] = more
         # from the first trick on, the payoffs must order the tricks to come alike
         for k in range(2, h):
             step, first = pay[i, k + 1] - pay[i, k], pay[i, 2] - pay[i, 1]

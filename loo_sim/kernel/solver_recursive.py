@@ -27,7 +27,7 @@ from loo_sim.kernel.bits import (
 from loo_sim.kernel.legality import follow_options, lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver import _root_state, _setup
-from loo_sim.kernel.solver_search import NODE, ROOT, ROOT_ALL
+from loo_sim.kernel.solver_frames import NODE, ROOT, ROOT_ALL
 from loo_sim.kernel.solver_table import (
     ST_BEST,
     ST_CIVIL,

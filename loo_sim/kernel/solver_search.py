@@ -20,11 +20,55 @@ from loo_sim.kernel.bits import (
 from loo_sim.kernel.legality import lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver_endgame import E_PRUNED, mover_upper, two_tricks
+from loo_sim.kernel.solver_frames import (
+    F_BEAT,
+    F_BEST,
+    F_CANON,
+    F_CARD,
+    F_CHAIN,
+    F_CIVIL,
+    F_DONE,
+    F_FOUND,
+    F_HAND,
+    F_K,
+    F_LED,
+    F_LED_TRUMP,
+    F_LEGAL,
+    F_LI,
+    F_LIVE,
+    F_METAKEY,
+    F_MODE,
+    F_MOVER,
+    F_NOSPEC,
+    F_PAM,
+    F_PLAIN,
+    F_PREV,
+    F_PRUNED,
+    F_RENOUNCED,
+    F_SLOT,
+    F_SPEC,
+    F_T,
+    F_TIX,
+    F_TRUMPED,
+    F_TRUMPS,
+    F_TURNED,
+    F_UPPER,
+    F_WIN,
+    F_WON,
+    FB_CAP,
+    FB_PAY,
+    NODE,
+    ROOT_ALL,
+    _again,
+    _leave_out,
+    _restart,
+    _shallow,
+    _speculate,
+)
 from loo_sim.kernel.solver_table import (
     NO_CUT,
     NO_ENDGAME,
     NO_MERGE,
-    NO_SHALLOW,
     NO_TT,
     ST_BEST,
     ST_CANON,
@@ -36,7 +80,6 @@ from loo_sim.kernel.solver_table import (
     ST_LEAD,
     ST_MODE,
     ST_N,
-    ST_NEED,
     ST_NODES,
     ST_OUT_CARDS,
     ST_OUT_N,
@@ -53,18 +96,6 @@ from loo_sim.kernel.solver_table import (
     table_key,
 )
 from loo_sim.kernel.solver_trick import follower, judge, last_trick, play_forced, unplay_forced
-
-# ---- search frames (the explicit stack): int matrix fr [depth, F_*], float matrix fb [depth, FB_*] ----
-F_LI, F_K, F_TIX, F_WON, F_T, F_TURNED, F_CIVIL, F_RENOUNCED, F_LED, F_WIN, F_TRUMPED, F_LED_TRUMP = range(12)
-F_BEAT, F_MOVER, F_HAND, F_LIVE, F_PLAIN, F_TRUMPS, F_PAM, F_PREV, F_FOUND, F_DONE, F_BEST, F_CARD = range(12, 24)
-F_SLOT, F_METAKEY, F_MODE, F_PRUNED, F_UPPER = 24, 25, 26, 27, 28
-F_CHAIN = 29  # followers with one legal card played after the frame's card, without frames (solver_trick.play_forced)
-F_CANON = 30  # [MAX_PLAYERS] a trick start's hands in the table's ranks, kept from its lookup for its entry
-F_LEN = F_CANON + L.MAX_PLAYERS
-FB_PAY, FB_CAP = 0, 1  # the best payoff so far, the most the mover can still get
-MAX_DEPTH = L.MAX_TRICKS * L.MAX_PLAYERS + 1
-# ---- root modes -----------------------------------------------------------------------------
-NODE, ROOT, ROOT_ALL = 0, 1, 2  # ROOT: note the chosen card; ROOT_ALL: every card, no cut, no merging
 
 
 @njit(cache=True, inline="always")
@@ -128,6 +159,9 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     fr[d, F_METAKEY] = meta
     fr[d, F_MODE] = mode_r
     fr[d, F_PRUNED] = 0
+    fr[d, F_LEGAL] = legal
+    fr[d, F_SPEC] = 0
+    fr[d, F_NOSPEC] = 0
     fb[d, FB_PAY] = 0.0
     upper = mover_upper(st[ST_H] - tix, legal, beat, hands, st, mover, li, k, t, tm)  # tricks it can still win
     fr[d, F_UPPER] = upper
@@ -143,32 +177,6 @@ def _store(tt, slot, st, n, meta, value):
     tt[slot, TT_VALUE] = value
     for i in range(n):
         tt[slot, TT_HANDS + i] = st[ST_CANON + i]
-
-
-@njit(cache=True, inline="always")
-def _shallow(fr, fb, d, st, cap):
-    """Shallow max^n pruning (Korf 1991) on the constant sum of tricks: frame ``d``'s mover
-    ``m`` will end with at least ``need`` tricks (the fewest paying it as much as its best so
-    far), so the parent's mover ``p`` with at most ``extra = need - m's tricks now`` fewer
-    than all the tricks left; when even the best of those cannot beat the parent's best so
-    far (it keeps strictly better only), the parent will not take this card: stop, and keep
-    the inexact value out of the table. Never under a ROOT_ALL frame (its cards' values are
-    reported)."""
-    if d == 0 or (st[ST_FLAGS] & NO_SHALLOW) != 0:
-        return
-    up = d - 1
-    p = fr[up, F_MOVER]
-    m = fr[d, F_MOVER]
-    if p == m or fr[up, F_FOUND] == 0 or fr[up, F_MODE] == ROOT_ALL:
-        return
-    won = fr[d, F_WON]
-    extra = st[ST_NEED + m * (L.MAX_TRICKS + 1) + count_of(fr[d, F_BEST], m)] - count_of(won, m)
-    most = st[ST_H] - fr[d, F_TIX] - extra  # p's tricks from here on, at most
-    if fr[up, F_TIX] == fr[d, F_TIX] and fr[up, F_UPPER] < most:
-        most = fr[up, F_UPPER]  # p cannot head this trick either
-    if extra > 0 and cap[p, count_of(won, p), most] <= fb[up, FB_PAY]:
-        fr[d, F_DONE] = 1
-        fr[d, F_PRUNED] = 1
 
 
 @njit(cache=True, inline="always")
@@ -194,6 +202,8 @@ def _deliver(fr, fb, d, hands, cards, st, pay, cap, res):
             fr[d, F_DONE] = 1  # the most the mover can still get: a later card could only tie
         elif fr[d, F_PLAIN] | fr[d, F_TRUMPS] | fr[d, F_PAM]:  # (no card left: the value is exact, keep it so)
             _shallow(fr, fb, d, st, cap)
+            if fr[d, F_DONE] == 0:
+                _speculate(fr, d, st)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -240,15 +250,23 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
                 break
         if c < 0:  # frame d is searched
             best = fr[d, F_BEST]
+            if _again(fr, fb, d, st, pay, best):
+                _restart(fr, fb, d, st)
+                continue
             slot = fr[d, F_SLOT]
-            if slot >= 0 and fr[d, F_PRUNED] == 0:  # a pruned frame's value is not exact
+            if slot >= 0 and fr[d, F_PRUNED] == 0 and fr[d, F_SPEC] == 0:  # a pruned frame's value is not exact
                 for i in range(n):
                     st[ST_CANON + i] = fr[d, F_CANON + i]
                 _store(tt, slot, st, n, fr[d, F_METAKEY], best - fr[d, F_WON])
             if d == 0:
                 return best
+            speculated = fr[d, F_PRUNED] == 2
+            left_out = speculated or (fr[d, F_SPEC] == 1 and fr[d, F_FOUND] == 0)
             d -= 1
-            _deliver(fr, fb, d, hands, cards, st, pay, cap, best)
+            if left_out:  # the parent leaves it out
+                _leave_out(fr, d, hands, cards, st, speculated)
+            else:
+                _deliver(fr, fb, d, hands, cards, st, pay, cap, best)
             continue
         # play c
         fr[d, F_CARD] = c

@@ -20,7 +20,8 @@ ST_FLAGS = ST_OUT_RES + L.MAX_TRICKS  # the shortcuts turned off (measurements a
 ST_CONTEXT = ST_FLAGS + 1  # 1 + the flags the table's entries were made with; 0: a new table generation next solve
 ST_FUTURE = ST_CONTEXT + 1  # 1: the table keys on whether each seat has won a trick, not on the tricks won
 ST_NEED = ST_FUTURE + 1  # [MAX_PLAYERS * (MAX_TRICKS + 1)] the fewest tricks with i's payoff at k tricks or more
-ST_CANON = ST_NEED + L.MAX_PLAYERS * (L.MAX_TRICKS + 1)  # [MAX_PLAYERS] a trick start's hands in the table's ranks
+ST_ACC = ST_NEED + L.MAX_PLAYERS * (L.MAX_TRICKS + 1)  # [as ST_NEED] the fewest tricks paying i more than k (H+1: none)
+ST_CANON = ST_ACC + L.MAX_PLAYERS * (L.MAX_TRICKS + 1)  # [MAX_PLAYERS] a trick start's hands in the table's ranks
 ST_TABLES = ST_CANON + L.MAX_PLAYERS  # 1 + the flags cap, ST_NEED and ST_FUTURE were made with; 0: none yet
 ST_LEN = ST_TABLES + 1
 NO_MERGE, NO_TT, NO_CUT = 1, 2, 4
@@ -31,8 +32,10 @@ NO_ENDGAME = 256  # the last two tricks by the search's frames and table, not by
 NO_TRUMPS = 512  # the cut without the tricks lost to another seat's trumps above all of the mover's
 NO_FORCED = 1024  # a frame for every follower, also one with a single legal card
 NO_MASKED = 2048  # the last trick judged card by card (beats), not from the mask of its cards
+NO_SPEC = 4096  # no speculative pruning (against the grandparent too), so no search again
 # the search before these (measurements, tests)
-OLD_SEARCH = NO_SHALLOW | NO_FUTURE | NO_SHARE | NO_RANKS | NO_UPPER | NO_ENDGAME | NO_TRUMPS | NO_FORCED | NO_MASKED
+OLD_SEARCH = (NO_SHALLOW | NO_FUTURE | NO_SHARE | NO_RANKS | NO_UPPER | NO_ENDGAME | NO_TRUMPS | NO_FORCED | NO_MASKED
+              | NO_SPEC)
 # ---- transposition table: int matrix [slot, TT_*] ------------------------------------------
 TT_GEN, TT_META, TT_VALUE = 0, 1, 2
 TT_HANDS = 3  # [MAX_PLAYERS]
