@@ -19,12 +19,15 @@ F_BEAT, F_MOVER, F_HAND, F_LIVE, F_PLAIN, F_TRUMPS, F_PAM, F_PREV, F_FOUND, F_DO
 F_SLOT, F_METAKEY, F_MODE, F_PRUNED, F_UPPER = 24, 25, 26, 27, 28
 F_CHAIN = 29  # followers with one legal card played after the frame's card, without frames (solver_trick.play_forced)
 F_LEGAL = 30  # the mover's legal cards (a search again starts from them)
-F_SPEC = 31  # 1: a child's value was left out by speculative pruning (the frame's value may be inexact)
-F_NOSPEC = 32  # 1: searched again, exactly: no child of it is pruned speculatively
-F_CANON = 33  # [MAX_PLAYERS] a trick start's hands in the table's ranks, kept from its lookup for its entry
+F_SPEC = 31  # its value may be inexact (a value left out below it): the highest frame that rejects the exact one; NONE
+F_LIMIT = 32  # the highest frame a speculative prune below this one may count on (the frame itself once searched again)
+F_TOP = 33  # a frame pruned speculatively (F_PRUNED 2): the highest frame its prune counted on
+F_CANON = 34  # [MAX_PLAYERS] a trick start's hands in the table's ranks, kept from its lookup for its entry
 F_LEN = F_CANON + L.MAX_PLAYERS
 FB_PAY, FB_CAP = 0, 1  # the best payoff so far, the most the mover can still get
 MAX_DEPTH = L.MAX_TRICKS * L.MAX_PLAYERS + 1
+SPEC_UP = 3
+NONE = MAX_DEPTH  # F_SPEC of a frame whose value is exact
 # ---- root modes -----------------------------------------------------------------------------
 NODE, ROOT, ROOT_ALL = 0, 1, 2  # ROOT: note the chosen card; ROOT_ALL: every card, no cut, no merging
 
@@ -57,66 +60,83 @@ def _shallow(fr, fb, d, st, cap):
 
 @njit(cache=True, inline="always")
 def _speculate(fr, d, st):
-    """Speculative max^n pruning (Sturtevant 2003) against the grandparent: frame ``d``'s mover
-    ``m`` ends with at least ``need`` tricks, its parent's (``p``) takes a value only with at
-    least ``acc_p`` (the fewest paying it strictly more than its best so far; 0 before it has
-    one) and its grandparent's (``a``) only with at least ``acc_a``; three different seats'
-    tricks add up to at most all the tricks, so when ``acc_a + acc_p + need`` exceed them, the
-    grandparent will not take this frame's value through the parent. Stop: the parent leaves
-    the value out (``F_PRUNED`` 2), and is searched again, exactly, if its grandparent would
-    take the value it then finds (:func:`_value`)."""
-    if d < 2 or (st[ST_FLAGS] & NO_SPEC) != 0:
+    """Speculative max^n pruning (Sturtevant 2003): frame ``d``'s mover ends with at least
+    ``need`` tricks (the fewest paying it as much as its best so far); a frame above it takes
+    a value only when its mover gets at least ``acc`` (the fewest paying it strictly more
+    than its best so far; 0 before it has one). Each seat's tricks are at least the largest
+    of these bounds on it, and all seats' tricks add up to the tricks of the hand; so when,
+    going up from the parent, the bounds add up to more, no value of this frame can be
+    taken by every frame up to that one (the top), and none can reach it. Stop: the parent
+    leaves the value out (``F_PRUNED`` 2, ``F_TOP``), its own value may then be inexact, and
+    it is searched again, exactly, if its parent would take the value it found; else the
+    frame above learns the same (:func:`_again`, ``solver_search._value``). Not above the
+    frame's limit (``F_LIMIT``: a ROOT_ALL root reports every card's value; a frame searched
+    again must be exact), nor in the last two tricks (the endgame's, where it costs more
+    than it saves)."""
+    if (st[ST_FLAGS] & NO_SPEC) != 0 or fr[d, F_TIX] + 2 >= st[ST_H]:
         return
-    up = d - 1
-    a = d - 2
-    if fr[up, F_NOSPEC] == 1 or fr[a, F_FOUND] == 0 or fr[a, F_MODE] == ROOT_ALL:
-        return
-    if fr[d, F_TIX] + 2 >= st[ST_H]:
-        return  # not in the last two tricks (the endgame's rows, which it costs more than it saves)
-    m = fr[d, F_MOVER]
-    p = fr[up, F_MOVER]
-    pa = fr[a, F_MOVER]
+    h = st[ST_H]
     row = L.MAX_TRICKS + 1
-    total = st[ST_ACC + pa * row + count_of(fr[a, F_BEST], pa)] + st[ST_NEED + m * row + count_of(fr[d, F_BEST], m)]
-    if pa == m:
-        return
-    if fr[up, F_FOUND] == 1:
-        if p == m or p == pa:  # noqa: SIM109 (numba: no tuple membership needed)
-            return
-        total += st[ST_ACC + p * row + count_of(fr[up, F_BEST], p)]
-    if total > st[ST_H]:
-        fr[d, F_DONE] = 1
-        fr[d, F_PRUNED] = 2
+    m = fr[d, F_MOVER]
+    need = st[ST_NEED + m * row + count_of(fr[d, F_BEST], m)]
+    bounds = need << (4 * m)  # each seat's least tricks, 4 bits a seat
+    total = need
+    a = d - 1
+    limit = fr[a, F_LIMIT] if a >= 0 else 0
+    if limit < d - SPEC_UP:
+        limit = d - SPEC_UP
+    while a >= limit:
+        if fr[a, F_FOUND] == 1:
+            s = fr[a, F_MOVER]
+            acc = st[ST_ACC + s * row + count_of(fr[a, F_BEST], s)]
+            now = (bounds >> (4 * s)) & 15
+            if acc > now:
+                total += acc - now
+                bounds += (acc - now) << (4 * s)
+                if total > h:
+                    fr[d, F_DONE] = 1
+                    fr[d, F_PRUNED] = 2
+                    fr[d, F_TOP] = a
+                    return
+        a -= 1
 
 
 @njit(cache=True, inline="always")
-def _leave_out(fr, d, hands, cards, st, speculated):
-    """A child's value left out: restore the hands; when the child was pruned speculatively,
-    the frame's own value may be inexact (``F_SPEC``). A child that found no value (every one
-    of its children left out) is left out exactly: its value, whichever it is, is one this
-    frame would not take."""
+def _leave_out(fr, d, hands, cards, st):
+    """A child's value left out: restore the hands (as ``_deliver`` does before it judges a value)."""
     mover = fr[d, F_MOVER]
     hands[mover] = fr[d, F_HAND]
     unplay_forced(hands, cards, st, mover, fr[d, F_TIX] * L.MAX_PLAYERS + fr[d, F_K] + 1, fr[d, F_CHAIN])
-    if speculated:
-        fr[d, F_SPEC] = 1
 
 
 @njit(cache=True, inline="always")
-def _again(fr, fb, d, st, pay, best):
-    """Whether frame ``d``, which left a child's value out (speculative pruning), must be
-    searched again: its parent would take the value it found (or it found none, and then
-    the parent takes nothing: each value left out is one the parent would not take)."""
-    if fr[d, F_SPEC] == 0 or d == 0 or fr[d, F_FOUND] == 0 or fr[d, F_PRUNED] != 0:
-        return False  # (a pruned frame's parent will not take its value, nor the exact one)
+def _again(fr, fb, d, pay, best):
+    """Whether frame ``d``, whose value may be inexact (a value left out below it), must be
+    searched again: its parent would take the value it found. Not when it found none (each
+    value left out below it is one a frame above would not take), nor when it was pruned
+    (its parent takes neither its value nor the exact one)."""
+    if fr[d, F_SPEC] == NONE or d == 0 or fr[d, F_FOUND] == 0 or fr[d, F_PRUNED] != 0:
+        return False
     up = d - 1
     p = fr[up, F_MOVER]
     return fr[up, F_FOUND] == 0 or pay[p, count_of(best, p)] > fb[up, FB_PAY]
 
 
 @njit(cache=True, inline="always")
+def _told_above(fr, d):
+    """Frame ``d`` is done and will not be searched again: the highest frame that rejects its
+    exact value if its parent does not see that value (its prune's top, or the frame's own
+    ``F_SPEC``), or NONE: its parent sees its exact value, or rejects it as it would the exact one."""
+    if fr[d, F_PRUNED] == 2:
+        return fr[d, F_TOP]
+    if fr[d, F_PRUNED] == 1:  # shallow: the parent rejects the exact value as it rejects this one
+        return NONE
+    return fr[d, F_SPEC]
+
+
+@njit(cache=True, inline="always")
 def _restart(fr, fb, d, st):
-    """Search frame ``d`` again from its first card, with no child pruned speculatively."""
+    """Search frame ``d`` again from its first card, exactly: no prune below it counts on a frame above it."""
     legal = fr[d, F_LEGAL]
     _, low_plain, low_trumps, _ = power_masks(fr[d, F_T], st[ST_PAM])
     fr[d, F_PLAIN] = legal & low_plain
@@ -127,6 +147,6 @@ def _restart(fr, fb, d, st):
     fr[d, F_DONE] = 0
     fr[d, F_BEST] = 0
     fr[d, F_PRUNED] = 0
-    fr[d, F_SPEC] = 0
-    fr[d, F_NOSPEC] = 1
+    fr[d, F_SPEC] = NONE
+    fr[d, F_LIMIT] = d
     fb[d, FB_PAY] = 0.0

@@ -35,11 +35,11 @@ from loo_sim.kernel.solver_frames import (
     F_LED_TRUMP,
     F_LEGAL,
     F_LI,
+    F_LIMIT,
     F_LIVE,
     F_METAKEY,
     F_MODE,
     F_MOVER,
-    F_NOSPEC,
     F_PAM,
     F_PLAIN,
     F_PREV,
@@ -58,12 +58,14 @@ from loo_sim.kernel.solver_frames import (
     FB_CAP,
     FB_PAY,
     NODE,
+    NONE,
     ROOT_ALL,
     _again,
     _leave_out,
     _restart,
     _shallow,
     _speculate,
+    _told_above,
 )
 from loo_sim.kernel.solver_table import (
     NO_CUT,
@@ -100,8 +102,9 @@ from loo_sim.kernel.solver_trick import follower, judge, last_trick, play_forced
 
 @njit(cache=True, inline="always")
 def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped,
-           mode_r, slot, meta, known):  # fmt: skip
-    """Open the frame of a node at depth ``d``: its state, the mover's legal cards, the cap.
+           mode_r, slot, meta, known, limit):  # fmt: skip
+    """Open the frame of a node at depth ``d``: its state, the mover's legal cards, the cap;
+    ``limit`` its ``F_LIMIT`` (its parent's).
     ``known``: a follower's (legal, beat, renounces) as ``solver_trick.play_forced`` found them, or
     legal -1: find them here."""
     n = st[ST_N]
@@ -160,8 +163,8 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     fr[d, F_MODE] = mode_r
     fr[d, F_PRUNED] = 0
     fr[d, F_LEGAL] = legal
-    fr[d, F_SPEC] = 0
-    fr[d, F_NOSPEC] = 0
+    fr[d, F_SPEC] = NONE
+    fr[d, F_LIMIT] = limit
     fb[d, FB_PAY] = 0.0
     upper = mover_upper(st[ST_H] - tix, legal, beat, hands, st, mover, li, k, t, tm)  # tricks it can still win
     fr[d, F_UPPER] = upper
@@ -219,7 +222,7 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
     mode = st[ST_MODE]
     size = tt.shape[0]
     _enter(fr, fb, 0, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped,
-           mode_r, -1, 0, (-1, 0, False))  # fmt: skip
+           mode_r, -1, 0, (-1, 0, False), 1 if mode_r == ROOT_ALL else 0)  # fmt: skip
     d = 0
     while True:
         # the next card of frame d, in tie-break order, skipping equivalent cards
@@ -250,23 +253,25 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
                 break
         if c < 0:  # frame d is searched
             best = fr[d, F_BEST]
-            if _again(fr, fb, d, st, pay, best):
+            if _again(fr, fb, d, pay, best):
                 _restart(fr, fb, d, st)
                 continue
             slot = fr[d, F_SLOT]
-            if slot >= 0 and fr[d, F_PRUNED] == 0 and fr[d, F_SPEC] == 0:  # a pruned frame's value is not exact
+            if slot >= 0 and fr[d, F_PRUNED] == 0 and fr[d, F_SPEC] == NONE:  # a pruned frame's value is not exact
                 for i in range(n):
                     st[ST_CANON + i] = fr[d, F_CANON + i]
                 _store(tt, slot, st, n, fr[d, F_METAKEY], best - fr[d, F_WON])
             if d == 0:
                 return best
-            speculated = fr[d, F_PRUNED] == 2
-            left_out = speculated or (fr[d, F_SPEC] == 1 and fr[d, F_FOUND] == 0)
+            top = _told_above(fr, d)
+            left_out = fr[d, F_PRUNED] == 2 or fr[d, F_FOUND] == 0
             d -= 1
             if left_out:  # the parent leaves it out
-                _leave_out(fr, d, hands, cards, st, speculated)
+                _leave_out(fr, d, hands, cards, st)
             else:
                 _deliver(fr, fb, d, hands, cards, st, pay, cap, best)
+            if top < d and top < fr[d, F_SPEC]:  # the parent's value may be inexact in turn
+                fr[d, F_SPEC] = top
             continue
         # play c
         fr[d, F_CARD] = c
@@ -299,7 +304,7 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
         turned = fr[d, F_TURNED]
         if k + 1 < n:
             _enter(fr, fb, d + 1, hands, cards, st, cap, li, k + 1, tix, won, t, turned, ncivil, nren, nled, nwin,
-                   ntrumped, NODE, -1, 0, known)  # fmt: skip
+                   ntrumped, NODE, -1, 0, known, fr[d, F_LIMIT])  # fmt: skip
             d += 1
             continue
         if nren and mode == L.FIRST_RENOUNCE:  # the trick is judged with the new trumps
@@ -345,7 +350,7 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             _deliver(fr, fb, d, hands, cards, st, pay, cap, res)
             continue
         _enter(fr, fb, d + 1, hands, cards, st, cap, winner, 0, tix + 1, won, t, turned, False, False, 0, 0, False,
-               NODE, slot, meta, (-1, 0, False))  # fmt: skip
+               NODE, slot, meta, (-1, 0, False), fr[d, F_LIMIT])  # fmt: skip
         d += 1
         if slot >= 0:
             for i in range(n):
