@@ -22,11 +22,14 @@ F_LEGAL = 30  # the mover's legal cards (a search again starts from them)
 F_SPEC = 31  # its value may be inexact (a value left out below it): the highest frame that rejects the exact one; NONE
 F_LIMIT = 32  # the highest frame a speculative prune below this one may count on (the frame itself once searched again)
 F_TOP = 33  # a frame pruned speculatively (F_PRUNED 2): the highest frame its prune counted on
-F_CANON = 34  # [MAX_PLAYERS] a trick start's hands in the table's ranks, kept from its lookup for its entry
+F_REDO = 34  # the cards whose values it does not know exactly (their values left out, or inexact)
+F_BEST_CARD = 35  # the card of its best so far
+F_AGAIN = 36  # 1: searching its F_REDO cards again (a tie then goes to the card earlier in the order)
+F_CANON = 37  # [MAX_PLAYERS] a trick start's hands in the table's ranks, kept from its lookup for its entry
 F_LEN = F_CANON + L.MAX_PLAYERS
 FB_PAY, FB_CAP = 0, 1  # the best payoff so far, the most the mover can still get
 MAX_DEPTH = L.MAX_TRICKS * L.MAX_PLAYERS + 1
-SPEC_UP = 3
+SPEC_UP = 3  # how many frames up a speculative prune may count on (five-card nodes: 2 -> 8,561, 3 -> 7,951, 4 -> 9,005)
 NONE = MAX_DEPTH  # F_SPEC of a frame whose value is exact
 # ---- root modes -----------------------------------------------------------------------------
 NODE, ROOT, ROOT_ALL = 0, 1, 2  # ROOT: note the chosen card; ROOT_ALL: every card, no cut, no merging
@@ -53,7 +56,8 @@ def _shallow(fr, fb, d, st, cap):
     most = st[ST_H] - fr[d, F_TIX] - extra  # p's tricks from here on, at most
     if fr[up, F_TIX] == fr[d, F_TIX] and fr[up, F_UPPER] < most:
         most = fr[up, F_UPPER]  # p cannot head this trick either
-    if extra > 0 and cap[p, count_of(won, p), most] <= fb[up, FB_PAY]:
+    most_pay = cap[p, count_of(won, p), most]
+    if extra > 0 and (most_pay < fb[up, FB_PAY] or (most_pay == fb[up, FB_PAY] and fr[up, F_AGAIN] == 0)):
         fr[d, F_DONE] = 1
         fr[d, F_PRUNED] = 1
 
@@ -88,7 +92,7 @@ def _speculate(fr, d, st):
     while a >= limit:
         if fr[a, F_FOUND] == 1:
             s = fr[a, F_MOVER]
-            acc = st[ST_ACC + s * row + count_of(fr[a, F_BEST], s)]
+            acc = st[(ST_NEED if fr[a, F_AGAIN] == 1 else ST_ACC) + s * row + count_of(fr[a, F_BEST], s)]
             now = (bounds >> (4 * s)) & 15
             if acc > now:
                 total += acc - now
@@ -119,7 +123,8 @@ def _again(fr, fb, d, pay, best):
         return False
     up = d - 1
     p = fr[up, F_MOVER]
-    return fr[up, F_FOUND] == 0 or pay[p, count_of(best, p)] > fb[up, FB_PAY]
+    got = pay[p, count_of(best, p)]
+    return fr[up, F_FOUND] == 0 or got > fb[up, FB_PAY] or (got == fb[up, FB_PAY] and fr[up, F_AGAIN] == 1)
 
 
 @njit(cache=True, inline="always")
@@ -136,17 +141,30 @@ def _told_above(fr, d):
 
 @njit(cache=True, inline="always")
 def _restart(fr, fb, d, st):
-    """Search frame ``d`` again from its first card, exactly: no prune below it counts on a frame above it."""
-    legal = fr[d, F_LEGAL]
+    """Search frame ``d`` again, exactly: only the cards whose values it does not know
+    exactly (``F_REDO``), its best so far kept; no prune below it counts on a frame above it.
+    Every other card's value it knows, or knows that it would not take; so its exact value
+    is the first in the order of the best of its best so far and those cards' values."""
+    redo = fr[d, F_REDO]
     _, low_plain, low_trumps, _ = power_masks(fr[d, F_T], st[ST_PAM])
-    fr[d, F_PLAIN] = legal & low_plain
-    fr[d, F_TRUMPS] = legal & low_trumps
-    fr[d, F_PAM] = st[ST_PAM] == 1 and has(legal, PAM)
+    fr[d, F_PLAIN] = redo & low_plain
+    fr[d, F_TRUMPS] = redo & low_trumps
+    fr[d, F_PAM] = st[ST_PAM] == 1 and has(redo, PAM)
     fr[d, F_PREV] = -1
-    fr[d, F_FOUND] = 0
     fr[d, F_DONE] = 0
-    fr[d, F_BEST] = 0
     fr[d, F_PRUNED] = 0
     fr[d, F_SPEC] = NONE
+    fr[d, F_REDO] = 0
+    fr[d, F_AGAIN] = 1
     fr[d, F_LIMIT] = d
-    fb[d, FB_PAY] = 0.0
+
+
+@njit(cache=True, inline="always")
+def earlier(fr, d, st, c, b):
+    """Whether card ``c`` comes before card ``b`` in frame ``d``'s order (the plain cards in
+    bit order, then the trumps, then Pam)."""
+    pam = st[ST_PAM]
+    _, _, low_trumps, _ = power_masks(fr[d, F_T], pam)
+    kc = 128 if pam == 1 and c == PAM else c + 64 * has(low_trumps, c)
+    kb = 128 if pam == 1 and b == PAM else b + 64 * has(low_trumps, b)
+    return kc < kb

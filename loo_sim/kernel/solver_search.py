@@ -21,8 +21,10 @@ from loo_sim.kernel.legality import lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver_endgame import E_PRUNED, mover_upper, two_tricks
 from loo_sim.kernel.solver_frames import (
+    F_AGAIN,
     F_BEAT,
     F_BEST,
+    F_BEST_CARD,
     F_CANON,
     F_CARD,
     F_CHAIN,
@@ -44,6 +46,7 @@ from loo_sim.kernel.solver_frames import (
     F_PLAIN,
     F_PREV,
     F_PRUNED,
+    F_REDO,
     F_RENOUNCED,
     F_SLOT,
     F_SPEC,
@@ -66,6 +69,7 @@ from loo_sim.kernel.solver_frames import (
     _shallow,
     _speculate,
     _told_above,
+    earlier,
 )
 from loo_sim.kernel.solver_table import (
     NO_CUT,
@@ -165,6 +169,8 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     fr[d, F_LEGAL] = legal
     fr[d, F_SPEC] = NONE
     fr[d, F_LIMIT] = limit
+    fr[d, F_REDO] = 0
+    fr[d, F_AGAIN] = 0
     fb[d, FB_PAY] = 0.0
     upper = mover_upper(st[ST_H] - tix, legal, beat, hands, st, mover, li, k, t, tm)  # tricks it can still win
     fr[d, F_UPPER] = upper
@@ -195,9 +201,13 @@ def _deliver(fr, fb, d, hands, cards, st, pay, cap, res):
         st[ST_OUT_CARDS + out] = fr[d, F_CARD]
         st[ST_OUT_RES + out] = res
         st[ST_OUT_N] = out + 1
-    if fr[d, F_FOUND] == 0 or p > fb[d, FB_PAY]:  # strictly better only: ties keep the earlier card
+    better = fr[d, F_FOUND] == 0 or p > fb[d, FB_PAY]  # strictly better only: ties keep the earlier card
+    if not better and fr[d, F_AGAIN] == 1 and p == fb[d, FB_PAY]:  # searched again: the order decides a tie
+        better = earlier(fr, d, st, fr[d, F_CARD], fr[d, F_BEST_CARD])
+    if better:
         fr[d, F_FOUND] = 1
         fr[d, F_BEST] = res
+        fr[d, F_BEST_CARD] = fr[d, F_CARD]
         fb[d, FB_PAY] = p
         if mode_r != NODE:
             st[ST_BEST] = fr[d, F_CARD]
@@ -270,8 +280,10 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
                 _leave_out(fr, d, hands, cards, st)
             else:
                 _deliver(fr, fb, d, hands, cards, st, pay, cap, best)
-            if top < d and top < fr[d, F_SPEC]:  # the parent's value may be inexact in turn
-                fr[d, F_SPEC] = top
+            if top < d:  # the parent's value may be inexact in turn: this card's value to find again
+                fr[d, F_REDO] |= 1 << fr[d, F_CARD]
+                if top < fr[d, F_SPEC]:
+                    fr[d, F_SPEC] = top
             continue
         # play c
         fr[d, F_CARD] = c
@@ -322,7 +334,8 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             _deliver(fr, fb, d, hands, cards, st, pay, cap, last_trick(hands, st, winner, won, t))
             continue
         endgame = tix + 3 == h and (st[ST_FLAGS] & NO_ENDGAME) == 0
-        parent = fr[d, F_MOVER] if fr[d, F_FOUND] == 1 and fr[d, F_MODE] != ROOT_ALL else -1
+        # (a frame searching cards again may take a tie: no shallow pruning against it)
+        parent = fr[d, F_MOVER] if fr[d, F_FOUND] == 1 and fr[d, F_MODE] != ROOT_ALL and fr[d, F_AGAIN] == 0 else -1
         if endgame and tix == 0:  # after one trick no two plays reach the same hands: no table
             res = two_tricks(fr, fb, d + 1, hands, cards, st, pay, cap, winner, tix + 1, won, t, turned, parent,
                              fb[d, FB_PAY])  # fmt: skip
