@@ -279,3 +279,31 @@ def test_the_tables_ranks_follow_the_stated_rule(pam, civil):
             for b in moved:
                 if a < b and (a % 4 == b % 4 or any(a in h and b in h for h in held)):
                     assert moved[a] < moved[b] and moved[a] % 4 == a % 4
+
+
+@pytest.mark.parametrize("pam", [0, 1])
+def test_a_tie_in_a_search_again_goes_to_the_card_earlier_in_p7s_order(pam):
+    """solver_frames.earlier (a frame searching its unknown cards again, after speculative
+    pruning, gives a tie to the earlier card) orders any two cards of a hand as P7's
+    tie-break does: the card of lowest power first (bits.lowest_in, taken again and again),
+    with every trump state; the jack of clubs is Pam only when Pam is played."""
+    from loo_sim.kernel.bits import lowest_in, power_masks
+    from loo_sim.kernel.solver_frames import F_LEN, F_T, MAX_DEPTH, earlier
+
+    rng = random.Random(11 + pam)
+    fr = np.zeros((MAX_DEPTH, F_LEN), dtype=np.int64)
+    st = _context(4, pam)
+    for _ in range(2_000):
+        t = rng.randrange(-1, 4)
+        fr[3, F_T] = t
+        hand = rng.sample(range(52), rng.randrange(2, 9))
+        _, low_plain, low_trumps, _ = power_masks(t, pam)
+        left, order = sum(1 << b for b in hand), []
+        while left:
+            c = int(lowest_in(left, low_plain, low_trumps))
+            order.append(c)
+            left &= ~(1 << c)
+        for c in hand:
+            for b in hand:
+                if c != b:
+                    assert bool(earlier(fr, 3, st, c, b)) == (order.index(c) < order.index(b)), (t, hand)

@@ -181,7 +181,7 @@ def _keep(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, par
     """The counts after row ``r``'s card came back (the hands as they were before it): keep
     them if strictly better; then the cut, or shallow pruning against the row before (row
     ``r0``: against the search's frame that called, whose mover is ``parent``, -1 for
-    none, with ``parent_pay`` so far), as ``solver_search._shallow``: a pruned row's value
+    none, with ``parent_pay`` so far), as ``solver_frames._shallow``: a pruned row's value
     is not exact, and its parent rejects it."""
     mover = fr[r, E_MOVER]
     hands[mover] = fr[r, E_HAND]

@@ -1,8 +1,9 @@
 """The search of the perfect-information solver (``kernel/solver.py`` explains it): the
-layout of the explicit stack's frames ``fr``/``fb`` and the steps of the depth-first max^n
-search over that stack (:func:`_value`), the last trick played out and the last two
-evaluated directly (``kernel/solver_endgame.py``), and shallow pruning (:func:`_shallow`);
-the context ``st`` and the transposition table are ``kernel/solver_table.py``'s."""
+steps of the depth-first max^n search over the explicit stack of frames ``fr``/``fb``
+(:func:`_value`; their layout and the pruning that reads them, shallow and speculative,
+are ``kernel/solver_frames.py``'s), the last trick played out and the last two evaluated
+directly (``kernel/solver_endgame.py``); the context ``st`` and the transposition table are
+``kernel/solver_table.py``'s."""
 
 from numba import njit
 
