@@ -83,8 +83,8 @@ it was before them):
   above learns the same, up to the top. An inexact value never goes into the table. Not
   under a ``card_values`` root (every card's value is reported), and not in the last two
   tricks (the endgame's rows, where it searched more nodes than it saved). Nodes a solve
-  over the first 150 of ``bench --solver``'s five-card first leads: 10,346 -> 7,951
-  (counting up to ``solver_frames.SPEC_UP`` = 3 frames up; 2 gave 8,561, 4 gave 9,005;
+  over the first 150 of ``bench --solver``'s five-card first leads: 10,346 -> 8,433
+  (counting up to ``solver_frames.SPEC_UP`` = 3 frames up; 2 gave 8,581, 4 gave 9,552;
   searching a parent again from its first card rather than only its unknown cards, 8,628);
 - the last trick is played out directly (every seat holds one card, which is legal),
   its winner the seat holding the highest trump of the cards left, or else the highest

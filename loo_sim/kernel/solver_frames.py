@@ -1,10 +1,11 @@
 """The search's frames (``kernel/solver.py`` explains the search): the layout of the explicit
 stack ``fr``/``fb`` that ``solver_search._value`` walks, one frame a card played, and the
 pruning that reads it: shallow pruning (:func:`_shallow`, Korf 1991) against the parent,
-and speculative pruning (:func:`_speculate`, Sturtevant 2003) against the grandparent, with
-what it asks of the search: a value left out (:func:`_leave_out`) and a frame searched
-again when its value may be inexact and its parent would take it (:func:`_again`,
-:func:`_restart`)."""
+and speculative pruning (:func:`_speculate`, Sturtevant 2003) against up to ``SPEC_UP``
+frames above, with what it asks of the search: a card taken back, its value left out
+(:func:`_take_back`), what a frame tells the one above (:func:`_told_above`), and a frame
+searched again, its unknown cards only, when its value may be inexact and its parent would
+take it (:func:`_again`, :func:`_restart`, :func:`earlier`)."""
 
 from numba import njit
 
@@ -18,18 +19,17 @@ F_LI, F_K, F_TIX, F_WON, F_T, F_TURNED, F_CIVIL, F_RENOUNCED, F_LED, F_WIN, F_TR
 F_BEAT, F_MOVER, F_HAND, F_LIVE, F_PLAIN, F_TRUMPS, F_PAM, F_PREV, F_FOUND, F_DONE, F_BEST, F_CARD = range(12, 24)
 F_SLOT, F_METAKEY, F_MODE, F_PRUNED, F_UPPER = 24, 25, 26, 27, 28
 F_CHAIN = 29  # followers with one legal card played after the frame's card, without frames (solver_trick.play_forced)
-F_LEGAL = 30  # the mover's legal cards (a search again starts from them)
-F_SPEC = 31  # its value may be inexact (a value left out below it): the highest frame that rejects the exact one; NONE
-F_LIMIT = 32  # the highest frame a speculative prune below this one may count on (the frame itself once searched again)
-F_TOP = 33  # a frame pruned speculatively (F_PRUNED 2): the highest frame its prune counted on
-F_REDO = 34  # the cards whose values it does not know exactly (their values left out, or inexact)
-F_BEST_CARD = 35  # the card of its best so far
-F_AGAIN = 36  # 1: searching its F_REDO cards again (a tie then goes to the card earlier in the order)
-F_CANON = 37  # [MAX_PLAYERS] a trick start's hands in the table's ranks, kept from its lookup for its entry
+F_SPEC = 30  # its value may be inexact (a value left out below it): the highest frame that rejects the exact one; NONE
+F_LIMIT = 31  # the highest frame a speculative prune below this one may count on (the frame itself once searched again)
+F_TOP = 32  # a frame pruned speculatively (F_PRUNED 2): the highest frame its prune counted on
+F_REDO = 33  # the cards whose values it does not know exactly (their values left out, or inexact)
+F_BEST_CARD = 34  # the card of its best so far
+F_AGAIN = 35  # 1: searching its F_REDO cards again (a tie then goes to the card earlier in the order)
+F_CANON = 36  # [MAX_PLAYERS] a trick start's hands in the table's ranks, kept from its lookup for its entry
 F_LEN = F_CANON + L.MAX_PLAYERS
 FB_PAY, FB_CAP = 0, 1  # the best payoff so far, the most the mover can still get
 MAX_DEPTH = L.MAX_TRICKS * L.MAX_PLAYERS + 1
-SPEC_UP = 3  # how many frames up a speculative prune may count on (five-card nodes: 2 -> 8,561, 3 -> 7,951, 4 -> 9,005)
+SPEC_UP = 3  # how many frames up a speculative prune may count on (five-card nodes: 2 -> 8,581, 3 -> 8,433, 4 -> 9,552)
 NONE = MAX_DEPTH  # F_SPEC of a frame whose value is exact
 # ---- root modes -----------------------------------------------------------------------------
 NODE, ROOT, ROOT_ALL = 0, 1, 2  # ROOT: note the chosen card; ROOT_ALL: every card, no cut, no merging
@@ -73,7 +73,7 @@ def _speculate(fr, d, st):
     taken by every frame up to that one (the top), and none can reach it. Stop: the parent
     leaves the value out (``F_PRUNED`` 2, ``F_TOP``), its own value may then be inexact, and
     it is searched again, exactly, if its parent would take the value it found; else the
-    frame above learns the same (:func:`_again`, ``solver_search._value``). Not above the
+    frame above learns the same (:func:`_again`, :func:`_told_above`). Not above the
     frame's limit (``F_LIMIT``: a ROOT_ALL root reports every card's value; a frame searched
     again must be exact), nor in the last two tricks (the endgame's, where it costs more
     than it saves)."""
@@ -106,8 +106,9 @@ def _speculate(fr, d, st):
 
 
 @njit(cache=True, inline="always")
-def _leave_out(fr, d, hands, cards, st):
-    """A child's value left out: restore the hands (as ``_deliver`` does before it judges a value)."""
+def _take_back(fr, d, hands, cards, st):
+    """Take back the card frame ``d`` tried and the forced followers' after it: restore the
+    hands (before its value is judged, or when it is left out)."""
     mover = fr[d, F_MOVER]
     hands[mover] = fr[d, F_HAND]
     unplay_forced(hands, cards, st, mover, fr[d, F_TIX] * L.MAX_PLAYERS + fr[d, F_K] + 1, fr[d, F_CHAIN])

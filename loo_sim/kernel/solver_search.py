@@ -36,7 +36,6 @@ from loo_sim.kernel.solver_frames import (
     F_K,
     F_LED,
     F_LED_TRUMP,
-    F_LEGAL,
     F_LI,
     F_LIMIT,
     F_LIVE,
@@ -65,10 +64,10 @@ from loo_sim.kernel.solver_frames import (
     NONE,
     ROOT_ALL,
     _again,
-    _leave_out,
     _restart,
     _shallow,
     _speculate,
+    _take_back,
     _told_above,
     earlier,
 )
@@ -102,7 +101,7 @@ from loo_sim.kernel.solver_table import (
     count_of,
     table_key,
 )
-from loo_sim.kernel.solver_trick import follower, judge, last_trick, play_forced, unplay_forced
+from loo_sim.kernel.solver_trick import follower, judge, last_trick, play_forced
 
 
 @njit(cache=True, inline="always")
@@ -167,7 +166,6 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     fr[d, F_METAKEY] = meta
     fr[d, F_MODE] = mode_r
     fr[d, F_PRUNED] = 0
-    fr[d, F_LEGAL] = legal
     fr[d, F_SPEC] = NONE
     fr[d, F_LIMIT] = limit
     fr[d, F_REDO] = 0
@@ -191,10 +189,10 @@ def _store(tt, slot, st, n, meta, value):
 
 @njit(cache=True, inline="always")
 def _deliver(fr, fb, d, hands, cards, st, pay, cap, res):
-    """The value of the card frame ``d`` is trying came back: keep it if strictly better."""
+    """The value of the card frame ``d`` is trying came back: keep it if strictly better (or,
+    searching again, as good and earlier in the order)."""
+    _take_back(fr, d, hands, cards, st)
     mover = fr[d, F_MOVER]
-    hands[mover] = fr[d, F_HAND]
-    unplay_forced(hands, cards, st, mover, fr[d, F_TIX] * L.MAX_PLAYERS + fr[d, F_K] + 1, fr[d, F_CHAIN])
     p = pay[mover, count_of(res, mover)]
     mode_r = fr[d, F_MODE]
     if mode_r == ROOT_ALL:
@@ -278,7 +276,7 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             left_out = fr[d, F_PRUNED] == 2 or fr[d, F_FOUND] == 0
             d -= 1
             if left_out:  # the parent leaves it out
-                _leave_out(fr, d, hands, cards, st)
+                _take_back(fr, d, hands, cards, st)
             else:
                 _deliver(fr, fb, d, hands, cards, st, pay, cap, best)
             if top < d:  # the parent's value may be inexact in turn: this card's value to find again
