@@ -90,7 +90,8 @@ def solver_rates(positions: list, ref_count: int, rounds: int = 3) -> dict:
     variants = {"new": 0, "old_search": K.OLD_SEARCH, "no_shallow": K.NO_SHALLOW, "no_future": K.NO_FUTURE,
                 "no_ranks": K.NO_RANKS, "no_upper": K.NO_UPPER, "no_endgame": K.NO_ENDGAME, "no_merge": K.NO_MERGE,
                 "no_tt": K.NO_TT, "no_cut": K.NO_CUT, "no_trumps": K.NO_TRUMPS,
-                "no_forced": K.NO_FORCED, "no_masked": K.NO_MASKED, "no_spec": K.NO_SPEC}  # fmt: skip
+                "no_forced": K.NO_FORCED, "no_masked": K.NO_MASKED, "no_spec": K.NO_SPEC,
+                "no_resume": K.NO_RESUME}  # fmt: skip
     outs = {name: np.zeros((len(positions), 3), dtype=np.int64) for name in [*variants, "recursive"]}
     spaces = {name: K.workspace() for name in outs}
 

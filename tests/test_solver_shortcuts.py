@@ -132,7 +132,7 @@ def test_each_new_shortcut_alone_changes_nothing():
     ws = K.workspace()
     answers, nodes = [], []
     switches = (K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.NO_ENDGAME, K.NO_TRUMPS, K.NO_FORCED,
-                K.NO_MASKED, K.NO_SPEC, K.OLD_SEARCH)
+                K.NO_MASKED, K.NO_SPEC, K.NO_RESUME, K.OLD_SEARCH)
     for flags in (0, *switches):
         ws[1][K.ST_FLAGS] = flags
         out = np.zeros((len(encoded), 3), dtype=np.int64)
@@ -147,6 +147,8 @@ def test_each_new_shortcut_alone_changes_nothing():
     assert nodes[0] <= nodes[switches.index(K.NO_FORCED) + 1]
     # speculative pruning stops frames shallow pruning cannot, net of the frames it searches again
     assert nodes[0] < nodes[switches.index(K.NO_SPEC) + 1]
+    # a card searched again goes on from where its first search stopped: fewer frames than from nothing
+    assert nodes[0] < nodes[switches.index(K.NO_RESUME) + 1]
     # the endgame (solver_endgame.py) tries the same cards as the search's frames would, a node a seat
     assert nodes[switches.index(K.NO_ENDGAME) + 1] == nodes[0]
 

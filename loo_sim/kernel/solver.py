@@ -86,6 +86,9 @@ it was before them):
   over the first 150 of ``bench --solver``'s five-card first leads: 10,346 -> 8,433
   (counting up to ``solver_frames.SPEC_UP`` = 3 frames up; 2 gave 8,581, 4 gave 9,552;
   searching a parent again from its first card rather than only its unknown cards, 8,628);
+  a card searched again goes on from where its first search stopped (``NO_RESUME``;
+  ``solver_frames._save``/``_resume``: its best so far, the cards it did not try and those
+  whose values it did not know, kept in the parent's row under the card): 8,433 -> 8,149;
 - the last trick is played out directly (every seat holds one card, which is legal),
   its winner the seat holding the highest trump of the cards left, or else the highest
   card of the led suit (``solver_trick.winning_card``), rather than comparing card
@@ -172,6 +175,7 @@ from loo_sim.kernel.solver_table import (  # noqa: F401 (the layout is this modu
     NO_MASKED,
     NO_MERGE,
     NO_RANKS,
+    NO_RESUME,
     NO_SHALLOW,
     NO_SHARE,
     NO_SPEC,

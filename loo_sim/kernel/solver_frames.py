@@ -10,8 +10,18 @@ take it (:func:`_again`, :func:`_restart`, :func:`earlier`)."""
 from numba import njit
 
 from loo_sim.game import abi as L
-from loo_sim.kernel.bits import PAM, has, power_masks
-from loo_sim.kernel.solver_table import NO_SHALLOW, NO_SPEC, ST_ACC, ST_FLAGS, ST_H, ST_NEED, ST_PAM, count_of
+from loo_sim.kernel.bits import PAM, PAM_BIT, has, power_masks
+from loo_sim.kernel.solver_table import (
+    NO_RESUME,
+    NO_SHALLOW,
+    NO_SPEC,
+    ST_ACC,
+    ST_FLAGS,
+    ST_H,
+    ST_NEED,
+    ST_PAM,
+    count_of,
+)
 from loo_sim.kernel.solver_trick import unplay_forced
 
 # ---- search frames (the explicit stack): int matrix fr [depth, F_*], float matrix fb [depth, FB_*] ----
@@ -26,7 +36,12 @@ F_REDO = 33  # the cards whose values it does not know exactly (their values lef
 F_BEST_CARD = 34  # the card of its best so far
 F_AGAIN = 35  # 1: searching its F_REDO cards again (a tie then goes to the card earlier in the order)
 F_CANON = 36  # [MAX_PLAYERS] a trick start's hands in the table's ranks, kept from its lookup for its entry
-F_LEN = F_CANON + L.MAX_PLAYERS
+F_ID = F_CANON + L.MAX_PLAYERS  # the frame's identity (st's serial when it opened; kept when it is resumed)
+F_SAVED = F_ID + 1  # [52 cards, S_LEN]: where the first search of each card's frame stopped (_save, _resume)
+S_STAMP, S_ID, S_LEFT, S_FOUND, S_BEST, S_BEST_CARD, S_REDO = range(7)  # S_STAMP: this frame's F_ID when saved
+# (S_FOUND: F_FOUND, and 2 if it was searching again)
+S_LEN = 7
+F_LEN = F_SAVED + 52 * S_LEN
 FB_PAY, FB_CAP = 0, 1  # the best payoff so far, the most the mover can still get
 MAX_DEPTH = L.MAX_TRICKS * L.MAX_PLAYERS + 1
 SPEC_UP = 3  # how many frames up a speculative prune may count on (five-card nodes: 2 -> 8,581, 3 -> 8,433, 4 -> 9,552)
@@ -169,3 +184,50 @@ def earlier(fr, d, st, c, b):
     kc = 128 if pam == 1 and c == PAM else c + 64 * has(low_trumps, c)
     kb = 128 if pam == 1 and b == PAM else b + 64 * has(low_trumps, b)
     return kc < kb
+
+
+@njit(cache=True, inline="always")
+def _save(fr, d):
+    """Frame ``d`` is done, and its parent will search its card again: keep, in the parent's
+    row under that card, where it stopped: the cards it did not try (if pruned), its best so
+    far (exact: an inexact value its parent would take is searched again before it counts)
+    and the cards whose values it does not know (``F_REDO``)."""
+    up = d - 1
+    at = F_SAVED + fr[up, F_CARD] * S_LEN
+    left = 0
+    if fr[d, F_PRUNED] == 2:
+        left = fr[d, F_PLAIN] | fr[d, F_TRUMPS] | (PAM_BIT if fr[d, F_PAM] else 0)
+    fr[up, at + S_STAMP] = fr[up, F_ID]
+    fr[up, at + S_ID] = fr[d, F_ID]
+    fr[up, at + S_LEFT] = left
+    fr[up, at + S_FOUND] = fr[d, F_FOUND] | (fr[d, F_AGAIN] << 1)
+    fr[up, at + S_BEST] = fr[d, F_BEST]
+    fr[up, at + S_BEST_CARD] = fr[d, F_BEST_CARD]
+    fr[up, at + S_REDO] = fr[d, F_REDO]
+
+
+@njit(cache=True, inline="always")
+def _resume(fr, fb, d, st, pay):
+    """Frame ``d`` searches again the card it is trying, and the card's frame ``d + 1`` has
+    just opened: if the first search of that card stopped short (:func:`_save`), go on from
+    there: the same best so far, only the cards not tried and those whose values it did not
+    know. A tie may then go to a card earlier in the order than its best (``F_AGAIN``). Its
+    identity is the first search's, so its own children's saved searches still match."""
+    at = F_SAVED + fr[d, F_CARD] * S_LEN
+    if fr[d, F_AGAIN] == 0 or fr[d, at + S_STAMP] != fr[d, F_ID] or (st[ST_FLAGS] & NO_RESUME) != 0:
+        return
+    c = d + 1
+    left = fr[d, at + S_LEFT] | fr[d, at + S_REDO]
+    fr[c, F_ID] = fr[d, at + S_ID]
+    fr[c, F_PLAIN] &= left
+    fr[c, F_TRUMPS] &= left
+    if not has(left, PAM):
+        fr[c, F_PAM] = 0
+    if (fr[d, at + S_FOUND] & 1) == 1:
+        fr[c, F_FOUND] = 1
+        fr[c, F_BEST] = fr[d, at + S_BEST]
+        fr[c, F_BEST_CARD] = fr[d, at + S_BEST_CARD]
+        m = fr[c, F_MOVER]
+        fb[c, FB_PAY] = pay[m, count_of(fr[c, F_BEST], m)]
+    if fr[d, at + S_REDO] != 0 or fr[d, at + S_FOUND] > 1:  # cards before its best left, or searching again
+        fr[c, F_AGAIN] = 1

@@ -33,6 +33,7 @@ from loo_sim.kernel.solver_frames import (
     F_DONE,
     F_FOUND,
     F_HAND,
+    F_ID,
     F_K,
     F_LED,
     F_LED_TRUMP,
@@ -65,6 +66,8 @@ from loo_sim.kernel.solver_frames import (
     ROOT_ALL,
     _again,
     _restart,
+    _resume,
+    _save,
     _shallow,
     _speculate,
     _take_back,
@@ -91,6 +94,7 @@ from loo_sim.kernel.solver_table import (
     ST_OUT_N,
     ST_OUT_RES,
     ST_PAM,
+    ST_SERIAL,
     ST_SINGLE,
     TT_GEN,
     TT_HANDS,
@@ -114,6 +118,7 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     n = st[ST_N]
     pam = st[ST_PAM]
     st[ST_NODES] += 1
+    st[ST_SERIAL] += 1
     base = tix * L.MAX_PLAYERS
     mover = li + k
     if mover >= n:
@@ -170,6 +175,7 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     fr[d, F_LIMIT] = limit
     fr[d, F_REDO] = 0
     fr[d, F_AGAIN] = 0
+    fr[d, F_ID] = st[ST_SERIAL]
     fb[d, FB_PAY] = 0.0
     upper = mover_upper(st[ST_H] - tix, legal, beat, hands, st, mover, li, k, t, tm)  # tricks it can still win
     fr[d, F_UPPER] = upper
@@ -273,6 +279,8 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             if d == 0:
                 return best
             top = _told_above(fr, d)
+            if top < d - 1:  # the parent will search this card again: from where this search stopped
+                _save(fr, d)
             left_out = fr[d, F_PRUNED] == 2 or fr[d, F_FOUND] == 0
             d -= 1
             if left_out:  # the parent leaves it out
@@ -316,6 +324,7 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
         if k + 1 < n:
             _enter(fr, fb, d + 1, hands, cards, st, cap, li, k + 1, tix, won, t, turned, ncivil, nren, nled, nwin,
                    ntrumped, NODE, -1, 0, known, fr[d, F_LIMIT])  # fmt: skip
+            _resume(fr, fb, d, st, pay)
             d += 1
             continue
         if nren and mode == L.FIRST_RENOUNCE:  # the trick is judged with the new trumps
@@ -363,6 +372,7 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             continue
         _enter(fr, fb, d + 1, hands, cards, st, cap, winner, 0, tix + 1, won, t, turned, False, False, 0, 0, False,
                NODE, slot, meta, (-1, 0, False), fr[d, F_LIMIT])  # fmt: skip
+        _resume(fr, fb, d, st, pay)
         d += 1
         if slot >= 0:
             for i in range(n):

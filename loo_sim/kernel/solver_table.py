@@ -22,8 +22,9 @@ ST_FUTURE = ST_CONTEXT + 1  # 1: the table keys on whether each seat has won a t
 ST_NEED = ST_FUTURE + 1  # [MAX_PLAYERS * (MAX_TRICKS + 1)] the fewest tricks with i's payoff at k tricks or more
 ST_ACC = ST_NEED + L.MAX_PLAYERS * (L.MAX_TRICKS + 1)  # [as ST_NEED] the fewest tricks paying i more than k (H+1: none)
 ST_CANON = ST_ACC + L.MAX_PLAYERS * (L.MAX_TRICKS + 1)  # [MAX_PLAYERS] a trick start's hands in the table's ranks
-ST_TABLES = ST_CANON + L.MAX_PLAYERS  # 1 + the flags cap, ST_NEED and ST_FUTURE were made with; 0: none yet
-ST_LEN = ST_TABLES + 1
+ST_TABLES = ST_CANON + L.MAX_PLAYERS  # 1 + the flags cap, ST_NEED, ST_ACC and ST_FUTURE were made with; 0: none yet
+ST_SERIAL = ST_TABLES + 1  # frames opened so far, never reset: a frame's identity (solver_frames.F_ID)
+ST_LEN = ST_SERIAL + 1
 NO_MERGE, NO_TT, NO_CUT = 1, 2, 4
 NO_SHALLOW, NO_FUTURE, NO_SHARE = 8, 16, 32  # shallow pruning, the key on tricks won or not, the table across solves
 NO_RANKS = 64  # the table keyed on the cards themselves, not on their ranks among the cards in play
@@ -32,10 +33,11 @@ NO_ENDGAME = 256  # the last two tricks by the search's frames and table, not by
 NO_TRUMPS = 512  # the cut without the tricks lost to another seat's trumps above all of the mover's
 NO_FORCED = 1024  # a frame for every follower, also one with a single legal card
 NO_MASKED = 2048  # the last trick judged card by card (beats), not from the mask of its cards
-NO_SPEC = 4096  # no speculative pruning (against the grandparent too), so no search again
+NO_SPEC = 4096  # no speculative pruning (against up to SPEC_UP frames above), so no search again
+NO_RESUME = 8192  # a card searched again from nothing, not from where its first search stopped
 # the search before these (measurements, tests)
 OLD_SEARCH = (NO_SHALLOW | NO_FUTURE | NO_SHARE | NO_RANKS | NO_UPPER | NO_ENDGAME | NO_TRUMPS | NO_FORCED | NO_MASKED
-              | NO_SPEC)
+              | NO_SPEC | NO_RESUME)
 # ---- transposition table: int matrix [slot, TT_*] ------------------------------------------
 TT_GEN, TT_META, TT_VALUE = 0, 1, 2
 TT_HANDS = 3  # [MAX_PLAYERS]
