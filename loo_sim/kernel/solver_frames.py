@@ -5,7 +5,9 @@ and speculative pruning (:func:`_speculate`, Sturtevant 2003) against up to ``SP
 frames above, with what it asks of the search: a card taken back, its value left out
 (:func:`_take_back`), what a frame tells the one above (:func:`_told_above`), and a frame
 searched again, its unknown cards only, when its value may be inexact and its parent would
-take it (:func:`_again`, :func:`_restart`, :func:`earlier`)."""
+take it (:func:`_again`, :func:`_restart`, :func:`earlier`); where a card's first search
+stopped, kept in its parent's row (:func:`_save`), so that searching it again goes on from
+there (:func:`_resume`)."""
 
 from numba import njit
 
