@@ -11,7 +11,8 @@ it does the wall clock (a rate is per CPU second).
   newer ones turned off (``OLD_SEARCH``: shallow pruning, the table's key on tricks won or
   not and on ranks, the follower's cut, the table across solves, the endgame of the last
   two tricks, the tricks lost to another seat's higher trumps, the forced followers
-  without frames, the last trick judged from its mask, speculative pruning), each shortcut alone
+  without frames, the last trick judged from its mask, speculative pruning, a card searched
+  again resumed, the rows of the third trick from the end), each shortcut alone
   turned off, the recursive twin, and the reference (engine/solver.py); nodes a solve
   before and after; the table's size and the slots one solve fills.
 - ``pimc_ladder_report``: deals/s of a card-play ladder (run/ladder.py) with a ``pimc:32``
@@ -91,7 +92,7 @@ def solver_rates(positions: list, ref_count: int, rounds: int = 3) -> dict:
                 "no_ranks": K.NO_RANKS, "no_upper": K.NO_UPPER, "no_endgame": K.NO_ENDGAME, "no_merge": K.NO_MERGE,
                 "no_tt": K.NO_TT, "no_cut": K.NO_CUT, "no_trumps": K.NO_TRUMPS,
                 "no_forced": K.NO_FORCED, "no_masked": K.NO_MASKED, "no_spec": K.NO_SPEC,
-                "no_resume": K.NO_RESUME}  # fmt: skip
+                "no_resume": K.NO_RESUME, "no_three": K.NO_THREE}  # fmt: skip
     outs = {name: np.zeros((len(positions), 3), dtype=np.int64) for name in [*variants, "recursive"]}
     spaces = {name: K.workspace() for name in outs}
 

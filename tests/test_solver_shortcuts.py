@@ -2,8 +2,8 @@
 whether each seat has won a trick and on the ranks among the cards in play, the cut of a
 follower that cannot head the trick, the table kept across solves, the endgame of the
 last two tricks, the cut's tricks lost to another seat's higher trumps, a follower with one
-legal card played without a frame, the last trick judged from the mask of its cards)
-change no answer.
+legal card played without a frame, the last trick judged from the mask of its cards, the
+trick before the endgame's two searched in rows) change no answer.
 
 On 10,000 positions of real reference deals of every preset (tests/solver_positions.py's
 way: three-card with 3 to 8 players, five-card with 3 to 5, Pam be civil, classic-limited
@@ -132,7 +132,7 @@ def test_each_new_shortcut_alone_changes_nothing():
     ws = K.workspace()
     answers, nodes = [], []
     switches = (K.NO_SHALLOW, K.NO_FUTURE, K.NO_RANKS, K.NO_UPPER, K.NO_ENDGAME, K.NO_TRUMPS, K.NO_FORCED,
-                K.NO_MASKED, K.NO_SPEC, K.NO_RESUME, K.OLD_SEARCH)
+                K.NO_MASKED, K.NO_SPEC, K.NO_RESUME, K.NO_THREE, K.NO_SPEC | K.NO_THREE, K.OLD_SEARCH)
     for flags in (0, *switches):
         ws[1][K.ST_FLAGS] = flags
         out = np.zeros((len(encoded), 3), dtype=np.int64)
@@ -150,7 +150,11 @@ def test_each_new_shortcut_alone_changes_nothing():
     # a card searched again goes on from where its first search stopped: fewer frames than from nothing
     assert nodes[0] < nodes[switches.index(K.NO_RESUME) + 1]
     # the endgame (solver_endgame.py) tries the same cards as the search's frames would, a node a seat
-    assert nodes[switches.index(K.NO_ENDGAME) + 1] == nodes[0]
+    # (without it, the trick before it goes to the frames too, as without the rows of solver_three.py)
+    assert nodes[switches.index(K.NO_ENDGAME) + 1] == nodes[switches.index(K.NO_THREE) + 1]
+    # so do the rows of the trick before it (solver_three.py), which leave speculative pruning out:
+    # without it, the frames of that trick search the same nodes
+    assert nodes[switches.index(K.NO_SPEC) + 1] == nodes[switches.index(K.NO_SPEC | K.NO_THREE) + 1]
 
 
 def test_the_endgame_replaces_the_table_of_the_last_two_tricks():

@@ -81,8 +81,9 @@ it was before them):
   in the order, so pruning against it counts a tie; nothing below it prunes against a
   frame above it); otherwise the frame
   above learns the same, up to the top. An inexact value never goes into the table. Not
-  under a ``card_values`` root (every card's value is reported), and not in the last two
-  tricks (the endgame's rows, where it searched more nodes than it saved). Nodes a solve
+  under a ``card_values`` root (every card's value is reported), and not in the rows of
+  the last three tricks (the endgame's, where it searched more nodes than it saved, and
+  ``solver_three``'s, where it saved as many as it cost). Nodes a solve
   over the first 150 of ``bench --solver``'s five-card first leads: 10,346 -> 8,433
   (counting up to ``solver_frames.SPEC_UP`` = 3 frames up; 2 gave 8,581, 4 gave 9,552;
   searching a parent again from its first card rather than only its unknown cards, 8,628);
@@ -116,6 +117,14 @@ it was before them):
   played out with the last trick, without a cut). Its start is looked up in the table
   from the third trick on; after one trick no two plays reach the same hands, so there
   it is evaluated straight away;
+- the trick before the endgame's two (``NO_THREE``; ``solver_three.py``): every seat
+  holding three cards, searched in rows as the endgame's are, called where the table
+  did not answer that trick's start: a row a seat, the same cards tried in the same
+  order, the same cut and shallow pruning; each complete play of the trick goes to the
+  table, then to the endgame. Without speculative pruning the rows search exactly the
+  frames' nodes (a test); with it the frames of that trick stop a few more (five-card
+  first leads: 8,149 nodes a solve with frames, 8,304 with rows), and the rows are
+  still faster (a row costs less than a frame);
 - a follower with a single legal card (``NO_FORCED``; ``solver_trick.play_forced``) plays
   it without a frame of its own (nor a row of the endgame): its value is its one child's, so the frame of the card
   before it takes the value straight back (and restores its hand). The node still
@@ -179,6 +188,7 @@ from loo_sim.kernel.solver_table import (  # noqa: F401 (the layout is this modu
     NO_SHALLOW,
     NO_SHARE,
     NO_SPEC,
+    NO_THREE,
     NO_TRUMPS,
     NO_TT,
     NO_UPPER,

@@ -1,8 +1,9 @@
 """The search of the perfect-information solver (``kernel/solver.py`` explains it): the
 steps of the depth-first max^n search over the explicit stack of frames ``fr``/``fb``
 (:func:`_value`; their layout and the pruning that reads them, shallow and speculative,
-are ``kernel/solver_frames.py``'s), the last trick played out and the last two evaluated
-directly (``kernel/solver_endgame.py``); the context ``st`` and the transposition table are
+are ``kernel/solver_frames.py``'s), the last trick played out, the last two evaluated
+directly (``kernel/solver_endgame.py``) and the one before them in rows
+(``kernel/solver_three.py``); the context ``st`` and the transposition table are
 ``kernel/solver_table.py``'s."""
 
 from numba import njit
@@ -78,12 +79,12 @@ from loo_sim.kernel.solver_table import (
     NO_CUT,
     NO_ENDGAME,
     NO_MERGE,
+    NO_THREE,
     NO_TT,
     ST_BEST,
     ST_CANON,
     ST_CIVIL,
     ST_FLAGS,
-    ST_GEN,
     ST_H,
     ST_INDICATOR,
     ST_LEAD,
@@ -96,15 +97,14 @@ from loo_sim.kernel.solver_table import (
     ST_PAM,
     ST_SERIAL,
     ST_SINGLE,
-    TT_GEN,
-    TT_HANDS,
-    TT_META,
-    TT_VALUE,
     _slot,
     canonical,
     count_of,
+    lookup,
+    store,
     table_key,
 )
+from loo_sim.kernel.solver_three import three_tricks
 from loo_sim.kernel.solver_trick import follower, judge, last_trick, play_forced
 
 
@@ -180,17 +180,6 @@ def _enter(fr, fb, d, hands, cards, st, cap, li, k, tix, won, t, turned, civil, 
     upper = mover_upper(st[ST_H] - tix, legal, beat, hands, st, mover, li, k, t, tm)  # tricks it can still win
     fr[d, F_UPPER] = upper
     fb[d, FB_CAP] = cap[mover, count_of(won, mover), upper]
-
-
-@njit(cache=True, inline="always")
-def _store(tt, slot, st, n, meta, value):
-    """Into the table: the tricks won from a trick start on, under its key (the hands in
-    ranks at ``st[ST_CANON:]``)."""
-    tt[slot, TT_GEN] = st[ST_GEN]
-    tt[slot, TT_META] = meta
-    tt[slot, TT_VALUE] = value
-    for i in range(n):
-        tt[slot, TT_HANDS + i] = st[ST_CANON + i]
 
 
 @njit(cache=True, inline="always")
@@ -275,7 +264,7 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
             if slot >= 0 and fr[d, F_PRUNED] == 0 and fr[d, F_SPEC] == NONE:  # a pruned frame's value is not exact
                 for i in range(n):
                     st[ST_CANON + i] = fr[d, F_CANON + i]
-                _store(tt, slot, st, n, fr[d, F_METAKEY], best - fr[d, F_WON])
+                store(tt, slot, st, n, fr[d, F_METAKEY], best - fr[d, F_WON])
             if d == 0:
                 return best
             top = _told_above(fr, d)
@@ -354,20 +343,20 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
         if (st[ST_FLAGS] & NO_TT) == 0:
             canonical(hands, st, n)
             slot = _slot(st[ST_CANON : ST_CANON + n], n, meta, size)
-        if slot >= 0 and tt[slot, TT_GEN] == st[ST_GEN] and tt[slot, TT_META] == meta:
-            same = True
-            for i in range(n):
-                if tt[slot, TT_HANDS + i] != st[ST_CANON + i]:
-                    same = False
-                    break
-            if same:
-                _deliver(fr, fb, d, hands, cards, st, pay, cap, tt[slot, TT_VALUE] + won)
-                continue
+        found = lookup(tt, slot, st, n, meta)
+        if found >= 0:
+            _deliver(fr, fb, d, hands, cards, st, pay, cap, found + won)
+            continue
+        if tix + 4 == h and (st[ST_FLAGS] & (NO_ENDGAME | NO_THREE)) == 0:
+            res = three_tricks(fr, fb, d + 1, hands, cards, st, tt, pay, cap, winner, tix + 1, won, t, turned, parent,
+                               fb[d, FB_PAY], slot, meta)  # fmt: skip
+            _deliver(fr, fb, d, hands, cards, st, pay, cap, res)
+            continue
         if endgame:  # exact: into the table as a searched frame's value goes
             res = two_tricks(fr, fb, d + 1, hands, cards, st, pay, cap, winner, tix + 1, won, t, turned, parent,
                              fb[d, FB_PAY])  # fmt: skip
             if slot >= 0 and fr[d + 1, E_PRUNED] == 0:
-                _store(tt, slot, st, n, meta, res - won)
+                store(tt, slot, st, n, meta, res - won)
             _deliver(fr, fb, d, hands, cards, st, pay, cap, res)
             continue
         _enter(fr, fb, d + 1, hands, cards, st, cap, winner, 0, tix + 1, won, t, turned, False, False, 0, 0, False,

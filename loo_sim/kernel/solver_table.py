@@ -1,7 +1,8 @@
 """The perfect-information solver's vectors and its transposition table (``kernel/solver.py``
 explains the search): the per-solve context ``st`` (slots ``ST_*``), the switches that turn
 shortcuts off (``NO_*``), the table ``tt`` (columns ``TT_*``) and a trick start's key in it:
-:func:`table_key`, the hands in ranks (:func:`canonical`) and the slot (:func:`_slot`)."""
+:func:`table_key`, the hands in ranks (:func:`canonical`) and the slot (:func:`_slot`); an
+entry read (:func:`lookup`) and written (:func:`store`)."""
 
 from numba import njit
 
@@ -35,9 +36,10 @@ NO_FORCED = 1024  # a frame for every follower, also one with a single legal car
 NO_MASKED = 2048  # the last trick judged card by card (beats), not from the mask of its cards
 NO_SPEC = 4096  # no speculative pruning (against up to SPEC_UP frames above), so no search again
 NO_RESUME = 8192  # a card searched again from nothing, not from where its first search stopped
+NO_THREE = 16384  # the trick before the endgame's two by the search's frames, not by solver_three.three_tricks
 # the search before these (measurements, tests)
 OLD_SEARCH = (NO_SHALLOW | NO_FUTURE | NO_SHARE | NO_RANKS | NO_UPPER | NO_ENDGAME | NO_TRUMPS | NO_FORCED | NO_MASKED
-              | NO_SPEC | NO_RESUME)
+              | NO_SPEC | NO_RESUME | NO_THREE)
 # ---- transposition table: int matrix [slot, TT_*] ------------------------------------------
 TT_GEN, TT_META, TT_VALUE = 0, 1, 2
 TT_HANDS = 3  # [MAX_PLAYERS]
@@ -133,3 +135,26 @@ def _slot(hands, n, meta, size):
         x = (x ^ hands[i]) * _K
     x ^= x >> 29
     return x & (size - 1)
+
+
+@njit(cache=True, inline="always")
+def lookup(tt, slot, st, n, meta):
+    """The tricks won from a trick start on, from the table (the hands in ranks at
+    ``st[ST_CANON:]``, ``meta`` its :func:`table_key`); -1: not there."""
+    if slot < 0 or tt[slot, TT_GEN] != st[ST_GEN] or tt[slot, TT_META] != meta:
+        return -1
+    for i in range(n):
+        if tt[slot, TT_HANDS + i] != st[ST_CANON + i]:
+            return -1
+    return tt[slot, TT_VALUE]
+
+
+@njit(cache=True, inline="always")
+def store(tt, slot, st, n, meta, value):
+    """Into the table: the tricks won from a trick start on, under its key (the hands in
+    ranks at ``st[ST_CANON:]``)."""
+    tt[slot, TT_GEN] = st[ST_GEN]
+    tt[slot, TT_META] = meta
+    tt[slot, TT_VALUE] = value
+    for i in range(n):
+        tt[slot, TT_HANDS + i] = st[ST_CANON + i]
