@@ -220,45 +220,47 @@ def three_tricks(fr, fb, r0, hands, cards, st, tt, pay, cap, li, tix, won, t, tu
     live = hands[0]  # the cards in play: in a hand or in this trick, the same until it is complete
     for i in range(1, n):
         live |= hands[i]
-    _open(fr, fb, r0, hands, cards, st, cap, li, 0, tix, won, t, turned, False, False, 0, 0, False, (-1, 0, False),
-          -1)  # fmt: skip
-    k = 0
+    # the trick as the next row to open finds it; one call site each for _open and _keep (compile time)
+    k, prev, opening = 0, -1, True
+    nt, ncivil, nren, nled, nwin, ntrumped, known = t, False, False, 0, 0, False, (-1, 0, False)
     while True:
+        if opening:
+            _open(fr, fb, r0 + k, hands, cards, st, cap, li, k, tix, won, nt, turned, ncivil, nren, nled, nwin,
+                  ntrumped, known, prev)  # fmt: skip
+            opening = False
         r = r0 + k  # a seat's row: seat k of the trick
         c = _next(fr, r, st, live)
-        if c < 0:  # seat k is done
+        if c < 0:  # seat k is done: its counts go to the row before
             res = fr[r, E_BEST]
-            if k > 0:
-                k = fr[r, E_PREV] - r0
-                _keep(fr, fb, r0 + k, r0, hands, cards, base, st, pay, cap, res, won, parent, parent_pay)
+            if k == 0:
+                if slot >= 0 and fr[r0, E_PRUNED] == 0:
+                    for i in range(n):
+                        st[ST_CANON + i] = fr[r0, R_CANON + i]
+                    store(tt, slot, st, n, meta, res - won)
+                return res
+            r = fr[r, E_PREV]
+            k = r - r0
+        else:
+            hands[fr[r, E_MOVER]] = fr[r, E_HAND] & ~(1 << c)
+            cards[base + k] = c
+            nt = fr[r, E_T]
+            nled = fr[r, E_LED]
+            nwin = fr[r, E_WIN]
+            ntrumped = fr[r, E_TRUMPED] == 1
+            ncivil = fr[r, E_CIVIL] == 1
+            if k == 0:
+                if mode == L.FIRST_LEAD and nt < 0:
+                    nt = c & 3
+                nled = eff_suit(c, nt, pam)
+                ncivil = st[ST_CIVIL] == 1 and nt >= 0 and c == 48 + nt
+            elif has(fr[r, E_BEAT], c):
+                nwin = k
+                ntrumped = fr[r, E_LED_TRUMP] == 0 and is_trump(c, nt, pam)
+            nren = fr[r, E_REN] == 1
+            j, nwin, ntrumped, nren, fr[r, E_CHAIN], known = play_forced(hands, cards, st, li, k, n, base, nt, ncivil,
+                                                                         nled, nwin, ntrumped, nren)  # fmt: skip
+            if j + 1 < n:
+                k, prev, opening = j + 1, r, True
                 continue
-            if slot >= 0 and fr[r0, E_PRUNED] == 0:
-                for i in range(n):
-                    st[ST_CANON + i] = fr[r0, R_CANON + i]
-                store(tt, slot, st, n, meta, res - won)
-            return res
-        hands[fr[r, E_MOVER]] = fr[r, E_HAND] & ~(1 << c)
-        cards[base + k] = c
-        nt = fr[r, E_T]
-        nled = fr[r, E_LED]
-        nwin = fr[r, E_WIN]
-        ntrumped = fr[r, E_TRUMPED] == 1
-        ncivil = fr[r, E_CIVIL] == 1
-        if k == 0:
-            if mode == L.FIRST_LEAD and nt < 0:
-                nt = c & 3
-            nled = eff_suit(c, nt, pam)
-            ncivil = st[ST_CIVIL] == 1 and nt >= 0 and c == 48 + nt
-        elif has(fr[r, E_BEAT], c):
-            nwin = k
-            ntrumped = fr[r, E_LED_TRUMP] == 0 and is_trump(c, nt, pam)
-        nren = fr[r, E_REN] == 1
-        j, nwin, ntrumped, nren, fr[r, E_CHAIN], known = play_forced(hands, cards, st, li, k, n, base, nt, ncivil,
-                                                                     nled, nwin, ntrumped, nren)  # fmt: skip
-        if j + 1 < n:
-            _open(fr, fb, r0 + j + 1, hands, cards, st, cap, li, j + 1, tix, won, nt, turned, ncivil, nren, nled, nwin,
-                  ntrumped, known, r)  # fmt: skip
-            k = j + 1
-            continue
-        res = _trick_done(fr, fb, r, r0, hands, cards, st, tt, pay, cap, li, tix, won, nt, turned, nwin, nren)
+            res = _trick_done(fr, fb, r, r0, hands, cards, st, tt, pay, cap, li, tix, won, nt, turned, nwin, nren)
         _keep(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, parent_pay)
