@@ -333,14 +333,10 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
         endgame = tix + 3 == h and (st[ST_FLAGS] & NO_ENDGAME) == 0
         # (a frame searching cards again may take a tie: no shallow pruning against it)
         parent = fr[d, F_MOVER] if fr[d, F_FOUND] == 1 and fr[d, F_MODE] != ROOT_ALL and fr[d, F_AGAIN] == 0 else -1
-        if endgame and tix == 0:  # after one trick no two plays reach the same hands: no table
-            res = two_tricks(fr, fb, d + 1, hands, cards, st, pay, cap, winner, tix + 1, won, t, turned, parent,
-                             fb[d, FB_PAY])  # fmt: skip
-            _deliver(fr, fb, d, hands, cards, st, pay, cap, res)
-            continue
         meta = table_key(st, winner, tix + 1, t, turned, won)
         slot = -1
-        if (st[ST_FLAGS] & NO_TT) == 0:
+        # (after one trick no two plays reach the same hands: no table for the endgame there)
+        if (st[ST_FLAGS] & NO_TT) == 0 and not (endgame and tix == 0):
             canonical(hands, st, n)
             slot = _slot(st[ST_CANON : ST_CANON + n], n, meta, size)
         found = lookup(tt, slot, st, n, meta)
@@ -352,7 +348,7 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
                                fb[d, FB_PAY], slot, meta)  # fmt: skip
             _deliver(fr, fb, d, hands, cards, st, pay, cap, res)
             continue
-        if endgame:  # exact: into the table as a searched frame's value goes
+        if endgame:  # exact: into the table as a searched frame's value goes (one call: the compile time)
             res = two_tricks(fr, fb, d + 1, hands, cards, st, pay, cap, winner, tix + 1, won, t, turned, parent,
                              fb[d, FB_PAY])  # fmt: skip
             if slot >= 0 and fr[d + 1, E_PRUNED] == 0:
