@@ -177,12 +177,13 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
 
 
 @njit(cache=True, inline="always")
-def _keep(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, parent_pay):
+def keep_row(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, parent_pay, tricks):
     """The counts after row ``r``'s card came back (the hands as they were before it): keep
     them if strictly better; then the cut, or shallow pruning against the row before (row
     ``r0``: against the search's frame that called, whose mover is ``parent``, -1 for
     none, with ``parent_pay`` so far), as ``solver_frames._shallow``: a pruned row's value
-    is not exact, and its parent rejects it."""
+    is not exact, and its parent rejects it. ``tricks``: the tricks left from the row's
+    trick on (here 2; 3 in ``solver_three``'s rows). A row done has ``E_NEXT`` -1."""
     mover = fr[r, E_MOVER]
     hands[mover] = fr[r, E_HAND]
     unplay_forced(hands, cards, st, mover, base + r - r0 + 1, fr[r, E_CHAIN])
@@ -197,7 +198,7 @@ def _keep(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, par
         return
     if (st[ST_FLAGS] & NO_SHALLOW) != 0 or fr[r, E_LEFT] == 0:  # (no card left: the value is exact)
         return
-    p, p_pay, p_upper = parent, parent_pay, 2
+    p, p_pay, p_upper = parent, parent_pay, tricks
     prev = fr[r, E_PREV]
     if prev >= 0:
         p = fr[prev, E_MOVER]  # in the same trick
@@ -206,7 +207,7 @@ def _keep(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, par
     if p < 0 or p == mover:
         return
     extra = st[ST_NEED + mover * (L.MAX_TRICKS + 1) + count_of(res, mover)] - count_of(won, mover)
-    most = min(2 - extra, p_upper)
+    most = min(tricks - extra, p_upper)
     if extra > 0 and cap[p, count_of(won, p), most] <= p_pay:
         fr[r, E_NEXT] = -1
         fr[r, E_PRUNED] = 1
@@ -301,7 +302,7 @@ def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, 
             if k == 0:
                 return res
             k = fr[r, E_PREV] - r0
-            _keep(fr, fb, r0 + k, r0, hands, cards, base, st, pay, cap, res, won, parent, parent_pay)
+            keep_row(fr, fb, r0 + k, r0, hands, cards, base, st, pay, cap, res, won, parent, parent_pay, 2)
             continue
         fr[r, E_NEXT] = fr[r, E_LATER]
         fr[r, E_LATER] = -1
@@ -330,4 +331,4 @@ def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, 
             k = j + 1
             continue
         res = _last_seat(hands, cards, st, pay, li, tix, won, nt, ncivil, nren, nled, nwin, ntrumped, live)
-        _keep(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, parent_pay)
+        keep_row(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, parent_pay, 2)

@@ -5,7 +5,7 @@ scratch as :mod:`~loo_sim.kernel.solver_endgame` searches the trick before the l
 cards in the tie-break order, skipping a card equivalent to the one before it as a frame
 does, and keeps a card's counts only when strictly better for its seat; the cut and
 shallow pruning (against the row before, or the search's frame that called) are the
-frames'. Each complete play of the trick goes to the endgame: the table first, then
+frames', by the endgame's own step (``solver_endgame.keep_row``, three tricks left). Each complete play of the trick goes to the endgame: the table first, then
 ``solver_endgame.two_tricks``, exact values stored. Speculative pruning stays out of it:
 in this trick it saved as many nodes as it cost (five-card, 8,149 nodes a solve with it
 against 8,304 without, the same speed). With ``NO_SPEC`` the rows search exactly the
@@ -28,6 +28,7 @@ from loo_sim.kernel.solver_endgame import (
     E_LED_TRUMP,
     E_LEFT,
     E_MOVER,
+    E_NEXT,
     E_PREV,
     E_PRUNED,
     E_REN,
@@ -37,13 +38,12 @@ from loo_sim.kernel.solver_endgame import (
     E_WIN,
     EB_CAP,
     EB_PAY,
+    keep_row,
     mover_upper,
     two_tricks,
 )
 from loo_sim.kernel.solver_table import (
-    NO_CUT,
     NO_MERGE,
-    NO_SHALLOW,
     NO_TT,
     ST_CANON,
     ST_CIVIL,
@@ -52,7 +52,6 @@ from loo_sim.kernel.solver_table import (
     ST_LEAD,
     ST_MODE,
     ST_N,
-    ST_NEED,
     ST_NODES,
     ST_PAM,
     ST_SINGLE,
@@ -63,11 +62,11 @@ from loo_sim.kernel.solver_table import (
     store,
     table_key,
 )
-from loo_sim.kernel.solver_trick import follower, judge, play_forced, unplay_forced
+from loo_sim.kernel.solver_trick import follower, judge, play_forced
 
-# a row's columns besides solver_endgame's E_*: the card tried before (-1: none yet), 1 once the
-# row is done (the cut, or pruned), the trick start's hands in ranks (row r0 only, for its entry)
-R_TRIED, R_DONE, R_CANON = 19, 20, 21
+# a row's columns besides solver_endgame's E_*: the card tried before (-1: none yet), the trick
+# start's hands in ranks (row r0 only, for its entry); E_NEXT -1 once the row is done (keep_row)
+R_TRIED, R_CANON = 19, 20
 TRICKS = 3  # the tricks from this one on
 
 
@@ -111,7 +110,7 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
     fr[r, E_LEFT] = legal
     fr[r, E_PREV] = prev
     fr[r, R_TRIED] = -1
-    fr[r, R_DONE] = 0
+    fr[r, E_NEXT] = 0
     upper = mover_upper(TRICKS, legal, beat, hands, st, mover, li, k, t, tm)
     fr[r, E_UPPER] = upper
     fb[r, EB_CAP] = cap[mover, count_of(won, mover), upper]
@@ -121,7 +120,7 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
 def _next(fr, r, st, live):
     """Row ``r``'s next card in the tie-break order, a card equivalent to the one tried
     before it skipped as the frames skip it (``solver_search._value``); -1: none left."""
-    if fr[r, R_DONE] == 1:
+    if fr[r, E_NEXT] < 0:
         return -1
     t, pam = fr[r, E_T], st[ST_PAM]
     _, low_plain, low_trumps, _ = power_masks(t, pam)
@@ -137,40 +136,6 @@ def _next(fr, r, st, live):
                 continue  # equivalent to the card just tried: it could only tie
         return c
     return -1
-
-
-@njit(cache=True, inline="always")
-def _keep(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, parent_pay):
-    """The counts after row ``r``'s card came back: keep them if strictly better; then the
-    cut, or shallow pruning against the row before (or the search's frame that called, its
-    mover ``parent``, -1 for none), as ``solver_frames._shallow`` prunes a frame."""
-    mover = fr[r, E_MOVER]
-    hands[mover] = fr[r, E_HAND]
-    unplay_forced(hands, cards, st, mover, base + r - r0 + 1, fr[r, E_CHAIN])
-    pm = pay[mover, count_of(res, mover)]
-    if fr[r, E_FOUND] == 1 and pm <= fb[r, EB_PAY]:
-        return
-    fr[r, E_FOUND] = 1
-    fr[r, E_BEST] = res
-    fb[r, EB_PAY] = pm
-    if pm >= fb[r, EB_CAP] and (st[ST_FLAGS] & NO_CUT) == 0:
-        fr[r, R_DONE] = 1  # the most it can still get: a later card could only tie
-        return
-    if (st[ST_FLAGS] & NO_SHALLOW) != 0 or fr[r, E_LEFT] == 0:  # (no card left: the value is exact)
-        return
-    p, p_pay, p_upper = parent, parent_pay, TRICKS
-    prev = fr[r, E_PREV]
-    if prev >= 0:
-        p = fr[prev, E_MOVER]  # in the same trick
-        p_pay = fb[prev, EB_PAY] if fr[prev, E_FOUND] == 1 else -1e300
-        p_upper = fr[prev, E_UPPER]
-    if p < 0 or p == mover:
-        return
-    extra = st[ST_NEED + mover * (L.MAX_TRICKS + 1) + count_of(res, mover)] - count_of(won, mover)
-    most = min(TRICKS - extra, p_upper)
-    if extra > 0 and cap[p, count_of(won, p), most] <= p_pay:
-        fr[r, R_DONE] = 1
-        fr[r, E_PRUNED] = 1
 
 
 @njit(cache=True, inline="always")
@@ -220,7 +185,7 @@ def three_tricks(fr, fb, r0, hands, cards, st, tt, pay, cap, li, tix, won, t, tu
     live = hands[0]  # the cards in play: in a hand or in this trick, the same until it is complete
     for i in range(1, n):
         live |= hands[i]
-    # the trick as the next row to open finds it; one call site each for _open and _keep (compile time)
+    # the trick as the next row to open finds it; one call site each for _open and keep_row (compile time)
     k, prev, opening = 0, -1, True
     nt, ncivil, nren, nled, nwin, ntrumped, known = t, False, False, 0, 0, False, (-1, 0, False)
     while True:
@@ -263,4 +228,4 @@ def three_tricks(fr, fb, r0, hands, cards, st, tt, pay, cap, li, tix, won, t, tu
                 k, prev, opening = j + 1, r, True
                 continue
             res = _trick_done(fr, fb, r, r0, hands, cards, st, tt, pay, cap, li, tix, won, nt, turned, nwin, nren)
-        _keep(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, parent_pay)
+        keep_row(fr, fb, r, r0, hands, cards, base, st, pay, cap, res, won, parent, parent_pay, TRICKS)
