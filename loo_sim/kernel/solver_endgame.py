@@ -122,18 +122,19 @@ EB_PAY, EB_CAP = 0, 1  # (float row) the best payoff so far, the most the seat c
 
 
 @njit(cache=True, inline="always")
-def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped, live,
-          known, prev):  # fmt: skip
-    """Row ``r``: seat ``k`` of the trick to move, its legal cards in tie-break order;
-    ``known`` a follower's (legal, beat, renounces) as play_forced found them (legal -1:
-    find them here), ``prev`` the row before it (E_PREV)."""
+def open_row(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped,
+             known, prev, tricks):  # fmt: skip
+    """Row ``r``: seat ``k`` of the trick to move, ``tricks`` tricks left, as
+    ``solver_search._enter`` opens a frame: the trick, the mover, its legal cards
+    (``E_LEFT``; returned), the cap; ``known`` a follower's (legal, beat, renounces) as
+    play_forced found them (legal -1: find them here), ``prev`` the row before it (E_PREV)."""
     n, pam = st[ST_N], st[ST_PAM]
     st[ST_NODES] += 1
     mover = li + k
     if mover >= n:
         mover -= n
     hand = hands[mover]
-    tm, low_plain, low_trumps, _ = power_masks(t, pam)
+    tm, _, _, _ = power_masks(t, pam)
     beat = 0
     led_trump = False
     if k == 0:
@@ -148,13 +149,6 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
             legal, beat, renounces = follower(hand, cards, st, base, t, tm, civil, led, win_i, trumped)
         renounced = renounced or renounces
         led_trump = is_trump(cards[base], t, pam)
-    first = lowest_in(legal, low_plain, low_trumps)
-    rest = legal & ~(1 << first)
-    later = lowest_in(rest, low_plain, low_trumps) if rest else -1
-    if later >= 0 and (later & 3) == (first & 3) and (later >> 2) != 12 and later != PAM:
-        between = ((1 << later) - 1) & ~((2 << first) - 1)
-        if (between & live & SUIT_MASK[first & 3]) == 0 and (st[ST_FLAGS] & NO_MERGE) == 0:
-            later = -1
     fr[r, E_T] = t
     fr[r, E_LED] = led
     fr[r, E_WIN] = win_i
@@ -163,17 +157,35 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
     fr[r, E_REN] = renounced
     fr[r, E_MOVER] = mover
     fr[r, E_HAND] = hand
-    fr[r, E_NEXT] = first
-    fr[r, E_LATER] = later
     fr[r, E_BEAT] = beat
     fr[r, E_LED_TRUMP] = led_trump
     fr[r, E_FOUND] = 0
     fr[r, E_PRUNED] = 0
     fr[r, E_LEFT] = legal
     fr[r, E_PREV] = prev
-    upper = mover_upper(2, legal, beat, hands, st, mover, li, k, t, tm)
+    upper = mover_upper(tricks, legal, beat, hands, st, mover, li, k, t, tm)
     fr[r, E_UPPER] = upper
     fb[r, EB_CAP] = cap[mover, count_of(won, mover), upper]
+    return legal
+
+
+@njit(cache=True, inline="always")
+def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped, live,
+          known, prev):  # fmt: skip
+    """Row ``r`` of the trick before the last (:func:`open_row`): its two cards at most in
+    the tie-break order, the second left out when equivalent to the first."""
+    legal = open_row(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i,
+                     trumped, known, prev, 2)  # fmt: skip
+    _, low_plain, low_trumps, _ = power_masks(t, st[ST_PAM])
+    first = lowest_in(legal, low_plain, low_trumps)
+    rest = legal & ~(1 << first)
+    later = lowest_in(rest, low_plain, low_trumps) if rest else -1
+    if later >= 0 and (later & 3) == (first & 3) and (later >> 2) != 12 and later != PAM:
+        between = ((1 << later) - 1) & ~((2 << first) - 1)
+        if (between & live & SUIT_MASK[first & 3]) == 0 and (st[ST_FLAGS] & NO_MERGE) == 0:
+            later = -1
+    fr[r, E_NEXT] = first
+    fr[r, E_LATER] = later
 
 
 @njit(cache=True, inline="always")

@@ -3,10 +3,12 @@ trick from the end, every seat holding three cards, searched seat by seat in row
 scratch as :mod:`~loo_sim.kernel.solver_endgame` searches the trick before the last
 (:func:`three_tricks`), rather than by the search's frames. A row tries its seat's legal
 cards in the tie-break order, skipping a card equivalent to the one before it as a frame
-does, and keeps a card's counts only when strictly better for its seat; the cut and
-shallow pruning (against the row before, or the search's frame that called) are the
-frames', by the endgame's own step (``solver_endgame.keep_row``, three tricks left). Each complete play of the trick goes to the endgame: the table first, then
-``solver_endgame.two_tricks``, exact values stored. Speculative pruning stays out of it:
+does, and keeps a card's counts only when strictly better for its seat; a row opens and
+keeps its counts by the endgame's own steps, three tricks left
+(``solver_endgame.open_row`` and ``keep_row``), so the cut and shallow pruning (against
+the row before, or the search's frame that called) are the frames'. Each complete play
+of the trick goes to the endgame: the table first, then ``solver_endgame.two_tricks``,
+exact values stored. Speculative pruning stays out of it:
 in this trick it saved as many nodes as it cost (five-card, 8,149 nodes a solve with it
 against 8,304 without, the same speed). With ``NO_SPEC`` the rows search exactly the
 nodes the frames would."""
@@ -15,7 +17,6 @@ from numba import njit
 
 from loo_sim.game import abi as L
 from loo_sim.kernel.bits import PAM, SUIT_MASK, eff_suit, has, is_trump, lowest_in, power_masks
-from loo_sim.kernel.legality import lead_options
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver_endgame import (
     E_BEAT,
@@ -34,12 +35,10 @@ from loo_sim.kernel.solver_endgame import (
     E_REN,
     E_T,
     E_TRUMPED,
-    E_UPPER,
     E_WIN,
-    EB_CAP,
     EB_PAY,
     keep_row,
-    mover_upper,
+    open_row,
     two_tricks,
 )
 from loo_sim.kernel.solver_table import (
@@ -49,71 +48,21 @@ from loo_sim.kernel.solver_table import (
     ST_CIVIL,
     ST_FLAGS,
     ST_INDICATOR,
-    ST_LEAD,
     ST_MODE,
     ST_N,
-    ST_NODES,
     ST_PAM,
-    ST_SINGLE,
     _slot,
     canonical,
-    count_of,
     lookup,
     store,
     table_key,
 )
-from loo_sim.kernel.solver_trick import follower, judge, play_forced
+from loo_sim.kernel.solver_trick import judge, play_forced
 
 # a row's columns besides solver_endgame's E_*: the card tried before (-1: none yet), the trick
 # start's hands in ranks (row r0 only, for its entry); E_NEXT -1 once the row is done (keep_row)
 R_TRIED, R_CANON = 19, 20
 TRICKS = 3  # the tricks from this one on
-
-
-@njit(cache=True, inline="always")
-def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, renounced, led, win_i, trumped,
-          known, prev):  # fmt: skip
-    """Row ``r``: seat ``k`` of the trick to move, as ``solver_search._enter`` opens a frame."""
-    n, pam = st[ST_N], st[ST_PAM]
-    st[ST_NODES] += 1
-    mover = li + k
-    if mover >= n:
-        mover -= n
-    hand = hands[mover]
-    tm, _, _, _ = power_masks(t, pam)
-    beat = 0
-    led_trump = False
-    if k == 0:
-        legal = hand
-        if t >= 0 and st[ST_LEAD] != L.LEAD_FREE:
-            indicator = st[ST_INDICATOR] if turned else -1
-            legal = lead_options(hand, t, pam, st[ST_LEAD], tix == 0 and st[ST_SINGLE] == 0, indicator)
-    else:
-        base = tix * L.MAX_PLAYERS
-        legal, beat, renounces = known
-        if legal < 0:
-            legal, beat, renounces = follower(hand, cards, st, base, t, tm, civil, led, win_i, trumped)
-        renounced = renounced or renounces
-        led_trump = is_trump(cards[base], t, pam)
-    fr[r, E_T] = t
-    fr[r, E_LED] = led
-    fr[r, E_WIN] = win_i
-    fr[r, E_TRUMPED] = trumped
-    fr[r, E_CIVIL] = civil
-    fr[r, E_REN] = renounced
-    fr[r, E_MOVER] = mover
-    fr[r, E_HAND] = hand
-    fr[r, E_BEAT] = beat
-    fr[r, E_LED_TRUMP] = led_trump
-    fr[r, E_FOUND] = 0
-    fr[r, E_PRUNED] = 0
-    fr[r, E_LEFT] = legal
-    fr[r, E_PREV] = prev
-    fr[r, R_TRIED] = -1
-    fr[r, E_NEXT] = 0
-    upper = mover_upper(TRICKS, legal, beat, hands, st, mover, li, k, t, tm)
-    fr[r, E_UPPER] = upper
-    fb[r, EB_CAP] = cap[mover, count_of(won, mover), upper]
 
 
 @njit(cache=True, inline="always")
@@ -185,13 +134,15 @@ def three_tricks(fr, fb, r0, hands, cards, st, tt, pay, cap, li, tix, won, t, tu
     live = hands[0]  # the cards in play: in a hand or in this trick, the same until it is complete
     for i in range(1, n):
         live |= hands[i]
-    # the trick as the next row to open finds it; one call site each for _open and keep_row (compile time)
+    # the trick as the next row to open finds it; one call site each for open_row and keep_row (compile time)
     k, prev, opening = 0, -1, True
     nt, ncivil, nren, nled, nwin, ntrumped, known = t, False, False, 0, 0, False, (-1, 0, False)
     while True:
         if opening:
-            _open(fr, fb, r0 + k, hands, cards, st, cap, li, k, tix, won, nt, turned, ncivil, nren, nled, nwin,
-                  ntrumped, known, prev)  # fmt: skip
+            open_row(fr, fb, r0 + k, hands, cards, st, cap, li, k, tix, won, nt, turned, ncivil, nren, nled, nwin,
+                     ntrumped, known, prev, TRICKS)  # fmt: skip
+            fr[r0 + k, R_TRIED] = -1
+            fr[r0 + k, E_NEXT] = 0
             opening = False
         r = r0 + k  # a seat's row: seat k of the trick
         c = _next(fr, r, st, live)
