@@ -288,6 +288,29 @@ def _last_seat(hands, cards, st, pay, li, tix, won, t, civil, renounced, led, wi
     return best
 
 
+@njit(cache=True, inline="always", **NO_REFCOUNT)
+def play_row_card(fr, r, hands, cards, st, base, k, c):
+    """Seat ``k`` of the trick plays ``c`` from row ``r``: the card leaves its hand and
+    joins the trick; returns the trick's state after it (trump, suit led, winner, trumped,
+    civil, renounced), from the row's state before it."""
+    hands[fr[r, E_MOVER]] = fr[r, E_HAND] & ~(1 << c)
+    cards[base + k] = c
+    nt = fr[r, E_T]
+    nled = fr[r, E_LED]
+    nwin = fr[r, E_WIN]
+    ntrumped = fr[r, E_TRUMPED] == 1
+    ncivil = fr[r, E_CIVIL] == 1
+    if k == 0:
+        if st[ST_MODE] == L.FIRST_LEAD and nt < 0:
+            nt = c & 3
+        nled = eff_suit(c, nt, st[ST_PAM])
+        ncivil = st[ST_CIVIL] == 1 and nt >= 0 and c == 48 + nt
+    elif has(fr[r, E_BEAT], c):
+        nwin = k
+        ntrumped = fr[r, E_LED_TRUMP] == 0 and is_trump(c, nt, st[ST_PAM])
+    return nt, nled, nwin, ntrumped, ncivil, fr[r, E_REN] == 1
+
+
 # compiled into the search that calls it: three-card solves 7% faster (bench --solver), and the solver's cold
 # compile about 26 s longer (docs/performance.md, kernel.COMPILE_SECONDS["search"])
 @njit(cache=True, inline="always", **NO_REFCOUNT)
@@ -298,7 +321,7 @@ def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, 
     mover of the search's frame that called, -1: no pruning against it) and
     ``parent_pay`` (its best payoff so far) for shallow pruning; when that stopped the
     endgame, ``fr[r0, E_PRUNED]`` is 1 and the value is not exact."""
-    n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
+    n = st[ST_N]
     base = tix * L.MAX_PLAYERS
     live = hands[0]  # the cards in play: in a hand or in this trick, the same until it is complete
     for i in range(1, n):
@@ -319,22 +342,7 @@ def two_tricks(fr, fb, r0, hands, cards, st, pay, cap, li, tix, won, t, turned, 
         fr[r, E_NEXT] = fr[r, E_LATER]
         fr[r, E_LATER] = -1
         fr[r, E_LEFT] &= ~(1 << c)
-        hands[fr[r, E_MOVER]] = fr[r, E_HAND] & ~(1 << c)
-        cards[base + k] = c
-        nt = fr[r, E_T]
-        nled = fr[r, E_LED]
-        nwin = fr[r, E_WIN]
-        ntrumped = fr[r, E_TRUMPED] == 1
-        ncivil = fr[r, E_CIVIL] == 1
-        if k == 0:
-            if mode == L.FIRST_LEAD and nt < 0:
-                nt = c & 3
-            nled = eff_suit(c, nt, pam)
-            ncivil = st[ST_CIVIL] == 1 and nt >= 0 and c == 48 + nt
-        elif has(fr[r, E_BEAT], c):
-            nwin = k
-            ntrumped = fr[r, E_LED_TRUMP] == 0 and is_trump(c, nt, pam)
-        nren = fr[r, E_REN] == 1
+        nt, nled, nwin, ntrumped, ncivil, nren = play_row_card(fr, r, hands, cards, st, base, k, c)
         j, nwin, ntrumped, nren, fr[r, E_CHAIN], known = play_forced(hands, cards, st, li, k, n - 1, base, nt, ncivil,
                                                                      nled, nwin, ntrumped, nren)  # fmt: skip
         if j + 2 < n:

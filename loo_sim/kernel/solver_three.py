@@ -16,36 +16,29 @@ nodes the frames would."""
 from numba import njit
 
 from loo_sim.game import abi as L
-from loo_sim.kernel.bits import PAM, SUIT_MASK, eff_suit, has, is_trump, lowest_in, power_masks
+from loo_sim.kernel.bits import PAM, SUIT_MASK, lowest_in, power_masks
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver_endgame import (
-    E_BEAT,
     E_BEST,
     E_CHAIN,
-    E_CIVIL,
     E_FOUND,
     E_HAND,
-    E_LED,
-    E_LED_TRUMP,
     E_LEFT,
     E_MOVER,
     E_NEXT,
     E_PREV,
     E_PRUNED,
-    E_REN,
     E_T,
-    E_TRUMPED,
-    E_WIN,
     EB_PAY,
     keep_row,
     open_row,
+    play_row_card,
     two_tricks,
 )
 from loo_sim.kernel.solver_table import (
     NO_MERGE,
     NO_TT,
     ST_CANON,
-    ST_CIVIL,
     ST_FLAGS,
     ST_INDICATOR,
     ST_MODE,
@@ -127,7 +120,7 @@ def three_tricks(fr, fb, r0, hands, cards, st, tt, pay, cap, li, tix, won, t, tu
     payoff so far) for shallow pruning; when that stopped it, ``fr[r0, E_PRUNED]`` is 1 and
     the value is not exact. Its exact value goes into the table at ``slot`` (-1: none), the
     trick start's hands in ranks being at ``st[ST_CANON:]`` when it is called."""
-    n, pam, mode = st[ST_N], st[ST_PAM], st[ST_MODE]
+    n = st[ST_N]
     base = tix * L.MAX_PLAYERS
     for i in range(n):
         fr[r0, R_CANON + i] = st[ST_CANON + i]
@@ -157,22 +150,7 @@ def three_tricks(fr, fb, r0, hands, cards, st, tt, pay, cap, li, tix, won, t, tu
             r = fr[r, E_PREV]
             k = r - r0
         else:
-            hands[fr[r, E_MOVER]] = fr[r, E_HAND] & ~(1 << c)
-            cards[base + k] = c
-            nt = fr[r, E_T]
-            nled = fr[r, E_LED]
-            nwin = fr[r, E_WIN]
-            ntrumped = fr[r, E_TRUMPED] == 1
-            ncivil = fr[r, E_CIVIL] == 1
-            if k == 0:
-                if mode == L.FIRST_LEAD and nt < 0:
-                    nt = c & 3
-                nled = eff_suit(c, nt, pam)
-                ncivil = st[ST_CIVIL] == 1 and nt >= 0 and c == 48 + nt
-            elif has(fr[r, E_BEAT], c):
-                nwin = k
-                ntrumped = fr[r, E_LED_TRUMP] == 0 and is_trump(c, nt, pam)
-            nren = fr[r, E_REN] == 1
+            nt, nled, nwin, ntrumped, ncivil, nren = play_row_card(fr, r, hands, cards, st, base, k, c)
             j, nwin, ntrumped, nren, fr[r, E_CHAIN], known = play_forced(hands, cards, st, li, k, n, base, nt, ncivil,
                                                                          nled, nwin, ntrumped, nren)  # fmt: skip
             if j + 1 < n:
