@@ -190,6 +190,26 @@ def test_preset_names_in_any_case_alike_in_toml_and_cli(tmp_path, spelling):
     assert cli_study.digest() == study.digest()
 
 
+def test_rule_overrides_alike_in_toml_and_cli(tmp_path):
+    """``--players 5 --set ante=2 --set pam=off`` gives texts, a config's ``rules`` numbers and
+    booleans: the same study, so the same digest (a report resumes on it); another value,
+    another digest. In a variants row too."""
+    from loo_sim.cli.options import rules_with_players
+    from loo_sim.report.kinds import SimulateStudy, VariantsStudy
+
+    path = tmp_path / "ok.toml"
+    path.write_text(exp("simulate", "deals = 10\nrules = {players = 5, ante = 2.0, pam = false}"))
+    study = load_config(path).experiments[0].study
+    by_cli = SimulateStudy(deals=10, rules=rules_with_players(["ante=2", "pam=off"], 5))
+    assert by_cli.problems() == [] and by_cli.rules["players"] == "5"
+    assert by_cli.digest() == study.digest()
+    assert SimulateStudy(deals=10, rules=rules_with_players(["ante=2", "pam=off"], 6)).digest() != study.digest()
+    path.write_text(exp("variants", 'deals = 10\nrows = [{name = "x", rules = {players = 4, trump = "FIRST_LEAD"}}]'))
+    row_study = load_config(path).experiments[0].study
+    texts = VariantsStudy(deals=10, rows=[{"name": "x", "rules": {"players": "4", "trump": "first_lead"}}])
+    assert texts.problems() == [] and texts.digest() == row_study.digest()
+
+
 def test_preset_case_in_a_variants_row(tmp_path):
     path = tmp_path / "ok.toml"
     path.write_text(exp("variants", 'deals = 10\nrows = [{name = "x", preset = "LIMITED"}]'))

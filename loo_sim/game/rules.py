@@ -100,6 +100,11 @@ class Rules:
             raise LooError(f"unknown option {name!r}: allowed {', '.join(OPTION_NAMES)}")
         return _coerce(name, value)
 
+    @staticmethod
+    def plain_option(name: str, value: Any) -> Any:
+        """One option's value in its type, JSON-ready (an enum as docs/rules.md spells it)."""
+        return _plain(Rules.coerce_option(name, value))
+
     def replace(self, **overrides: Any) -> Rules:
         for k in overrides:
             if k not in OPTION_NAMES:

@@ -80,7 +80,12 @@ class Study:
         from loo_sim.base.version import __version__
 
         files = {path: content_hash(path) for path in self.files_read()}
-        text = json.dumps({"study": self.to_dict(), "files": files, "version": __version__}, sort_keys=True)
+        study = self.to_dict()
+        study["rules"] = typed_overrides(study["rules"])
+        for row in study.get("rows", []) if isinstance(study.get("rows"), list) else []:
+            if isinstance(row, dict) and "rules" in row:
+                row["rules"] = typed_overrides(row["rules"])
+        text = json.dumps({"study": study, "files": files, "version": __version__}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def files_read(self) -> list[str]:
@@ -302,3 +307,18 @@ class Study:
             if path == "rules" or message.startswith(name):  # a rule set's own error; policy 'x': ...
                 raise LooError(message)
             raise LooError(message, key=path)
+
+
+def typed_overrides(rules: Any) -> Any:
+    """Option overrides in their types, JSON-ready, for the digest: ``--players 5`` and ``--set
+    players=5`` give the text "5", a config's ``players = 5`` the number; one study, one digest.
+    A value the options refuse stays as written (``check()`` reports it)."""
+    if not isinstance(rules, dict):
+        return rules
+    typed = {}
+    for name, value in rules.items():
+        try:
+            typed[name] = Rules.plain_option(name, value)
+        except LooError:
+            typed[name] = value
+    return typed
