@@ -12,9 +12,10 @@ it does the wall clock (a rate is per CPU second).
   not and on ranks, the follower's cut, the table across solves, the endgame of the last
   two tricks, the tricks lost to another seat's higher trumps, the forced followers
   without frames, the last trick judged from its mask, speculative pruning, a card searched
-  again resumed, the rows of the third trick from the end), each shortcut alone
-  turned off, the recursive twin, and the reference (engine/solver.py); nodes a solve
-  before and after; the table's size and the slots one solve fills.
+  again resumed, the rows of the third trick from the end, the table's slot reached by
+  every bit of its key), each shortcut alone turned off, the old search with the new
+  slot, the recursive twin, and the reference (engine/solver.py); nodes a solve of each;
+  the table's size and the slots one solve fills.
 - ``pimc_ladder_report``: deals/s of a card-play ladder (run/ladder.py) with a ``pimc:32``
   entrant at a five-card table of 4 (every position), before and after, and the ladder's
   sums equal in both (the same decisions, the same streams).
@@ -92,7 +93,8 @@ def solver_rates(positions: list, ref_count: int, rounds: int = 3) -> dict:
                 "no_ranks": K.NO_RANKS, "no_upper": K.NO_UPPER, "no_endgame": K.NO_ENDGAME, "no_merge": K.NO_MERGE,
                 "no_tt": K.NO_TT, "no_cut": K.NO_CUT, "no_trumps": K.NO_TRUMPS,
                 "no_forced": K.NO_FORCED, "no_masked": K.NO_MASKED, "no_spec": K.NO_SPEC,
-                "no_resume": K.NO_RESUME, "no_three": K.NO_THREE}  # fmt: skip
+                "no_resume": K.NO_RESUME, "no_three": K.NO_THREE, "no_mix": K.NO_MIX,
+                "old_search_mixed": K.OLD_SEARCH & ~K.NO_MIX}  # fmt: skip
     outs = {name: np.zeros((len(positions), 3), dtype=np.int64) for name in [*variants, "recursive"]}
     spaces = {name: K.workspace() for name in outs}
 
@@ -125,6 +127,7 @@ def solver_rates(positions: list, ref_count: int, rounds: int = 3) -> dict:
             "new_over_old_search_rounds": sorted(t["old_search"] / t["new"] for t in turns),
             "nodes_per_solve_new": float(new[:, 2].mean()),
             "nodes_per_solve_old_search": float(outs["old_search"][:, 2].mean()),
+            **{f"nodes_per_solve_{k}": float(v[:, 2].mean()) for k, v in outs.items() if k not in main},
             "table_mb": tt.nbytes / 2**20, "table_slots": tt.shape[0],
             "table_slots_filled_last_solve": filled}  # fmt: skip
 
@@ -151,6 +154,11 @@ def solver_report(scale: float = 1.0) -> dict:
         alone = ", ".join(f"{k[7:-13]} {v:,.0f}" for k, v in r.items() if k.startswith("kernel_no_"))
         print(f"  each shortcut turned off alone (solves/s): {alone}; recursive (old search) "
               f"{r['kernel_recursive_solves_per_s']:,.0f}")  # fmt: skip
+        nodes = ", ".join(f"{k[16:]} {v:,.0f}" for k, v in r.items() if k.startswith("nodes_per_solve_no_"))
+        print(f"  nodes a solve, each turned off alone: {nodes}")
+        print(f"  the old search with the slot of the new (every bit of the key reaching it, NO_MIX off): "
+              f"{r['kernel_old_search_mixed_solves_per_s']:,.0f} solves/s, "
+              f"{r['nodes_per_solve_old_search_mixed']:,.0f} nodes a solve")  # fmt: skip
         print(f"  table {r['table_mb']:.1f} MB ({r['table_slots']:,} slots; the last solve filled "
               f"{r['table_slots_filled_last_solve']:,})")  # fmt: skip
     return report

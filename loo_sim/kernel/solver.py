@@ -108,7 +108,10 @@ it was before them):
   order, Pam and (under Pam be civil) the aces kept, which is all a trick start's
   subgame reads; so the transpositions that differ in which of two cards, equal by
   then, went earlier meet. The rest of the key: the leader, the trick, trumps, the
-  indicator turned, the indicator itself;
+  indicator turned, the indicator itself. Every bit of the key reaches its slot
+  (``NO_MIX``: before, a hand's bits from 45 up never did, so keys differing only
+  there shared a slot and replaced each other: five-card first leads 8,364 nodes a solve
+  with them, 7,152 without, and ``OLD_SEARCH``'s raw hands 70,814 against 31,298);
 - the endgame (``NO_ENDGAME``; ``solver_endgame.py``): the last two tricks, every seat
   holding two cards, in a tight loop of rows of scratch rather than frames: the same
   rules, tie-break and shortcuts, so it tries exactly the cards the frames would (the
@@ -183,6 +186,7 @@ from loo_sim.kernel.solver_table import (  # noqa: F401 (the layout is this modu
     NO_FUTURE,
     NO_MASKED,
     NO_MERGE,
+    NO_MIX,
     NO_RANKS,
     NO_RESUME,
     NO_SHALLOW,

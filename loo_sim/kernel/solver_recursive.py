@@ -32,6 +32,7 @@ from loo_sim.kernel.solver_table import (
     ST_BEST,
     ST_CIVIL,
     ST_CONTEXT,
+    ST_FLAGS,
     ST_GEN,
     ST_H,
     ST_INDICATOR,
@@ -70,7 +71,7 @@ def _value_rec(hands, cards, st, tt, pay, cap, li, k, tix, won, t, turned, civil
         if tix == h - 1 and mode_r == NODE:
             return last_trick(hands, st, li, won, t)
         meta = table_key(st, li, tix, t, turned, won)
-        slot = _slot(hands, n, meta, tt.shape[0])
+        slot = _slot(hands, n, meta, tt.shape[0], st[ST_FLAGS])
         if mode_r == NODE and tt[slot, TT_GEN] == st[ST_GEN] and tt[slot, TT_META] == meta:
             same = True
             for i in range(n):

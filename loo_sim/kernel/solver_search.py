@@ -338,7 +338,7 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
         # (after one trick no two plays reach the same hands: no table for the endgame there)
         if (st[ST_FLAGS] & NO_TT) == 0 and not (endgame and tix == 0):
             canonical(hands, st, n)
-            slot = _slot(st[ST_CANON : ST_CANON + n], n, meta, size)
+            slot = _slot(st[ST_CANON : ST_CANON + n], n, meta, size, st[ST_FLAGS])
         found = lookup(tt, slot, st, n, meta)
         if found >= 0:
             _deliver(fr, fb, d, hands, cards, st, pay, cap, found + won)

@@ -7,7 +7,7 @@ entry read (:func:`lookup`) and written (:func:`store`)."""
 from numba import njit
 
 from loo_sim.game import abi as L
-from loo_sim.kernel.bits import ACE_BITS, PAM_BIT, has, lsb
+from loo_sim.kernel.bits import ACE_BITS, PAM_BIT, SUIT_MASK, has, lsb, popcount
 
 # ---- the per-solve context and results: int vector ``st`` ----------------------------------
 ST_GEN = 0  # generation number of the current solve (transposition entries carry it)
@@ -37,9 +37,10 @@ NO_MASKED = 2048  # the last trick judged card by card (beats), not from the mas
 NO_SPEC = 4096  # no speculative pruning (against up to SPEC_UP frames above), so no search again
 NO_RESUME = 8192  # a card searched again from nothing, not from where its first search stopped
 NO_THREE = 16384  # the trick before the endgame's two by the search's frames, not by solver_three.three_tricks
+NO_MIX = 32768  # the table's slot as it was: the hands' bits from 45 up never reached it (solver_table._slot)
 # the search before these (measurements, tests)
 OLD_SEARCH = (NO_SHALLOW | NO_FUTURE | NO_SHARE | NO_RANKS | NO_UPPER | NO_ENDGAME | NO_TRUMPS | NO_FORCED | NO_MASKED
-              | NO_SPEC | NO_RESUME | NO_THREE)
+              | NO_SPEC | NO_RESUME | NO_THREE | NO_MIX)
 # ---- transposition table: int matrix [slot, TT_*] ------------------------------------------
 TT_GEN, TT_META, TT_VALUE = 0, 1, 2
 TT_HANDS = 3  # [MAX_PLAYERS]
@@ -88,18 +89,20 @@ def holder(planes, c):
 
 @njit(cache=True, inline="always")
 def canonical(hands, st, n):
-    """A trick start's hands in the table's ranks, into ``st[ST_CANON:]``: every card in play
-    moved to the lowest bit of its suit above both the card before it in its suit and the
-    card before it in its hand (bit order), aces (under Pam be civil) and Pam staying put.
-    Each suit's order, each hand's tie-break order (plain cards in bit order) and the
-    ace of trumps and Pam are kept, and nothing else from a trick start on (the first-trick
-    clauses are behind; a dead card is never compared), so hands with the same ranks have
-    the same subgame: the transpositions that differ in which of two cards, equal by then,
-    went earlier meet in the table."""
-    live = 0
-    for i in range(n):
-        live |= hands[i]
-        st[ST_CANON + i] = 0
+    """A trick start's hands in the table's ranks, into ``st[ST_CANON:]``: each card in play
+    at bit ``4 r + s``, ``r`` the number of cards of its suit ``s`` in play below it, Pam
+    counted among the clubs (its place among them, which decides while trumps are unknown,
+    is the rank the other clubs leave out); Pam and, under Pam be civil, the aces apart, Pam
+    at bit 52 and the ace of suit s at 53 + s;
+    and the suits of each hand's cards in bit order, all but the last (the ranks give it),
+    two bits each from bit 57 (a hand holds at most 4 cards at a trick start after the
+    first, ``MAX_TRICKS`` being 5). So each suit's order, each hand's tie-break order (plain
+    cards in bit order) and the ace of trumps and Pam are kept, and nothing else from a
+    trick start on (the first-trick clauses are behind; a dead card is never compared):
+    hands with the same ranks have the same subgame, and the transpositions that differ in
+    which of two cards, equal by then, went earlier meet in the table. Each card's rank is
+    one popcount, independent of the others' (the ranks before it packed each card above
+    the one placed before it in its suit and in its hand: a chain, 2-3 times as slow)."""
     if (st[ST_FLAGS] & NO_RANKS) != 0:
         for i in range(n):
             st[ST_CANON + i] = hands[i]
@@ -107,33 +110,38 @@ def canonical(hands, st, n):
     fixed = PAM_BIT if st[ST_PAM] == 1 else 0
     if st[ST_CIVIL] == 1:
         fixed |= ACE_BITS
-    planes = holder_planes(hands, n, -1)  # each card's holder without a search (a branch to mispredict)
-    # 1 + the last bit placed, a byte for each suit and each hand (0: none yet): bits are placed in rising
-    # order within a suit and within a hand, so the last is the highest, kept in registers
-    suit_last = hand_last = 0
-    while live:
-        c = lsb(live)
-        live &= live - 1
-        s = c & 3
-        o = holder(planes, c)
-        b = (suit_last >> (8 * s)) & 255
-        mine = (hand_last >> (8 * o)) & 255
-        if mine > b:
-            b = mine
-        b += (s - b) & 3  # the lowest bit of c's suit above both
-        if has(fixed, c):
-            b = c
-        st[ST_CANON + o] |= 1 << b
-        suit_last = (suit_last & ~(255 << (8 * s))) | ((b + 1) << (8 * s))
-        hand_last = (hand_last & ~(255 << (8 * o))) | ((b + 1) << (8 * o))
+    ranked = 0  # every card in play: Pam among the clubs (a club while trumps are unknown); an ace is above all
+    for i in range(n):
+        ranked |= hands[i]
+    for i in range(n):
+        m = hands[i]
+        key = 0
+        at = 57
+        while m:
+            c = lsb(m)
+            m &= m - 1
+            s = c & 3
+            if has(fixed, c):
+                key |= 1 << (52 + (s + 1 if c >= 48 else 0))
+            else:
+                key |= 1 << (4 * popcount(ranked & SUIT_MASK[s] & ((1 << c) - 1)) + s)
+            if m:
+                key |= s << at
+                at += 2
+        st[ST_CANON + i] = key
 
 
 @njit(cache=True, inline="always")
-def _slot(hands, n, meta, size):
+def _slot(hands, n, meta, size, flags):
+    """The table's slot of a key: every bit of the hands reaches it (under ``NO_MIX`` as it
+    was, where a hand's bits from 45 up, the kings and aces of the raw hands, never did)."""
     x = meta * _K
     for i in range(n):
         x = (x ^ hands[i]) * _K
     x ^= x >> 29
+    if (flags & NO_MIX) == 0:
+        x *= _K
+        x ^= x >> 32
     return x & (size - 1)
 
 

@@ -98,7 +98,7 @@ def _trick_done(fr, fb, r, r0, hands, cards, st, tt, pay, cap, li, tix, won, t, 
     slot = -1
     if (st[ST_FLAGS] & NO_TT) == 0:
         canonical(hands, st, n)
-        slot = _slot(st[ST_CANON : ST_CANON + n], n, meta, tt.shape[0])
+        slot = _slot(st[ST_CANON : ST_CANON + n], n, meta, tt.shape[0], st[ST_FLAGS])
     found = lookup(tt, slot, st, n, meta)
     if found >= 0:
         return found + won
