@@ -46,6 +46,8 @@ TT_GEN, TT_META, TT_VALUE = 0, 1, 2
 TT_HANDS = 3  # [MAX_PLAYERS]
 TT_COLS = TT_HANDS + L.MAX_PLAYERS
 TT_BITS = 16
+# canonical keeps a hand's suits in bits 57-62: at most 4 cards a hand at a trick start after the first
+assert L.MAX_TRICKS <= 5, "solver_table.canonical's key holds hands of at most 4 cards"
 _K = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 
 
