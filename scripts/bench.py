@@ -44,7 +44,7 @@ from bench_rule import rule_report  # scripts/bench_rule.py, beside this file
 from bench_solve import PEAK_MB, solve_pimc_report, solve_report, start_times  # scripts/bench_solve.py
 from bench_solver import pimc_ladder_report, pimc_report, solver_report  # scripts/bench_solver.py, beside this file
 from bench_steps import decision_rate, pots_rate, profile  # scripts/bench_steps.py
-from bench_yardstick import paired_ratios, yardstick_report  # scripts/bench_yardstick.py
+from bench_yardstick import paired_ratios, target_note, yardstick_report  # scripts/bench_yardstick.py
 
 CONFIGS = [("three-card", "basic"), ("five-card", "basic")]
 # issue #28 item 5, on any processor: the kernel at or past the yardstick (three-card, 5 and 8
@@ -66,10 +66,6 @@ def cpu_model() -> str:
         import platform
 
         return platform.processor() or platform.machine()
-
-
-def target_note(ratio: float, target: float) -> str:
-    return f"target >= {target:.2f}: {'met' if ratio >= target else 'NOT met'}"
 
 
 def kernel_rate(preset: str, policy: str, deals: int, threads: int, players: int = 5) -> float:

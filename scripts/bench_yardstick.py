@@ -170,14 +170,15 @@ def thread_ratios(deals: int = 4_000_000, rounds: int = 7) -> dict:
     return {**_spread(ratios), "cpu_per_deal_2_over_1": statistics.median(cpu)}
 
 
+def target_note(ratio: float, target: float) -> str:
+    """A measured ratio beside its target (scripts/bench.py's targets)."""
+    return f"target >= {target:.2f}: {'met' if ratio >= target else 'NOT met'}"
+
+
 def yardstick_report(cpu: str, targets: tuple[float, float], quick: bool = False) -> dict:
     """Every figure of this module, printed beside the processor's model ``cpu`` and the
     targets (kernel / yardstick, 2 threads / 1: scripts/bench.py's)."""
     yardstick_target, threads_target = targets
-
-    def target_note(ratio: float, target: float) -> str:
-        return f"target >= {target:.2f}: {'met' if ratio >= target else 'NOT met'}"
-
     scale = 0.4 if quick else 1.0
     report: dict = {"cpu": cpu}
     print(f"processor: {report['cpu']}")
