@@ -61,6 +61,7 @@ from loo_sim.kernel.solver_table import (
     holder_planes,
 )
 from loo_sim.kernel.solver_trick import (
+    equivalent,
     follower,
     judge,
     last_trick,
@@ -180,10 +181,9 @@ def _open(fr, fb, r, hands, cards, st, cap, li, k, tix, won, t, turned, civil, r
     first = lowest_in(legal, low_plain, low_trumps)
     rest = legal & ~(1 << first)
     later = lowest_in(rest, low_plain, low_trumps) if rest else -1
-    if later >= 0 and (later & 3) == (first & 3) and (later >> 2) != 12 and later != PAM:
-        between = ((1 << later) - 1) & ~((2 << first) - 1)
-        if (between & live & SUIT_MASK[first & 3]) == 0 and (st[ST_FLAGS] & NO_MERGE) == 0:
-            later = -1
+    # (the seat holds just these two cards: none of its own lies between them)
+    if later >= 0 and (st[ST_FLAGS] & NO_MERGE) == 0 and equivalent(first, later, fr[r, E_HAND], live):
+        later = -1
     fr[r, E_NEXT] = first
     fr[r, E_LATER] = later
 
@@ -279,9 +279,7 @@ def _last_seat(hands, cards, st, pay, li, tix, won, t, civil, renounced, led, wi
         if j == 1 or rest == 0:
             break
         later = lowest_in(rest, low_plain, low_trumps)
-        between = ((1 << later) - 1) & ~((2 << c) - 1) & live & SUIT_MASK[c & 3]
-        merge = between == 0 and (st[ST_FLAGS] & NO_MERGE) == 0
-        if merge and (later & 3) == (c & 3) and (later >> 2) != 12 and later != PAM:
+        if (st[ST_FLAGS] & NO_MERGE) == 0 and equivalent(c, later, hand, live):
             break  # equivalent to the first: it could only tie
         c = later
     hands[mover] = hand

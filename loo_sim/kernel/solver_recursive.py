@@ -54,7 +54,7 @@ from loo_sim.kernel.solver_table import (
     count_of,
     table_key,
 )
-from loo_sim.kernel.solver_trick import judge, last_trick
+from loo_sim.kernel.solver_trick import equivalent, judge, last_trick
 
 
 @njit(cache=False, **NO_REFCOUNT)  # numba cannot cache a self-recursive function (it crashes on load)
@@ -131,11 +131,9 @@ def _value_rec(hands, cards, st, tt, pay, cap, li, k, tix, won, t, turned, civil
             pam_left = False
         else:
             break
-        if mode_r != ROOT_ALL and prev >= 0 and (c & 3) == (prev & 3) and (c >> 2) != 12 and c != PAM:
-            between = ((1 << c) - 1) & ~((2 << prev) - 1)
-            if (between & hand) == 0 and (between & live & SUIT_MASK[c & 3]) == 0:
-                prev = c
-                continue  # equivalent to the card just tried: it could only tie
+        if mode_r != ROOT_ALL and prev >= 0 and equivalent(prev, c, hand, live):
+            prev = c
+            continue  # equivalent to the card just tried: it could only tie
         prev = c
         hands[mover] = hand & ~(1 << c)
         cards[base + k] = c

@@ -11,7 +11,6 @@ from numba import njit
 from loo_sim.game import abi as L
 from loo_sim.kernel.bits import (
     PAM,
-    SUIT_MASK,
     eff_suit,
     has,
     is_trump,
@@ -105,7 +104,7 @@ from loo_sim.kernel.solver_table import (
     table_key,
 )
 from loo_sim.kernel.solver_three import three_tricks
-from loo_sim.kernel.solver_trick import follower, judge, last_trick, play_forced
+from loo_sim.kernel.solver_trick import equivalent, follower, judge, last_trick, play_forced
 
 
 @njit(cache=True, inline="always")
@@ -250,10 +249,8 @@ def _value(hands, cards, st, tt, pay, cap, fr, fb, li, k, tix, won, t, turned, c
                     break
                 prev = fr[d, F_PREV]
                 fr[d, F_PREV] = c
-                if not all_cards and prev >= 0 and (c & 3) == (prev & 3) and (c >> 2) != 12 and c != PAM:
-                    between = ((1 << c) - 1) & ~((2 << prev) - 1)
-                    if (between & fr[d, F_HAND]) == 0 and (between & fr[d, F_LIVE] & SUIT_MASK[c & 3]) == 0:
-                        continue  # equivalent to the card just tried: it could only tie
+                if not all_cards and prev >= 0 and equivalent(prev, c, fr[d, F_HAND], fr[d, F_LIVE]):
+                    continue  # equivalent to the card just tried: it could only tie
                 break
         if c < 0:  # frame d is searched
             best = fr[d, F_BEST]

@@ -16,7 +16,7 @@ nodes the frames would."""
 from numba import njit
 
 from loo_sim.game import abi as L
-from loo_sim.kernel.bits import PAM, SUIT_MASK, lowest_in, power_masks
+from loo_sim.kernel.bits import lowest_in, power_masks
 from loo_sim.kernel.nrt import NO_REFCOUNT
 from loo_sim.kernel.solver_endgame import (
     E_BEST,
@@ -50,7 +50,7 @@ from loo_sim.kernel.solver_table import (
     store,
     table_key,
 )
-from loo_sim.kernel.solver_trick import judge, play_forced
+from loo_sim.kernel.solver_trick import equivalent, judge, play_forced
 
 # a row's columns besides solver_endgame's E_*: the card tried before (-1: none yet), the trick
 # start's hands in ranks (row r0 only, for its entry); E_NEXT -1 once the row is done (keep_row)
@@ -72,10 +72,8 @@ def _next(fr, r, st, live):
         fr[r, E_LEFT] &= ~(1 << c)
         prev = fr[r, R_TRIED]
         fr[r, R_TRIED] = c
-        if merge and prev >= 0 and (c & 3) == (prev & 3) and (c >> 2) != 12 and c != PAM:
-            between = ((1 << c) - 1) & ~((2 << prev) - 1)
-            if (between & fr[r, E_HAND]) == 0 and (between & live & SUIT_MASK[c & 3]) == 0:
-                continue  # equivalent to the card just tried: it could only tie
+        if merge and prev >= 0 and equivalent(prev, c, fr[r, E_HAND], live):
+            continue  # equivalent to the card just tried: it could only tie
         return c
     return -1
 

@@ -36,6 +36,18 @@ from loo_sim.kernel.solver_table import (
 
 
 @njit(cache=True, inline="always")
+def equivalent(a, b, hand, live):
+    """Whether card ``b``, tried right after ``a`` in the tie-break order, gives the mover the
+    subgame ``a`` gave (kernel/solver.py, equivalent cards), so it could only tie: the same
+    suit, ``b`` neither an ace nor Pam, no card of that suit in play (``live``: in a hand or
+    in the trick) between them, and none of the mover's cards (``hand``) between them."""
+    if (b & 3) != (a & 3) or (b >> 2) == 12 or b == PAM:
+        return False
+    between = ((1 << b) - 1) & ~((2 << a) - 1)
+    return (between & hand) == 0 and (between & live & SUIT_MASK[b & 3]) == 0
+
+
+@njit(cache=True, inline="always")
 def follower(hand, cards, st, base, t, tm, civil, led, win_i, trumped):
     """A follower's legal cards (R7, R9 Pam be civil), the cards that head the trick, and
     whether it renounces (R6 first_renounce)."""
