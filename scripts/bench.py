@@ -42,7 +42,13 @@ import time
 from bench_advise import advise_report  # scripts/bench_advise.py, beside this file
 from bench_rule import rule_report  # scripts/bench_rule.py, beside this file
 from bench_solve import PEAK_MB, solve_pimc_report, solve_report, start_times  # scripts/bench_solve.py
-from bench_solver import pimc_ladder_report, pimc_report, solver_report  # scripts/bench_solver.py, beside this file
+from bench_solver import (  # scripts/bench_solver.py, beside this file
+    pimc_ladder_report,
+    pimc_report,
+    pimc_solves_by_trick,
+    solver_report,
+    warm_in_child,
+)
 from bench_steps import decision_rate, pots_rate, profile  # scripts/bench_steps.py
 from bench_yardstick import paired_ratios, target_note, yardstick_report  # scripts/bench_yardstick.py
 
@@ -278,7 +284,6 @@ def preset_report(preset: str, policy: str, deals: int, big: int) -> dict:
 
 def full_report(args: argparse.Namespace) -> dict:
     """Every benchmark but the pimc solve (``--solve-pimc``, 30-60 minutes), in the module's order."""
-    from bench_infer import infer_report  # scripts/ is this script's folder, first on sys.path
     from bench_startup import startup_report
 
     big = 10**7 if args.quick else 10**8
@@ -294,13 +299,24 @@ def full_report(args: argparse.Namespace) -> dict:
     for preset, policy in CONFIGS:
         report[preset] = preset_report(preset, policy, args.deals, big)
     report["solve"] = solve_report()
-    report["solver"] = solver_report(0.25 if args.quick else 1.0)
-    report["pimc"] = pimc_report()
-    report["pimc_ladder"] = pimc_ladder_report(50 if args.quick else 200)
-    report["infer"] = infer_report()
+    report.update(solver_reports(args.quick))
     report["rule"] = rule_report(args.deals // 2)
     report["advise"] = advise_report()
     return report
+
+
+def solver_reports(quick: bool) -> dict:
+    """The solver's and pimc's benchmarks (scripts/bench_solver.py, bench_infer.py; ``--solver``),
+    their kernels compiled in a child process first, so that this one loads them from the
+    cache as a user's run does (``bench_solver.warm_in_child``)."""
+    from bench_infer import infer_report  # scripts/ is this script's folder, first on sys.path
+
+    scale = 0.25 if quick else 1.0
+    warm_in_child()
+    return {"solver": solver_report(scale), "pimc": pimc_report(),
+            "pimc_ladder": pimc_ladder_report(50 if quick else 200),
+            "pimc_by_trick": pimc_solves_by_trick(deals=100 if quick else 400),
+            "infer": infer_report(scale=scale)}  # fmt: skip
 
 
 def main() -> None:
@@ -322,17 +338,13 @@ def main() -> None:
                         help="only the kernel beside ../shared/bench's yardstick: paired rounds, the cost a deal and "
                              "a seat, 2 threads / 1 (bench_yardstick.py)")  # fmt: skip
     args = parser.parse_args()
-    from bench_infer import infer_report
     from bench_startup import startup_report
 
-    scale = 0.25 if args.quick else 1.0
     only = {
         "startup": lambda: {"startup": startup_report()},
         "advise": lambda: {"advise": advise_report()},
         "rule": lambda: {"rule": rule_report(args.deals // 2)},
-        "solver": lambda: {"solver": solver_report(scale), "pimc": pimc_report(),
-                           "pimc_ladder": pimc_ladder_report(50 if args.quick else 200),
-                           "infer": infer_report(scale=scale)},  # fmt: skip
+        "solver": lambda: solver_reports(args.quick),
         "solve": lambda: {"solve": solve_report()},
         "solve_pimc": lambda: {"solve_pimc": solve_pimc_report()},
         "yardstick": lambda: {"yardstick": yardstick_report(cpu_model(), (YARDSTICK_TARGET, THREADS_TARGET),

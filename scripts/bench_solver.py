@@ -19,14 +19,44 @@ it does the wall clock (a rate is per CPU second).
 - ``pimc_ladder_report``: deals/s of a card-play ladder (run/ladder.py) with a ``pimc:32``
   entrant at a five-card table of 4 (every position), before and after, and the ladder's
   sums equal in both (the same decisions, the same streams).
+- ``pimc_solves_by_trick``: pimc's solve of one sample, before and after, by the trick of
+  the decision (five-card, 4 seats): where the ladder's time goes.
 - ``pimc_report``: pimc:16 at every seat of a three-card table of 5: deals/s and card
   decisions/s.
+
+``warm_in_child`` compiles these kernels in a child process first, so that the process
+timing them loads them from numba's cache, as every run after the first does. A process
+that compiled the solver itself ran its new search 25-30% slower than one that loaded the
+same kernel from the cache (three-card first leads on a Zen 5: 205,000-209,000 solves/s
+against 268,000-287,000, two pairs of runs), and its old search 3-10% slower, so the
+ratios moved with whether the cache was filled (three-card 2.40-2.50x against 2.97-3.08x).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import statistics
+import subprocess
+import sys
 import time
+
+
+def warm_in_child() -> None:
+    """Compile the kernels this module times in a child process (module docstring)."""
+    subprocess.run([sys.executable, __file__, "--warm"], check=True)
+
+
+def _warm() -> None:
+    """Every kernel of this module's reports, on a few inputs, the output discarded."""
+    from bench_infer import infer_report  # scripts/bench_infer.py, beside this file
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        solver_rates(solver_first_leads("three-card", 4), 1, 1)
+        pimc_ladder_report(deals=1, samples=2)
+        pimc_solves_by_trick(deals=2, rounds=1)
+        pimc_report(deals=25, counted=5, samples=2)
+        infer_report(samples=2, counted=2, scale=0.001)
 
 
 def solver_first_leads(preset: str, count: int, seed: int = 1, players: int | None = None) -> list:
@@ -208,6 +238,80 @@ def pimc_ladder_report(deals: int = 200, samples: int = 32, players: int = 4) ->
             "new_over_old_search": rates["new"] / rates["old_search"]}  # fmt: skip
 
 
+def _every_card_rates(pis, pfs, ri, rounds: int) -> dict | None:
+    """One trick's positions solved as ``card_values`` by the new search and the old one in
+    turns: microseconds and nodes a solve of those with two or more legal cards."""
+    import numpy as np
+
+    from loo_sim.kernel import solver as K
+
+    spaces = {"new": K.workspace(), "old_search": K.workspace()}
+    spaces["old_search"][1][K.ST_FLAGS] = K.OLD_SEARCH
+    out = np.zeros((len(pis), 3), dtype=np.int64)
+    K.solve_many(pis, pfs, ri, *spaces["new"], out, True)
+    many = out[:, 1] >= 2
+    if not many.any():
+        return None
+    pis, pfs = pis[many], pfs[many]
+    outs = {name: np.zeros((len(pis), 3), dtype=np.int64) for name in spaces}
+
+    def run(name: str):
+        return lambda: K.solve_many(pis, pfs, ri, *spaces[name], outs[name], True)
+
+    runs = {name: run(name) for name in spaces}
+    for go in runs.values():  # warm up
+        go()
+    seconds = _timed_in_turns(runs, rounds)
+    assert (outs["new"][:, :2] == outs["old_search"][:, :2]).all(), "the values differ"
+    return {"positions": len(pis), "new_seconds": seconds["new"],
+            **{f"{k}_us": v * 1e6 / len(pis) for k, v in seconds.items()},
+            **{f"{k}_nodes": float(o[:, 2].mean()) for k, o in outs.items()}}  # fmt: skip
+
+
+def pimc_solves_by_trick(players: int = 4, deals: int = 400, rounds: int = 3) -> dict:
+    """pimc's solve of one sample (``card_values``, every legal card's value) from the
+    positions of ``deals`` five-card deals played by ``basic`` at ``players`` seats, those
+    with two or more legal cards (a single one is played without a solve), by the trick of
+    the decision: the new search beside the old one (one core, in turns), the same values.
+    Where a ladder's time goes, and what each trick's solves gain."""
+    import random
+
+    import numpy as np
+    from numba import set_num_threads
+
+    from loo_sim import Rules
+    from loo_sim.engine.deal import reference_positions
+    from loo_sim.game.policy import Policy
+    from loo_sim.run.args import rules_arrays
+    from loo_sim.run.solver import encode_position
+
+    set_num_threads(1)
+    rules = Rules.preset("five-card", players=players)
+    ri, _ = rules_arrays(rules)
+    rng, by_trick = random.Random(7), {}
+    for deal in range(deals):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        positions, _ = reference_positions(rules, deck, deal % players, 0.0, [Policy.parse("basic")] * players)
+        for pos in positions:
+            by_trick.setdefault(pos.trick_index, []).append(encode_position(pos))
+    rows = {}
+    for tix, encoded in sorted(by_trick.items()):
+        pis, pfs = np.array([e[0] for e in encoded]), np.array([e[1] for e in encoded])
+        row = _every_card_rates(pis, pfs, ri, rounds)
+        if row is not None:
+            rows[tix + 1] = row
+    total = sum(r["new_seconds"] for r in rows.values())
+    print(f"pimc's solve of a sample (card_values), five-card / {players} players, positions of {deals} deals of "
+          "basic play with two or more legal cards, one core, per CPU second:")  # fmt: skip
+    for trick, r in rows.items():
+        ratio = r["old_search_us"] / r["new_us"]
+        print(f"  trick {trick}: {r['positions']:,} positions, {r['new_us']:7.1f} us a solve ({r['new_nodes']:,.0f} "
+              f"nodes), old search {r['old_search_us']:7.1f} us ({r['old_search_nodes']:,.0f}): {ratio:.2f}x; "
+              f"{r['new_seconds'] / total:.0%} of the new search's time")  # fmt: skip
+    return rows
+
+
 def pimc_report(deals: int = 2000, counted: int = 200, samples: int = 16) -> dict:
     """The sampling player (P8) on one thread, three-card, 5 players, every seat on
     ``basic/pimc:N``: deals/s of the kernel, and card decisions/s, counting only the
@@ -262,3 +366,7 @@ def pimc_report(deals: int = 2000, counted: int = 200, samples: int = 16) -> dic
           f"{counted} deals), all of the run's time charged to them")  # fmt: skip
     return {"samples": samples, "deals": deals, "deals_per_s": deals / elapsed, "basic_deals_per_s": deals / basic_s,
             "decisions_per_deal": per_deal, "decisions_per_s": rate}  # fmt: skip
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--warm"]:
+    _warm()

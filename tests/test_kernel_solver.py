@@ -181,3 +181,32 @@ def test_shortcuts_change_nothing():
             answers.append(out[:, :2].copy())
         for other in answers[1:]:
             assert (other == answers[0]).all(), preset
+
+
+def test_solve_many_every_card_solves_as_card_values():
+    """``solve_many`` with ``every_card`` (pimc's solve of a sample, timed by
+    scripts/bench_solver.py by trick): each position's legal cards are as many as the
+    reference's ``card_values`` reports, and its counts are the reference's ``solve``."""
+    import numpy as np
+
+    from loo_sim.kernel import solver as K
+    from loo_sim.run.args import rules_arrays
+
+    rng = random.Random(5)
+    for preset, players, first_trick in (("three-card", 5, 0), ("five-card", 4, 2)):
+        rules = Rules.preset(preset, players=players)
+        picked = []
+        while len(picked) < 60:
+            deck = list(range(52))
+            rng.shuffle(deck)
+            positions, _ = reference_positions(rules, deck, len(picked) % players, 3.0,
+                                               [Policy.parse("basic")] * players)  # fmt: skip
+            picked += [pos for pos in positions if pos.trick_index >= first_trick][:3]
+        encoded = [kernel.encode_position(pos) for pos in picked]
+        pis, pfs = np.array([e[0] for e in encoded]), np.array([e[1] for e in encoded])
+        ri, _ = rules_arrays(rules)
+        out = np.zeros((len(picked), 3), dtype=np.int64)
+        K.solve_many(pis, pfs, ri, *K.workspace(), out, True)
+        for j, pos in enumerate(picked):
+            assert out[j, 1] == len(reference.card_values(pos)), pos
+            assert dict(zip(pos.seats, K.counts(out[j, 0], len(pos.seats)), strict=True)) == reference.solve(pos), pos

@@ -365,15 +365,16 @@ def card_values_position(pi, pf, ri, tt, st, hands, cards, pay, cap, fr, fb):
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def solve_many(pis, pfs, ri, tt, st, hands, cards, pay, cap, fr, fb, out):
+def solve_many(pis, pfs, ri, tt, st, hands, cards, pay, cap, fr, fb, out, every_card=False):
     """Solve the positions ``pis[j], pfs[j]`` one after another (one thread): the packed
     counts into ``out[j, 0]``, the chosen card (bit position) into ``out[j, 1]``, the nodes
-    searched into ``out[j, 2]``."""
+    searched into ``out[j, 2]``. With ``every_card`` each is solved as ``card_values``
+    (pimc's solve of a sample), and ``out[j, 1]`` is the number of legal cards."""
     for j in range(pis.shape[0]):
         st[ST_NODES] = 0
         st[ST_CONTEXT] = 0  # independent positions: a fresh table each (the figures of scripts/bench.py)
-        out[j, 0] = _root(pis[j], pfs[j], ri, tt, st, hands, cards, pay, cap, fr, fb, ROOT)
-        out[j, 1] = st[ST_BEST]
+        out[j, 0] = _root(pis[j], pfs[j], ri, tt, st, hands, cards, pay, cap, fr, fb, ROOT_ALL if every_card else ROOT)
+        out[j, 1] = st[ST_OUT_N] if every_card else st[ST_BEST]
         out[j, 2] = st[ST_NODES]
 
 
