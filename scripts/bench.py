@@ -20,7 +20,8 @@ until the three-card 5-player solve's NashConv is at 1% of the ante pool, and it
 memory at two deal counts; ``--solve`` runs only it), and the perfect-information solver
 (scripts/bench_solver.py, P7: solves/s on one core of kernel/solver.py beside engine/solver.py
 and beside its search before the newer shortcuts, three-card and five-card, from the first
-lead; pimc's deals/s in a five-card ladder, before and after; ``--solver`` runs only it), and the
+lead; pimc's deals/s in a five-card ladder, before and after; the same against the solver when
+issue #28 was filed, scripts/bench_before.py; ``--solver`` runs only it), and the
 ``rule:`` family (scripts/bench_rule.py: simulate with the rule form of basic over basic,
 the parse time of a rule, the first compile of a run with a rule; ``--rule`` runs only it).
 The start-up of the command line without the kernel (``--help``, ``rules``, usage errors:
@@ -309,13 +310,15 @@ def solver_reports(quick: bool) -> dict:
     """The solver's and pimc's benchmarks (scripts/bench_solver.py, bench_infer.py; ``--solver``),
     their kernels compiled in a child process first, so that this one loads them from the
     cache as a user's run does (``bench_solver.warm_in_child``)."""
-    from bench_infer import infer_report  # scripts/ is this script's folder, first on sys.path
+    from bench_before import before_report  # scripts/ is this script's folder, first on sys.path
+    from bench_infer import infer_report
 
     scale = 0.25 if quick else 1.0
     warm_in_child()
     return {"solver": solver_report(scale), "pimc": pimc_report(),
             "pimc_ladder": pimc_ladder_report(50 if quick else 200),
             "pimc_by_trick": pimc_solves_by_trick(deals=100 if quick else 400),
+            "before_28": before_report(scale, 50 if quick else 200),
             "infer": infer_report(scale=scale)}  # fmt: skip
 
 

@@ -49,9 +49,11 @@ def warm_in_child() -> None:
 
 def _warm() -> None:
     """Every kernel of this module's reports, on a few inputs, the output discarded."""
-    from bench_infer import infer_report  # scripts/bench_infer.py, beside this file
+    from bench_before import before_report  # scripts/bench_before.py, beside this file
+    from bench_infer import infer_report
 
     with contextlib.redirect_stdout(io.StringIO()):
+        before_report(scale=0.01, ladder_deals=1)
         solver_rates(solver_first_leads("three-card", 4), 1, 1)
         pimc_ladder_report(deals=1, samples=2)
         pimc_solves_by_trick(deals=2, rounds=1)
