@@ -6,11 +6,10 @@ one process, in turns, on the same positions and deals, with the same answers re
 
 Why not only the ``OLD_SEARCH`` switch (scripts/bench_solver.py): it turns the newer shortcuts
 off in today's code, whose frames and steps still carry the new search's bookkeeping. On a
-Zen 5 it ran 1.3-1.45x slower than the code at ``BEFORE`` (five-card first leads 317-325
-against 461-480 solves/s with the same nodes; three-card 103,000-105,000 against
-136,000-141,000; the ``pimc:32`` ladder 35.8 against 47.4-50.9 deals/s; two runs each), so
-ratios against the switch overstate what the change gained. The figures against ``BEFORE``
-are the issue's "before the change".
+Zen 5 it ran 1.2-1.56x slower than the code at ``BEFORE`` with the same nodes (two runs of
+this bench at b1b86a6: five-card first leads 1.38-1.45x, three-card 1.20-1.24x, the
+``pimc:32`` ladder 1.50-1.56x), so ratios against the switch overstate what the change
+gained. The figures against ``BEFORE`` are the issue's "before the change".
 
 The package is extracted once into ``out/bench_before/<BEFORE>/`` (``out/`` is ignored by
 git); without the repository's history (no ``git``, a shallow clone) the comparison is

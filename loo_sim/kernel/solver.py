@@ -37,7 +37,8 @@ five-card hands, and numba cannot cache a self-recursive function (the cached co
 crashes on load), so the stack is the one used. What makes it fast, all exact (each
 can be turned off with its ``NO_*`` bit in ``st[ST_FLAGS]``; ``OLD_SEARCH`` turns off
 the newer ones, every switch but ``NO_MERGE``, ``NO_TT`` and ``NO_CUT``, the search as
-it was before them):
+it was before them, node for node, though 1.2-1.6x slower than the code before them ran
+it: ``scripts/bench_before.py`` times that code itself):
 
 - the cut of the reference: once a card reaches the most the mover can still get
   (``cap``: its best payoff over every count it can still end with), stop; later cards
