@@ -11,7 +11,7 @@ this bench at b1b86a6: five-card first leads 1.38-1.45x, three-card 1.20-1.24x, 
 ``pimc:32`` ladder 1.50-1.56x), so ratios against the switch overstate what the change
 gained. The figures against ``BEFORE`` are the issue's "before the change".
 
-The package is extracted once into ``out/bench_before/<BEFORE>/`` (``out/`` is ignored by
+The package is extracted once into ``out/bench_before/<SHORT>/`` (``out/`` is ignored by
 git); without the repository's history (no ``git``, a shallow clone) the comparison is
 skipped with a message.
 """
@@ -28,7 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
-BEFORE = "3151914"  # the solver when #28 was filed: the parent of 388be07, its first change
+# the solver when #28 was filed: the parent of 388be07, its first change to the search
+BEFORE = "31519140eb7a8326539ecd0c3e7926f19674a23e"
+SHORT = BEFORE[:7]
 NAME = "loo_sim_before"
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,12 +38,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def before_package() -> str | None:
     """``NAME`` importable (its folder on ``sys.path``), extracted from ``git archive BEFORE``
     the first time; None, with a message, when the history is not there."""
-    home = ROOT / "out" / "bench_before" / BEFORE
+    home = ROOT / "out" / "bench_before" / SHORT
     if not (home / NAME / "__init__.py").exists():
         try:
             archive = subprocess.run(["git", "archive", BEFORE, "loo_sim"], cwd=ROOT, capture_output=True, check=True)
         except (OSError, subprocess.CalledProcessError):
-            print(f"  (the solver at {BEFORE}, when #28 was filed, is not timed: it needs the repository's history)")
+            print(f"  (the solver at {SHORT}, when #28 was filed, is not timed: it needs the repository's history)")
             return None
         home.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=home) as tmp:
@@ -94,7 +96,7 @@ def before_solver_rates(preset: str, count: int, rounds: int) -> dict:
             start = time.process_time()
             run()
             best[pkg] = min(best[pkg], time.process_time() - start)
-    assert (outs["loo_sim"][:, :2] == outs[NAME][:, :2]).all(), f"the answers differ from {BEFORE}'s"
+    assert (outs["loo_sim"][:, :2] == outs[NAME][:, :2]).all(), f"the answers differ from {SHORT}'s"
     nodes = {pkg: float(out[:, 2].mean()) for pkg, out in outs.items()}
     return {"now_solves_per_s": count / best["loo_sim"], "before_solves_per_s": count / best[NAME],
             "now_nodes": nodes["loo_sim"], "before_nodes": nodes[NAME],
@@ -119,7 +121,7 @@ def before_ladder(deals: int, rounds: int = 2, samples: int = 32, players: int =
             start = time.process_time()
             sums[pkg] = run().sums
             best[pkg] = min(best[pkg], time.process_time() - start)
-    assert (sums["loo_sim"] == sums[NAME]).all(), f"the ladder's sums differ from {BEFORE}'s: the decisions changed"
+    assert (sums["loo_sim"] == sums[NAME]).all(), f"the ladder's sums differ from {SHORT}'s: the decisions changed"
     return {"deals": deals, "now_deals_per_s": deals / best["loo_sim"], "before_deals_per_s": deals / best[NAME],
             "now_over_before": best[NAME] / best["loo_sim"]}  # fmt: skip
 
@@ -135,7 +137,7 @@ def before_report(scale: float = 1.0, ladder_deals: int = 200) -> dict | None:
     five = before_solver_rates("five-card", max(30, int(300 * scale)), 5)
     three = before_solver_rates("three-card", max(400, int(4000 * scale)), 10)
     ladder = before_ladder(ladder_deals)
-    print(f"against the solver when #28 was filed (commit {BEFORE}, imported beside today's, in turns), one core, "
+    print(f"against the solver when #28 was filed (commit {SHORT}, imported beside today's, in turns), one core, "
           "per CPU second, the same answers:")  # fmt: skip
     for name, r in (("five-card", five), ("three-card", three)):
         print(f"  {name} first leads, 5 players: {r['now_solves_per_s']:,.0f} solves/s ({r['now_nodes']:,.0f} nodes) "
@@ -143,4 +145,4 @@ def before_report(scale: float = 1.0, ladder_deals: int = 200) -> dict | None:
     print(f"  pimc:32 ladder, five-card / 4 players: {ladder['now_deals_per_s']:,.1f} deals/s against "
           f"{ladder['before_deals_per_s']:,.1f}: {ladder['now_over_before']:.2f}x ({ladder['deals']} deals, "
           "the same sums)")
-    return {"commit": BEFORE, "five_card": five, "three_card": three, "ladder": ladder}
+    return {"commit": SHORT, "five_card": five, "three_card": three, "ladder": ladder}
