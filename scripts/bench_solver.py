@@ -109,6 +109,7 @@ def solver_rates(positions: list, ref_count: int, rounds: int = 3) -> dict:
     from loo_sim.kernel import solver as K
     from loo_sim.kernel.bits import POS
     from loo_sim.kernel.solver_recursive import solve_many_recursive
+    from loo_sim.kernel.solver_table import OLD_TT_BITS, TT_BITS
     from loo_sim.run.args import rules_arrays
     from loo_sim.run.solver import encode_position
 
@@ -128,7 +129,8 @@ def solver_rates(positions: list, ref_count: int, rounds: int = 3) -> dict:
                 "no_resume": K.NO_RESUME, "no_three": K.NO_THREE, "no_mix": K.NO_MIX,
                 "old_search_mixed": K.OLD_SEARCH & ~K.NO_MIX}  # fmt: skip
     outs = {name: np.zeros((len(positions), 3), dtype=np.int64) for name in [*variants, "recursive"]}
-    spaces = {name: K.workspace() for name in outs}
+    old = {"old_search", "old_search_mixed", "recursive"}  # the old search with its table's size then
+    spaces = {name: K.workspace(OLD_TT_BITS if name in old else TT_BITS) for name in outs}
 
     def run(name: str, flags: int, many=K.solve_many):
         spaces[name][1][K.ST_FLAGS] = flags
@@ -246,8 +248,9 @@ def _every_card_rates(pis, pfs, ri, rounds: int) -> dict | None:
     import numpy as np
 
     from loo_sim.kernel import solver as K
+    from loo_sim.kernel.solver_table import OLD_TT_BITS
 
-    spaces = {"new": K.workspace(), "old_search": K.workspace()}
+    spaces = {"new": K.workspace(), "old_search": K.workspace(OLD_TT_BITS)}
     spaces["old_search"][1][K.ST_FLAGS] = K.OLD_SEARCH
     out = np.zeros((len(pis), 3), dtype=np.int64)
     K.solve_many(pis, pfs, ri, *spaces["new"], out, True)

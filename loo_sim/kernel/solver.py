@@ -159,8 +159,9 @@ third (244 of its starts searched, 238 answered by the table), 5,518 in the endg
 (2,077 of its starts looked up, 72 % answered); three-card: 18 in the first trick, 85 in
 the endgame. Over half the frames have one legal card. pimc:32 in a five-card ladder of
 4: 2.9x the deals/s of the old search (``pimc_ladder_report``, 116 against 40 deals per
-CPU second). The table is 5.5 MB here (``TT_BITS``; kernel/cardplay.py's workspaces 1.4
-MB, ``SOLVER_TT_BITS``); a five-card first-lead solve fills about 700 slots, a
+CPU second). The table is 1.4 MB here (``TT_BITS``, as kernel/cardplay.py's workspaces,
+``SOLVER_TT_BITS``; it was 5.5 MB, and waiting for it cost more than the few entries it
+kept); a five-card first-lead solve fills about 700 slots, a
 three-card one none (its only trick start below the root is the endgame's), so neither
 size is a limit.
 

@@ -45,7 +45,11 @@ OLD_SEARCH = (NO_SHALLOW | NO_FUTURE | NO_SHARE | NO_RANKS | NO_UPPER | NO_ENDGA
 TT_GEN, TT_META, TT_VALUE = 0, 1, 2
 TT_HANDS = 3  # [MAX_PLAYERS]
 TT_COLS = TT_HANDS + L.MAX_PLAYERS
-TT_BITS = 16
+# 2**14 slots (1.4 MB, as kernel/cardplay.py's workspaces): at 2**16 (5.5 MB) a five-card first-lead solve spent 16%
+# of its time waiting for the table's first word (scripts/profile_kernel.py); at 2**14 it searches 0.8% more nodes
+# (7,213 against 7,154 a solve) and ran about 6% faster (scratch runs alternating the two sizes; stop 47)
+TT_BITS = 14
+OLD_TT_BITS = 16  # the table's size when OLD_SEARCH was the search: its measurements keep it (scripts/bench_solver.py)
 # canonical keeps a hand's suits in bits 57-62: at most 4 cards a hand at a trick start after the first
 assert L.MAX_TRICKS <= 5, "solver_table.canonical's key holds hands of at most 4 cards"
 _K = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
