@@ -12,10 +12,15 @@ in which the i-th module's lines are numbered from ``i * SPAN`` (blank lines put
 a line's number alone then names its module. The child compiles that copy into a fresh cache,
 writes each compiled library's object code and where its functions were loaded, and runs
 the work under ``perf record -e cpu-clock`` (no hardware counters needed). The parent reads
-each object's line table (``objdump -d -l``: the object numba's cache keeps is the one the
-JIT loaded) and sums the samples by source function and by line. A sample lands on the instruction after the one
-that stalled (skid): a slow load shows on the line after it. Line 0 is code no source line
-owns (spills, moves between blocks). Needs Linux, ``perf`` and ``objdump``."""
+each object's line table (``objdump --dwarf=decodedline``: the object numba's cache keeps
+is the one the JIT loaded) and sums the samples by source function and by line;
+``--instructions N`` lists the most sampled instructions themselves.
+
+Reading it: a sample lands on the instruction after the one that stalled (skid), so a slow
+load shows on the compare that uses it. Line 0 is code no source line owns (spills, moves
+between blocks). The lines of optimized code are approximate: where LLVM merged the same
+instructions from two places it keeps one line, so a rare line can carry its twin's share;
+the instructions are exact. Needs Linux, ``perf`` and ``objdump``."""
 
 from __future__ import annotations
 
