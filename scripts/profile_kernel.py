@@ -300,6 +300,27 @@ def report(result: dict, top: int) -> str:
     return "\n".join(rows) + "\n"
 
 
+def check(args: argparse.Namespace) -> None:
+    """Stop with one line on an argument the child would fail on."""
+    from loo_sim import LooError, Rules
+    from loo_sim.game.policy import Policy
+    from loo_sim.run.ladder import with_play
+
+    if args.seconds <= 0:
+        sys.exit(f"profile_kernel: --seconds {args.seconds:g}: must be above 0")
+    for name in ("top", "instructions"):
+        if getattr(args, name) < 0:
+            sys.exit(f"profile_kernel: --{name} {getattr(args, name)}: must be at least 0")
+    try:
+        Rules.preset(args.preset) if args.players is None else Rules.preset(args.preset, players=args.players)
+        if args.what != "solver":
+            table = Policy.parse(args.policy)
+            if args.what == "ladder":
+                with_play(table, args.play)
+    except LooError as e:
+        sys.exit(f"profile_kernel: {e}")
+
+
 def sample(args: argparse.Namespace, data: Path) -> None:
     """Run the child, and ``perf record`` it from the moment it has compiled."""
     env = dict(os.environ, PYTHONPATH=str(OUT / "src"), NUMBA_DEBUGINFO="1", NUMBA_CACHE_DIR=str(OUT / "cache"))
@@ -321,7 +342,9 @@ def sample(args: argparse.Namespace, data: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    examples = "examples:\n" + "\n".join(line.strip() for line in __doc__.split("\n\n")[1].splitlines())
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=examples,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("what", choices=("solver", "simulate", "ladder"),
                         help="first-lead solves, simulate's deals, or a ladder's (one entrant)")  # fmt: skip
     parser.add_argument("--preset", default="five-card", help="a rules preset (default five-card)")
@@ -338,12 +361,7 @@ def main() -> None:
     for tool in ("perf", "objdump"):
         if shutil.which(tool) is None:
             sys.exit(f"profile_kernel: needs {tool} on PATH (perf: linux-tools; objdump: binutils)")
-    from loo_sim import LooError, Rules
-
-    try:
-        Rules.preset(args.preset) if args.players is None else Rules.preset(args.preset, players=args.players)
-    except LooError as e:
-        sys.exit(f"profile_kernel: {e}")
+    check(args)
     OUT.mkdir(parents=True, exist_ok=True)
     modules = spread_copy(ROOT / "loo_sim", OUT / "src" / "loo_sim")
     data = OUT / "perf.data"

@@ -131,3 +131,21 @@ def test_an_unknown_preset_is_one_line_before_anything_runs(monkeypatch):
         P.main()
     assert str(stop.value).startswith("profile_kernel: ") and "nine-card" in str(stop.value)
     assert "\n" not in str(stop.value)
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["solver", "--seconds", "0"], "--seconds 0: must be above 0"),
+        (["solver", "--top", "-1"], "--top -1: must be at least 0"),
+        (["ladder", "--play", "pimc:zz"], "'pimc:zz' is not a card-play family"),
+        (["simulate", "--policy", "nonsense"], "unknown declaration family 'nonsense'"),
+    ],
+)
+def test_bad_arguments_are_one_line_before_anything_runs(monkeypatch, argv, says):
+    monkeypatch.setattr(P.shutil, "which", lambda tool: "/usr/bin/" + tool)
+    monkeypatch.setattr(P.sys, "argv", ["profile_kernel.py", *argv])
+    monkeypatch.setattr(P, "sample", lambda *a: pytest.fail("ran"))
+    with pytest.raises(SystemExit) as stop:
+        P.main()
+    assert str(stop.value).startswith("profile_kernel: ") and says in str(stop.value) and "\n" not in str(stop.value)
