@@ -140,8 +140,7 @@ def _symbols(obj: bytes) -> list[str]:
     with tempfile.NamedTemporaryFile(suffix=".o") as f:
         f.write(obj)
         f.flush()
-        table = subprocess.run(["objdump", "-t", f.name], capture_output=True, text=True, check=True).stdout
-    return [line.split()[-1] for line in table.splitlines() if " F " in line]
+        return list(parse_symbols(_objdump(Path(f.name), "-t")))
 
 
 def dump_libraries(path: Path) -> None:
