@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set-up and run in one step. On first use (or when pyproject.toml changed) it makes
 # .venv with python3 and installs loo-sim with its test and docs tools; then:
-#   bash scripts/dev.sh test [PYTEST ARGS]   run the whole test suite
+#   bash scripts/dev.sh test [PYTEST ARGS]   run the whole test suite, on 2 worker processes
+#                                            (pytest-xdist; -n 0 after `test` runs it in one)
 #   bash scripts/dev.sh run ARGS             run `loo-sim ARGS`
 #   bash scripts/dev.sh bench                run scripts/bench.py
 set -euo pipefail
@@ -20,7 +21,7 @@ fi
 cmd="${1:-}"
 [ $# -gt 0 ] && shift
 case "$cmd" in
-  test) exec .venv/bin/python -m pytest "$@" ;;
+  test) exec .venv/bin/python -m pytest -n 2 "$@" ;;
   run) exec .venv/bin/loo-sim "$@" ;;
   bench) exec .venv/bin/python scripts/bench.py "$@" ;;
   *) echo "usage: bash scripts/dev.sh test|run ARGS|bench" >&2; exit 2 ;;

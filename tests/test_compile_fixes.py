@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # play_tricks has the trick steps inlined into it (play_trick, play_trick_basic, judge_trick, pick_card)
@@ -64,16 +66,14 @@ def test_kernel_functions_are_compiled_for_plain_argument_types(tmp_path):
 
 # kernel/solver_recursive.py's search calls itself with constant arguments: with plain
 # argument types for every call, the recursive call re-entered the compile under way
-# ("compiler re-entrant to the same function signature")
-SOLVE_RECURSIVE_AND_ITERATIVE = """
+# ("compiler re-entrant to the same function signature"). The child compiles the recursive
+# search alone (the iterative one, a minute more of cold compile, runs in the suite's process)
+POSITIONS = """
 import random
 import numpy as np
 from loo_sim import Rules
 from loo_sim.engine.deal import reference_positions
 from loo_sim.game.policy import Policy
-from loo_sim.kernel import solver as K
-from loo_sim.kernel.solver_recursive import solve_many_recursive
-from loo_sim.run.args import rules_arrays
 from loo_sim.run.solver import encode_position
 rng, rules, positions = random.Random(3), Rules.preset("three-card"), []
 while len(positions) < 3:
@@ -83,14 +83,26 @@ while len(positions) < 3:
     positions += found[:1]
 encoded = [encode_position(p) for p in positions]
 pis, pfs = np.array([e[0] for e in encoded]), np.array([e[1] for e in encoded])
-ri, _ = rules_arrays(rules)
-for run in (K.solve_many, solve_many_recursive):
-    out = np.zeros((len(positions), 3), dtype=np.int64)
-    run(pis, pfs, ri, *K.workspace(), out)
-    print(out[:, :2].tolist())
+"""
+
+SOLVE_RECURSIVE = POSITIONS + """
+from loo_sim.kernel import solver as K
+from loo_sim.kernel.solver_recursive import solve_many_recursive
+from loo_sim.run.args import rules_arrays
+out = np.zeros((len(pis), 3), dtype=np.int64)
+solve_many_recursive(pis, pfs, rules_arrays(rules)[0], *K.workspace(), out)
+print(out[:, :2].tolist())
 """
 
 
 def test_a_recursive_kernel_function_compiles_with_plain_argument_types(tmp_path):
-    iterative, recursive = _run(SOLVE_RECURSIVE_AND_ITERATIVE, tmp_path).splitlines()
-    assert recursive == iterative  # the same tricks and best card from each position
+    from loo_sim.kernel import solver as K
+    from loo_sim.run.args import rules_arrays
+
+    recursive = _run(SOLVE_RECURSIVE, tmp_path).strip()
+    scope: dict = {}
+    exec(POSITIONS, scope)
+    pis, pfs = scope["pis"], scope["pfs"]
+    out = np.zeros((len(pis), 3), dtype=np.int64)
+    K.solve_many(pis, pfs, rules_arrays(scope["rules"])[0], *K.workspace(), out)
+    assert recursive == str(out[:, :2].tolist())  # the same tricks and best card from each position
