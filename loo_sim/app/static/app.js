@@ -21,14 +21,20 @@ function setOptions(select, values, chosen) {
   if (values.some((v) => String(v[0]) === String(chosen))) select.value = chosen;
 }
 
+// each answer drawn only if no later question of the same kind was asked meanwhile
+// (a slow answer must not draw over a newer one)
+const asked = { rules: 0, table: 0 };
+
 async function loadRules() {
+  const mine = ++asked.rules;
   try {
     const rules = await api("/api/rules", dealFields());
+    if (mine !== asked.rules) return;
     state.rules = rules;
     clearError();
     if (rules.warnings.length) showWarning(rules.warnings.join("; "));
   } catch (e) {
-    showError(e.message);
+    if (mine === asked.rules) showError(e.message);
     return;
   }
   const n = state.rules.players;
@@ -155,15 +161,19 @@ function cardFields() {
 }
 
 async function refreshTable(previous) {
+  const mine = ++asked.table;
   if ($("screen-cards").hidden || state.hand.length !== state.rules.hand_size) {
     $("table-state").innerHTML = `<span class="hint">Click your ${state.rules.hand_size} cards on the deck above.</span>`;
     return;
   }
   try {
-    state.table = await api("/api/cards/state", cardFields());
+    const table = await api("/api/cards/state", cardFields());
+    if (mine !== asked.table) return;
+    state.table = table;
     state.play = state.table.play;
     clearError();
   } catch (e) {
+    if (mine !== asked.table) return;
     if (previous !== undefined) state.play = previous;  // the card just clicked is refused: take it back
     showError(e.message);
     if (previous === undefined) state.table = null;

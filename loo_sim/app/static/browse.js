@@ -21,6 +21,7 @@ async function loadCanned() {
 async function showCanned() {
   const name = $("canned").value;
   const data = await api(`/api/canned/${encodeURIComponent(name)}`);
+  if ($("canned").value !== name) return;  // chosen again while this one loaded: the later choice draws
   const col = Object.fromEntries(data.columns.map((c, i) => [c, i]));
   canned = { ...data, records: data.rows.map((r) => Object.fromEntries(data.columns.map((c) => [c, r[col[c]]]))) };
   $("canned-about").innerHTML = `Made by <span class="command">${esc(data.command)}</span>`;
