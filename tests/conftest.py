@@ -8,8 +8,10 @@ kernels go to the checkout's ``.numba_cache/`` (ignored by git), unless
 kept between runs on purpose: a cold process compiles the kernel for 7-18 s, the
 suite's subprocesses (CLI runs, Dask workers, a killed report) inherit the variable and
 reuse what the first compile wrote, and a later run of the suite starts warm; on a
-fresh clone (CI) the folder starts empty, so the kernel compiles once for the whole
-suite. ``NUMBA_CACHE_DIR=$(mktemp -d) bash scripts/dev.sh test`` runs it cold.
+fresh clone (CI) the folder starts empty, so each kernel compiles once in each of the
+suite's worker processes (``dev.sh test`` runs pytest-xdist's ``-n 2``) that needs it
+before the other has written it. ``NUMBA_CACHE_DIR=$(mktemp -d) bash scripts/dev.sh test``
+runs it cold. Each worker imports this file: each has its own ``$LOO_SIM_CACHE``.
 """
 
 import os
