@@ -135,10 +135,11 @@ def test_a_heat_map_cell_shows_the_shipped_numbers(page):
         assert f"{int(r['n']):,}" in detail and f"{float(r['mean']):+.2f}" in detail
 
 
-# the page's own fetch, with the answer for one file held back (in the page: no timing in Python)
+# the page's own fetch, the answer to a request whose address and body hold `held` coming
+# 1.5 s late (in the page: no timing in Python)
 HOLD_BACK = """(held) => {
   window.fetchAsShipped = window.fetchAsShipped || window.fetch;
-  window.fetch = (url, init) => String(url).includes(held)
+  window.fetch = (url, init) => (String(url) + ((init && init.body) || "")).includes(held)
     ? new Promise((done) => setTimeout(done, 1500)).then(() => window.fetchAsShipped(url, init))
     : window.fetchAsShipped(url, init);
 }"""
@@ -161,3 +162,20 @@ def test_a_file_chosen_while_another_loads_is_the_one_drawn(page):
         assert page.input_value("#canned") == "chart-miss-6.csv.gz"
     finally:
         page.evaluate("() => { window.fetch = window.fetchAsShipped; }")
+
+
+def test_rules_changed_while_an_answer_loads_keep_the_later_choice(page):
+    """Players 6 then 4 at once, the answer for 6 coming last: the page keeps 4 positions."""
+    page.click(".tab[data-screen=hand]")
+    page.evaluate(HOLD_BACK, '"players":6')
+    try:
+        for players in ("6", "4"):
+            page.fill("#players", players)
+            page.dispatch_event("#players", "change")
+        page.wait_for_timeout(2500)  # past the held-back answer
+        assert page.eval_on_selector_all("#position option", "options => options.length") == 4
+    finally:
+        page.evaluate("() => { window.fetch = window.fetchAsShipped; }")
+        page.fill("#players", "5")
+        page.dispatch_event("#players", "change")
+        page.wait_for_function("document.querySelectorAll('#position option').length === 5")
