@@ -68,41 +68,43 @@ def test_kernel_functions_are_compiled_for_plain_argument_types(tmp_path):
 # argument types for every call, the recursive call re-entered the compile under way
 # ("compiler re-entrant to the same function signature"). The child compiles the recursive
 # search alone (the iterative one, a minute more of cold compile, runs in the suite's process)
-POSITIONS = """
-import random
+SOLVE_RECURSIVE = """
 import numpy as np
-from loo_sim import Rules
-from loo_sim.engine.deal import reference_positions
-from loo_sim.game.policy import Policy
-from loo_sim.run.solver import encode_position
-rng, rules, positions = random.Random(3), Rules.preset("three-card"), []
-while len(positions) < 3:
-    deck = list(range(52))
-    rng.shuffle(deck)
-    found, _ = reference_positions(rules, deck, 0, 0.0, [Policy.parse("always")] * rules.players)
-    positions += found[:1]
-encoded = [encode_position(p) for p in positions]
-pis, pfs = np.array([e[0] for e in encoded]), np.array([e[1] for e in encoded])
-"""
-
-SOLVE_RECURSIVE = POSITIONS + """
 from loo_sim.kernel import solver as K
 from loo_sim.kernel.solver_recursive import solve_many_recursive
-from loo_sim.run.args import rules_arrays
+from tests.test_compile_fixes import three_card_positions
+pis, pfs, ri = three_card_positions()
 out = np.zeros((len(pis), 3), dtype=np.int64)
-solve_many_recursive(pis, pfs, rules_arrays(rules)[0], *K.workspace(), out)
+solve_many_recursive(pis, pfs, ri, *K.workspace(), out)
 print(out[:, :2].tolist())
 """
 
 
+def three_card_positions() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Three positions of three-card deals, encoded for the kernel's solver, and the rules' arrays."""
+    import random
+
+    from loo_sim import Rules
+    from loo_sim.engine.deal import reference_positions
+    from loo_sim.game.policy import Policy
+    from loo_sim.run.args import rules_arrays
+    from loo_sim.run.solver import encode_position
+
+    rng, rules, positions = random.Random(3), Rules.preset("three-card"), []
+    while len(positions) < 3:
+        deck = list(range(52))
+        rng.shuffle(deck)
+        found, _ = reference_positions(rules, deck, 0, 0.0, [Policy.parse("always")] * rules.players)
+        positions += found[:1]
+    encoded = [encode_position(p) for p in positions]
+    return np.array([e[0] for e in encoded]), np.array([e[1] for e in encoded]), rules_arrays(rules)[0]
+
+
 def test_a_recursive_kernel_function_compiles_with_plain_argument_types(tmp_path):
     from loo_sim.kernel import solver as K
-    from loo_sim.run.args import rules_arrays
 
     recursive = _run(SOLVE_RECURSIVE, tmp_path).strip()
-    scope: dict = {}
-    exec(POSITIONS, scope)
-    pis, pfs = scope["pis"], scope["pfs"]
+    pis, pfs, ri = three_card_positions()
     out = np.zeros((len(pis), 3), dtype=np.int64)
-    K.solve_many(pis, pfs, rules_arrays(scope["rules"])[0], *K.workspace(), out)
+    K.solve_many(pis, pfs, ri, *K.workspace(), out)
     assert recursive == str(out[:, :2].tolist())  # the same tricks and best card from each position
