@@ -11,6 +11,7 @@ import csv
 import gzip
 import os
 import shutil
+from contextlib import contextmanager
 
 import pytest
 
@@ -145,6 +146,16 @@ HOLD_BACK = """(held) => {
 }"""
 
 
+@contextmanager
+def answer_held_back(page, held: str):
+    """Within the block, the answer to the page's request holding ``held`` comes 1.5 s late."""
+    page.evaluate(HOLD_BACK, held)
+    try:
+        yield
+    finally:
+        page.evaluate("() => { window.fetch = window.fetchAsShipped; }")
+
+
 def test_a_file_chosen_while_another_loads_is_the_one_drawn(page):
     """A slow answer for the file chosen first never draws over the file chosen after it
     (a race the suite's parallel runs once showed: the heat map of another chart)."""
@@ -152,30 +163,26 @@ def test_a_file_chosen_while_another_loads_is_the_one_drawn(page):
     page.wait_for_selector("#canned option", state="attached")
     page.select_option("#canned", "chart-miss-5.csv.gz")
     page.wait_for_function("document.querySelector('#canned-about').innerText.includes('reports/miss/miss-5')")
-    page.evaluate(HOLD_BACK, "chart-miss-4")
-    try:
+    with answer_held_back(page, "chart-miss-4"):
         page.select_option("#canned", "chart-miss-4.csv.gz")  # its answer comes 1.5 s later
         page.select_option("#canned", "chart-miss-6.csv.gz")
         page.wait_for_function("document.querySelector('#canned-about').innerText.includes('reports/miss/miss-6')")
         page.wait_for_timeout(2500)  # past the held-back answer
         assert "reports/miss/miss-6" in page.inner_text("#canned-about")
         assert page.input_value("#canned") == "chart-miss-6.csv.gz"
-    finally:
-        page.evaluate("() => { window.fetch = window.fetchAsShipped; }")
 
 
 def test_rules_changed_while_an_answer_loads_keep_the_later_choice(page):
     """Players 6 then 4 at once, the answer for 6 coming last: the page keeps 4 positions."""
     page.click(".tab[data-screen=hand]")
-    page.evaluate(HOLD_BACK, '"players":6')
     try:
-        for players in ("6", "4"):
-            page.fill("#players", players)
-            page.dispatch_event("#players", "change")
-        page.wait_for_timeout(2500)  # past the held-back answer
-        assert page.eval_on_selector_all("#position option", "options => options.length") == 4
+        with answer_held_back(page, '"players":6'):
+            for players in ("6", "4"):
+                page.fill("#players", players)
+                page.dispatch_event("#players", "change")
+            page.wait_for_timeout(2500)  # past the held-back answer
+            assert page.eval_on_selector_all("#position option", "options => options.length") == 4
     finally:
-        page.evaluate("() => { window.fetch = window.fetchAsShipped; }")
         page.fill("#players", "5")
         page.dispatch_event("#players", "change")
         page.wait_for_function("document.querySelectorAll('#position option').length === 5")
