@@ -137,12 +137,22 @@ def test_the_library_runs_on_a_client_it_is_given():
     from dask.distributed import Client, LocalCluster
 
     rules = Rules.preset("three-card")
-    with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as lc, Client(lc) as client:
+    with LocalCluster(n_workers=1, processes=False, dashboard_address=":0") as lc, Client(lc) as client:
         backend = make_backend("dask", client)
         got = simulate(rules, "basic", 50_000, seed=2, backend=backend)
         backend.close()  # the client is the caller's: still open
         assert client.status == "running"
     assert np.array_equal(got.totals, simulate(rules, "basic", 50_000, seed=2).totals)
+
+
+def test_a_second_local_cluster_beside_the_first_gives_no_port_warning(cluster):
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with open_backend("dask", workers=1):
+            pass
+    assert not [w for w in caught if "already in use" in str(w.message)]
 
 
 def test_without_dask_the_message_says_how_to_install_it(monkeypatch):

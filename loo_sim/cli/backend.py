@@ -62,9 +62,11 @@ def open_backend(name: str = "local", scheduler: str | None = None, workers: int
             except (OSError, TimeoutError) as e:
                 raise LooError(f"{scheduler_flag} {scheduler!r}: cannot reach a Dask scheduler there ({e})") from None
         else:
-            # one process a core, each kernel call on one numba thread: no oversubscription
+            # one process a core, each kernel call on one numba thread: no oversubscription. The
+            # scheduler serves HTTP even without a dashboard, on 8787 unless told otherwise: a free
+            # port (":0"), so a second study beside the first does not warn "Port 8787 is already in use"
             cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, env={"NUMBA_NUM_THREADS": "1"},
+                                   dashboard_address=":0", env={"NUMBA_NUM_THREADS": "1"},
                                    preload=[WORKER_SETUP])  # fmt: skip
             stack.callback(cluster.close)
             client = Client(cluster)
