@@ -54,9 +54,84 @@ def test_inlining_without_copies_compiles_the_same_code(tmp_path):
     assert fixed == as_is  # the LLVM IR, text for text
 
 
+def test_ssa_liveness_and_flag_fixes_compile_the_same_code(tmp_path):
+    fixed = _run(COMPILE_PLAY_TRICKS, tmp_path)
+    as_is = _run(COMPILE_PLAY_TRICKS, tmp_path, as_is="ssa,live,flags")
+    assert "play_trick" in fixed and len(fixed) > 10_000
+    assert fixed == as_is  # the LLVM IR, text for text
+
+
+def _kernel_irs():
+    """The untyped IR of kernel functions with loops and variables assigned many times, the
+    search's among them, each built afresh (so one function's IR can be rewritten twice)."""
+    from numba.core.compiler import run_frontend
+
+    from loo_sim.kernel import cardplay, solver_endgame, solver_search, solver_three, tricks
+
+    for f in (solver_search._value, solver_three.three_tricks, solver_endgame.two_tricks, tricks.play_tricks,
+              cardplay.pimc):  # fmt: skip
+        yield f.__name__, lambda f=f: run_frontend(f.py_func)
+
+
+def _dump(func_ir) -> str:
+    import io
+
+    out = io.StringIO()
+    func_ir.dump(out)
+    return out.getvalue()
+
+
+def test_ssa_by_the_blocks_naming_a_variable_rewrites_as_numba_does():
+    from numba.core import ssa
+
+    from loo_sim.kernel.compile_fixes import APPLIED, ORIGINALS
+
+    assert APPLIED["ssa"]
+    for name, fresh in _kernel_irs():
+        ours, numbas = fresh(), fresh()
+        violators = ssa._find_defs_violators(ours.blocks, ssa.compute_cfg_from_blocks(ours.blocks))
+        assert violators, name  # variables assigned more than once: something to rewrite
+        before = _dump(ours)
+        ours.blocks = ssa._run_ssa(ours.blocks)
+        numbas.blocks = ORIGINALS["ssa"](numbas.blocks)
+        assert _dump(ours) == _dump(numbas) != before, name
+
+
+def test_liveness_in_bits_gives_numbas_sets():
+    from numba.core import analysis, ssa
+
+    from loo_sim.kernel.compile_fixes import APPLIED, ORIGINALS
+
+    assert APPLIED["live"]
+    for name, fresh in _kernel_irs():
+        func_ir = fresh()
+        for blocks in (func_ir.blocks, ssa._run_ssa(func_ir.blocks)):
+            cfg = analysis.compute_cfg_from_blocks(blocks)
+            uses = analysis.compute_use_defs(blocks)
+            ours = analysis.compute_live_map(cfg, blocks, uses.usemap, uses.defmap)
+            numbas = ORIGINALS["live"](cfg, blocks, uses.usemap, uses.defmap)
+            assert ours == numbas and any(ours.values()), name
+            assert list(ours) == list(numbas)  # the blocks in the same order
+
+
+def test_flag_values_are_numbas():
+    from numba.core.compiler import Flags
+
+    from loo_sim.kernel.compile_fixes import APPLIED, ORIGINALS
+
+    assert APPLIED["flags"]
+    flags = Flags()
+    assert flags.values() == ORIGINALS["flags"](flags)
+    flags.nrt = True
+    flags.inline = "always"
+    flags.no_cpython_wrapper = True
+    assert flags.values() == ORIGINALS["flags"](flags) and flags.values()["nrt"] is True
+    assert flags == Flags(flags) and hash(flags) == hash(Flags(flags))
+
+
 def test_kernel_functions_are_compiled_for_plain_argument_types(tmp_path):
     lines = _run(SIMULATE_AND_LIST_SIGNATURES, tmp_path).splitlines()
-    assert lines[0] == "{'inline': True, 'literals': True}"
+    assert lines[0] == "{'inline': True, 'literals': True, 'ssa': True, 'live': True, 'flags': True}"
     rows = lines[1:]
     assert any(row.startswith("tricks play_tricks ") for row in rows)
     assert [row for row in rows if "Literal" in row] == []

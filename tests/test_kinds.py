@@ -143,4 +143,5 @@ def test_a_searching_policy_adds_the_solver_to_the_drivers(kind, change, searche
 
     study = STUDIES[kind](**{**EXAMPLES[kind], **change})
     assert ("search" in study.drivers()) is searches
-    assert study.drivers()[0] == kind and COMPILE_SECONDS["search"] > 10 * COMPILE_SECONDS[kind]
+    # the search's cold compile, measured, is several times a kind's (docs/performance.md: 59-65 s against 9-11)
+    assert study.drivers()[0] == kind and COMPILE_SECONDS["search"] > 5 * COMPILE_SECONDS[kind]
