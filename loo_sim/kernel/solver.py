@@ -351,14 +351,14 @@ def _root(pi, pf, ri, tt, st, hands, cards, pay, cap, fr, fb, mode_r):
                   mode_r)  # fmt: skip
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always", **NO_REFCOUNT)  # a wrapper: no library (and compile) of its own
 def solve_position(pi, pf, ri, tt, st, hands, cards, pay, cap, fr, fb):
     """Each seat's final tricks under max^n, packed 4 bits a seat index; ``st[ST_BEST]``
     is then the card (bit position) the seat to move plays."""
     return _root(pi, pf, ri, tt, st, hands, cards, pay, cap, fr, fb, ROOT)
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, inline="always", **NO_REFCOUNT)  # a wrapper: no library (and compile) of its own
 def card_values_position(pi, pf, ri, tt, st, hands, cards, pay, cap, fr, fb):
     """Every legal card of the seat to move, in tie-break order: ``st[ST_OUT_N]`` cards at
     ``st[ST_OUT_CARDS:]``, the packed counts after each at ``st[ST_OUT_RES:]``, the payoff of
