@@ -45,8 +45,8 @@ that the numba internal it replaces is there and otherwise leaves numba alone, a
    property call per option, some 220,000 times in the search's compile. The same dict,
    read straight from the flags' own storage.
 
-Measured on the search's cold compile (``solve_many``, one process, CPU seconds,
-docs/performance.md): 58-59 s with numba's own passes 3-5, 32-36 s with these.
+Measured on the search's cold compile (``scripts/compile_times.py solve``, CPU seconds,
+docs/performance.md): 70-75 s with numba's own passes 3-5, 30-40 s with these.
 """
 
 import collections
